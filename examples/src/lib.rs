@@ -1,0 +1,2 @@
+//! gtap's example programs (being filled in).
+#![no_std]

@@ -1,0 +1,28 @@
+//! gtap's device runtime, `#![no_std]`.
+//!
+//! Compiled for `nvptx64-nvidia-cuda` it is the code that runs on the GPU; compiled for the
+//! host it provides the same types to host code (and, later, drives the CPU backend).
+//!
+//! | module | what |
+//! |---|---|
+//! | [`arch`] | PTX intrinsics in three layers: raw inline PTX, scope/ordering-parameterised operations, typed API |
+//!
+//! Nothing here uses `core::sync::atomic` on the device: the NVPTX backend drops the ordering
+//! of read-modify-write operations and gives loads, stores and fences `.sys` scope
+//! (rust-lang/rust#136480). Every device atomic is written as inline PTX in [`arch`].
+
+#![no_std]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_ptx, asm_experimental_arch, stdarch_nvptx)
+)]
+
+pub mod arch;
+
+/// On the GPU a panic traps: the kernel stops with `CUDA_ERROR_ILLEGAL_INSTRUCTION`
+/// (reported by the host as a trap), which is the only way to end a whole grid at once.
+#[cfg(target_arch = "nvptx64")]
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    arch::trap()
+}

@@ -1,0 +1,413 @@
+//! Builds a `#![no_std]` Rust device crate into PTX from a host crate's `build.rs`.
+//!
+//! ```no_run
+//! // build.rs of a host crate whose device code lives in ./kernels
+//! fn main() {
+//!     gtap_builder::PtxBuilder::new("kernels").build_or_exit();
+//! }
+//! // then, in the host crate: include_str!(concat!(env!("OUT_DIR"), "/<crate name>.ptx"))
+//! ```
+//!
+//! # What it does
+//! It runs a second `cargo` on the device crate:
+//! `cargo rustc --lib --release --target nvptx64-nvidia-cuda -Z build-std=core --crate-type cdylib`,
+//! with its own target directory (`<outer target>/gtap-ptx`) so that it never waits on the lock
+//! of the outer build, and with the project's link step as `-C linker` (see [`linker`]): rustup
+//! ships neither `core` nor `llvm-bitcode-linker` for this target. The PTX is copied to
+//! `$OUT_DIR/<crate>.ptx`.
+//!
+//! # When it rebuilds
+//! It prints `cargo:rerun-if-changed` for every source file the device build read (from that
+//! build's dep-info, toolchain files left out) and `rerun-if-env-changed` for `GTAP_CUDA_ARCH`,
+//! so the build script runs again when, and only when, the device code or the target changes.
+//!
+//! # Which GPU
+//! [`CudaArch::SM_70`] by default: PTX that the driver JIT-compiles on every GPU from Volta on.
+//! Choose another with [`PtxBuilder::arch`] or, without editing code, `GTAP_CUDA_ARCH=sm_90`
+//! (the variable wins).
+//!
+//! # When the device crate is the host crate itself
+//! A crate may hold its device code in its library and its host programs in examples or
+//! binaries (host-only dependencies under `[target.'cfg(not(target_arch = "nvptx64"))'.dependencies]`).
+//! Its build script then builds its own library to PTX; inside that inner build the builder
+//! sees `GTAP_PTX_INNER` and does nothing, so the recursion stops at one level.
+
+#![warn(missing_docs)]
+
+mod arch;
+mod error;
+pub mod linker;
+mod toolchain;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub use arch::CudaArch;
+pub use error::BuildError;
+pub use toolchain::Toolchain;
+
+/// The target triple of every device build.
+pub const TARGET: &str = "nvptx64-nvidia-cuda";
+
+/// Set in the environment of the inner device build; see the crate docs.
+pub const INNER_ENV: &str = "GTAP_PTX_INNER";
+
+/// Overrides the target of every device build, e.g. `GTAP_CUDA_ARCH=sm_90`.
+pub const ARCH_ENV: &str = "GTAP_CUDA_ARCH";
+
+/// Builds one device crate into PTX. See the crate docs.
+#[derive(Debug, Clone)]
+pub struct PtxBuilder {
+    crate_dir: PathBuf,
+    arch: CudaArch,
+    features: Vec<String>,
+    target_dir: Option<PathBuf>,
+    quiet: bool,
+}
+
+/// A finished device build.
+#[derive(Debug, Clone)]
+pub struct Ptx {
+    /// The crate name with `-` replaced by `_`, as the PTX file is named.
+    pub crate_name: String,
+    /// Where the PTX was written (`$OUT_DIR/<crate_name>.ptx` under a build script).
+    pub path: PathBuf,
+    /// The target it was built for.
+    pub arch: CudaArch,
+}
+
+impl PtxBuilder {
+    /// A builder for the device crate in `crate_dir` (relative paths are taken from the
+    /// calling crate's `CARGO_MANIFEST_DIR`).
+    pub fn new(crate_dir: impl AsRef<Path>) -> Self {
+        let dir = crate_dir.as_ref();
+        let crate_dir = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            std::env::var_os("CARGO_MANIFEST_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_default()
+                .join(dir)
+        };
+        PtxBuilder {
+            crate_dir,
+            arch: CudaArch::default(),
+            features: Vec::new(),
+            target_dir: None,
+            quiet: false,
+        }
+    }
+
+    /// The GPU target; `GTAP_CUDA_ARCH` in the environment overrides it.
+    pub fn arch(mut self, arch: CudaArch) -> Self {
+        self.arch = arch;
+        self
+    }
+
+    /// Enables a cargo feature of the device crate.
+    pub fn feature(mut self, feature: impl Into<String>) -> Self {
+        self.features.push(feature.into());
+        self
+    }
+
+    /// Uses this target directory for the device build instead of `<outer target>/gtap-ptx`.
+    pub fn target_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.target_dir = Some(dir.into());
+        self
+    }
+
+    /// Prints no `cargo:` lines (for use outside a build script, e.g. in tests).
+    pub fn quiet(mut self) -> Self {
+        self.quiet = true;
+        self
+    }
+
+    /// Like [`build`](Self::build), but on failure prints the error and exits the build script
+    /// with status 1, which is what a `build.rs` wants.
+    pub fn build_or_exit(self) -> Option<Ptx> {
+        match self.build() {
+            Ok(ptx) => ptx,
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+
+    /// Builds the device crate and writes its PTX to `$OUT_DIR` (or the target directory when
+    /// there is no `OUT_DIR`). Returns `None` inside the inner build of a crate that builds
+    /// itself (see the crate docs).
+    pub fn build(self) -> Result<Option<Ptx>, BuildError> {
+        if std::env::var_os(INNER_ENV).is_some() {
+            return Ok(None);
+        }
+        self.emit("cargo:rerun-if-env-changed=GTAP_CUDA_ARCH");
+        let arch = match std::env::var(ARCH_ENV) {
+            Ok(s) if !s.trim().is_empty() => s.parse()?,
+            _ => self.arch,
+        };
+        let tc = Toolchain::detect()?;
+        let manifest = self.crate_dir.join("Cargo.toml");
+        let crate_name = package_name(&manifest)?.replace('-', "_");
+        let target_dir = self.target_dir.clone().unwrap_or_else(default_target_dir);
+        let linker = linker::write_link_script(&target_dir, &tc.llvm_bin)?;
+
+        let mut cmd = Command::new(&tc.cargo);
+        cmd.arg("rustc")
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .args([
+                "--lib",
+                "--release",
+                "--target",
+                TARGET,
+                "-Zbuild-std=core",
+                "--crate-type",
+                "cdylib",
+            ])
+            .arg("--target-dir")
+            .arg(&target_dir);
+        if !self.features.is_empty() {
+            cmd.arg("--features").arg(self.features.join(","));
+        }
+        clean_env(&mut cmd);
+        let flags = [
+            format!("-Ctarget-cpu={}", arch.name()),
+            format!("-Ctarget-feature={}", arch.ptx_feature()),
+            format!("-Clinker={}", linker.display()),
+        ];
+        cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f"))
+            .env("RUSTC", &tc.rustc)
+            .env(INNER_ENV, "1")
+            // Device code is always optimized, without debug info (a `.target ..., debug`
+            // module would make the driver's JIT compile for the debugger) and without
+            // overflow checks, whatever the workspace's release profile says.
+            .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3")
+            .env("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "false")
+            .env("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "false")
+            .env("CARGO_PROFILE_RELEASE_PANIC", "abort")
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .stdout(Stdio::inherit())
+            .stderr(Stdio::inherit());
+        let status = cmd.status().map_err(|source| BuildError::Spawn {
+            program: tc.cargo.display().to_string(),
+            source,
+        })?;
+        if !status.success() {
+            let args: Vec<_> = cmd
+                .get_args()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let command = format!(
+                "{} {} (with GTAP_PTX_INNER=1, RUSTFLAGS {})",
+                tc.cargo.display(),
+                args.join(" "),
+                flags.join(" ")
+            );
+            return Err(BuildError::DeviceCompile {
+                krate: crate_name,
+                command,
+            });
+        }
+
+        let release = target_dir.join(TARGET).join("release");
+        let built = release.join(format!("{crate_name}.ptx"));
+        if !built.exists() {
+            return Err(BuildError::NoPtx {
+                krate: crate_name,
+                path: built,
+            });
+        }
+        let out_dir = std::env::var_os("OUT_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| release.clone());
+        let path = out_dir.join(format!("{crate_name}.ptx"));
+        if path != built {
+            std::fs::copy(&built, &path).map_err(|source| BuildError::Io {
+                what: "cannot copy the PTX to",
+                path: path.clone(),
+                source,
+            })?;
+        }
+        self.emit(&format!("cargo:rerun-if-changed={}", manifest.display()));
+        for dep in dep_info(&release.join(format!("{crate_name}.d"))) {
+            if !tc.owns(&dep) {
+                self.emit(&format!("cargo:rerun-if-changed={}", dep.display()));
+            }
+        }
+        Ok(Some(Ptx {
+            crate_name,
+            path,
+            arch,
+        }))
+    }
+
+    fn emit(&self, line: &str) {
+        if !self.quiet {
+            println!("{line}");
+        }
+    }
+}
+
+/// `<outer target dir>/gtap-ptx`, found from `OUT_DIR` (`<target>/[<triple>/]<profile>/build/<pkg>/out`).
+fn default_target_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("GTAP_PTX_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(out) = std::env::var_os("OUT_DIR").map(PathBuf::from) {
+        if let Some(build) = out
+            .ancestors()
+            .find(|p| p.file_name().is_some_and(|n| n == "build"))
+        {
+            if let Some(target) = build.parent().and_then(Path::parent) {
+                return target.join("gtap-ptx");
+            }
+        }
+    }
+    std::env::temp_dir().join("gtap-ptx")
+}
+
+/// Removes what the outer cargo set for *its* build script, which would otherwise leak into
+/// the device build (features, cfgs, flags, wrappers such as clippy-driver, the jobserver).
+fn clean_env(cmd: &mut Command) {
+    const EXACT: &[&str] = &[
+        "RUSTFLAGS",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "RUSTC_LINKER",
+        "TARGET",
+        "HOST",
+        "OUT_DIR",
+        "NUM_JOBS",
+        "OPT_LEVEL",
+        "DEBUG",
+        "PROFILE",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_MAKEFLAGS",
+        "MAKEFLAGS",
+        "MFLAGS",
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET",
+        "CARGO_BUILD_TARGET_DIR",
+        "CARGO_BUILD_RUSTFLAGS",
+    ];
+    const PREFIXES: &[&str] = &[
+        "CARGO_FEATURE_",
+        "CARGO_CFG_",
+        "CARGO_PKG_",
+        "CARGO_MANIFEST_",
+        "CARGO_PROFILE_",
+    ];
+    for (key, _) in std::env::vars_os() {
+        let Some(k) = key.to_str() else { continue };
+        if EXACT.contains(&k) || PREFIXES.iter().any(|p| k.starts_with(p)) {
+            cmd.env_remove(&key);
+        }
+    }
+}
+
+/// The `name` of `[package]` in a manifest: enough TOML for the one key needed.
+fn package_name(manifest: &Path) -> Result<String, BuildError> {
+    let text = std::fs::read_to_string(manifest).map_err(|source| BuildError::Io {
+        what: "cannot read the device crate's manifest",
+        path: manifest.to_path_buf(),
+        source,
+    })?;
+    let mut in_package = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package {
+            if let Some(rest) = line.strip_prefix("name") {
+                if let Some(v) = rest.trim_start().strip_prefix('=') {
+                    return Ok(v.trim().trim_matches('"').to_string());
+                }
+            }
+        }
+    }
+    Err(BuildError::BadCrate {
+        path: manifest.to_path_buf(),
+        why: "no `name = \"...\"` under [package]".into(),
+    })
+}
+
+/// The files listed in a cargo dep-info file (`target: a b\ c ...`).
+fn dep_info(path: &Path) -> Vec<PathBuf> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for line in text.lines() {
+        let Some((_, deps)) = line.split_once(": ") else {
+            continue;
+        };
+        let mut cur = String::new();
+        let mut chars = deps.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&' ') => {
+                    cur.push(' ');
+                    chars.next();
+                }
+                ' ' => {
+                    if !cur.is_empty() {
+                        files.push(PathBuf::from(std::mem::take(&mut cur)));
+                    }
+                }
+                c => cur.push(c),
+            }
+        }
+        if !cur.is_empty() {
+            files.push(PathBuf::from(cur));
+        }
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_dep_info_with_escaped_spaces() {
+        let dir = std::env::temp_dir().join(format!("gtap-depinfo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x.d");
+        std::fs::write(&f, "/t/x.ptx: /src/a.rs /src/my\\ dir/b.rs\n\n/src/a.rs:\n").unwrap();
+        let deps = dep_info(&f);
+        assert_eq!(
+            deps,
+            vec![
+                PathBuf::from("/src/a.rs"),
+                PathBuf::from("/src/my dir/b.rs")
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn package_name_is_read_from_the_package_table_only() {
+        let dir = std::env::temp_dir().join(format!("gtap-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let m = dir.join("Cargo.toml");
+        std::fs::write(
+            &m,
+            "[lib]\nname = \"nope\"\n[package]\nversion = \"1\"\nname = \"my-kernels\"\n",
+        )
+        .unwrap();
+        assert_eq!(package_name(&m).unwrap(), "my-kernels");
+        std::fs::write(&m, "[lib]\nname = \"nope\"\n").unwrap();
+        assert!(
+            package_name(&m)
+                .unwrap_err()
+                .to_string()
+                .contains("[package]")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
