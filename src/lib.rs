@@ -2,11 +2,33 @@
 //!
 //! | crate | what |
 //! |---|---|
-//! | [`device`] (`gtap-device`) | `no_std` device runtime and PTX intrinsics |
-//! | [`host`] (`gtap-host`, not on the GPU) | loading PTX, launching kernels, errors |
+//! | [`device`] (`gtap-device`) | `no_std` device runtime, task model and PTX intrinsics |
+//! | [`host`] (`gtap-host`, not on the GPU) | loading PTX, launching kernels, the CPU backend |
+//! | `gtap-macros` | [`program`], [`task`], [`spawn!`], [`taskwait!`], [`slots!`] |
+//!
+//! A task crate starts with
+//! `#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]`: tasks are lowered to
+//! rustc coroutines (see `gtap-macros`).
 
 #![no_std]
 
 pub use gtap_device as device;
 #[cfg(not(target_arch = "nvptx64"))]
 pub use gtap_host as host;
+
+pub use gtap_device::task::{Call, Joined, JoinedSlots, Pending, PendingSlots, Program, Step};
+pub use gtap_macros::{program, slots, spawn, task, taskwait};
+
+/// What task code needs in scope: `use gtap::prelude::*;`.
+pub mod prelude {
+    pub use gtap_macros::{slots, spawn, task, taskwait};
+}
+
+/// Used by the code `#[gtap::program]` generates; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use gtap_device::task::ctx::{
+        assert_task_arg, assert_task_result, begin_wait, deliver, into_call, spawn, spawn_detached, spawn_into,
+    };
+    pub use gtap_device::task::{Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult};
+}

@@ -1,2 +1,22 @@
-//! gtap's example programs (being filled in).
+//! The GTaP paper's programs written as gtap task programs, each with a sequential
+//! reference implementation used to check its results.
+//!
+//! | module | program | shows |
+//! |---|---|---|
+//! | [`fib`] | Fibonacci, no cutoff | the cost of a task: one task per call |
+//! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth | a variable number of children per task (`slots!`) |
+//! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
+//! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
+//! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
+//!
+//! This library is `no_std` so that the same code builds for the GPU.
+
 #![no_std]
+#![feature(coroutines, coroutine_trait, type_alias_impl_trait, core_float_math)]
+
+pub mod buf;
+pub mod cilksort;
+pub mod fib;
+pub mod mergesort;
+pub mod nqueens;
+pub mod tree;

@@ -1,2 +1,72 @@
-//! gtap's task-language macros. The task language (`#[gtap::task]`, `spawn!`, `taskwait!`)
-//! is not implemented yet: this crate currently exports nothing.
+//! gtap's task-language macros.
+//!
+//! ```ignore
+//! #[gtap::program]
+//! pub mod fib {
+//!     use gtap::prelude::*;
+//!
+//!     #[gtap::task]
+//!     pub fn fib(n: u32) -> u64 {
+//!         if n < 2 {
+//!             return n as u64;
+//!         }
+//!         let a = spawn!(fib(n - 1));
+//!         let b = spawn!(fib(n - 2));
+//!         taskwait!();
+//!         a.get() + b.get()
+//!     }
+//! }
+//! ```
+//!
+//! `#[gtap::program]` sees every task of the module at once, which is what lets it build one
+//! task enum with static dispatch. It works in three stages, one file each:
+//!
+//! | stage | file | what |
+//! |---|---|---|
+//! | parse | [`ast`], [`attr`], [`syntax`] | the module, its options, the `spawn!`/`taskwait!`/`slots!` forms |
+//! | check | [`valid`] | task signatures: what cannot cross to a child or into a record |
+//! | lower | [`lower`] | each body: `taskwait!()` to `yield`, handles and their scopes |
+//! | expand | [`expand`] | frames, the task enum, the `Program` impl, size checks |
+//!
+//! On an error the macro still emits the module (best effort) plus `compile_error!`s pointing
+//! at the user's tokens, so one mistake does not cascade into many.
+
+mod ast;
+mod attr;
+mod expand;
+mod lower;
+mod syntax;
+mod valid;
+
+use proc_macro::TokenStream;
+
+/// Makes an inline module a task program: every `#[gtap::task]` fn inside becomes a task.
+/// Options: `max_frame_bytes = N` (default 512), `max_children = N` (default 256).
+#[proc_macro_attribute]
+pub fn program(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::program(attr.into(), item.into()).into()
+}
+
+/// Marks a task inside a `#[gtap::program]` module. On its own it is an error.
+#[proc_macro_attribute]
+pub fn task(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::stray_task(attr.into(), item.into()).into()
+}
+
+/// Spawns a child task; only inside a `#[gtap::task]` fn, where the program macro rewrites it.
+#[proc_macro]
+pub fn spawn(input: TokenStream) -> TokenStream {
+    expand::stray_macro("spawn", input.into()).into()
+}
+
+/// Waits for the children spawned since the last taskwait; only inside a `#[gtap::task]` fn.
+#[proc_macro]
+pub fn taskwait(input: TokenStream) -> TokenStream {
+    expand::stray_macro("taskwait", input.into()).into()
+}
+
+/// Storage for the results of a variable number of children; only inside a `#[gtap::task]` fn.
+#[proc_macro]
+pub fn slots(input: TokenStream) -> TokenStream {
+    expand::stray_macro("slots", input.into()).into()
+}

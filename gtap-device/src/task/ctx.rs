@@ -1,0 +1,124 @@
+//! The resume argument of every task frame, and the calls the generated code makes on it.
+//!
+//! A task's frame is a `static` coroutine resumed with a `*mut Ctx`. The backend running the
+//! task (the CPU backend's worker thread, or a GPU lane) fills the `Ctx` before each resume;
+//! `spawn!` and `taskwait!` expand to the `unsafe` functions below, which read it.
+//! The pointer is re-read after every suspension (`ctx = yield`), because a task may resume on
+//! another worker.
+
+use super::Pending;
+use super::handle::{PendingSlots, Slot};
+use super::program::{Call, IntoCall, Program};
+
+/// What a running task knows about where it runs. Filled by the backend before each resume.
+///
+/// Fields are written by the backend before `resume` and by the running task itself (through
+/// the functions of this module); nobody else touches a `Ctx`.
+#[derive(Debug)]
+#[repr(C)]
+pub struct Ctx {
+    /// Backend state of the worker running the task (type-erased; the backend casts it back).
+    pub worker: *const (),
+    /// The running task's record id.
+    pub record: u32,
+    /// Children spawned since the task started or last passed a `taskwait!()`.
+    pub spawned: u32,
+    /// The EPAQ queue the task's continuation goes to after its next `taskwait!()`.
+    pub resume_queue: u32,
+    /// Where the running task's result goes (a [`Slot`] in its parent's frame); null when the
+    /// result is discarded.
+    pub result_slot: *mut u8,
+}
+
+impl Ctx {
+    /// A context for a task about to be resumed.
+    pub fn new(worker: *const (), record: u32, result_slot: *mut u8) -> Ctx {
+        Ctx { worker, record, spawned: 0, resume_queue: 0, result_slot }
+    }
+}
+
+/// Checks that what `spawn!` was given is a call of a task of program `P` (one error, at the
+/// user's expression, when it is not).
+#[inline(always)]
+pub fn into_call<P: Program, C: IntoCall<P>>(call: C) -> Call<P, C::Output> {
+    call.into_call()
+}
+
+/// Compile-time check that `T` may be a task parameter (see [`TaskArg`](super::TaskArg)).
+pub fn assert_task_arg<T: super::TaskArg + ?Sized>() {}
+
+/// Compile-time check that `T` may be a task result (see [`TaskResult`](super::TaskResult)).
+pub fn assert_task_result<T: super::TaskResult + ?Sized>() {}
+
+/// `let h = spawn!(queue(q), f(x));`: spawns `call` with its result going to `slot`.
+///
+/// # Safety
+/// `ctx` is the running task's context; `slot` is in the running task's frame and is not
+/// moved or reused until a `taskwait!()` covering this child has returned (the macro's scope
+/// check guarantees both).
+#[inline(always)]
+pub unsafe fn spawn<'a, P: Program, R>(ctx: *mut Ctx, slot: &'a Slot<R>, call: Call<P, R>, queue: u32) -> Pending<'a, R> {
+    let task = call.into_task();
+    // SAFETY: forwarded from this function's contract.
+    unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
+    Pending::__new(slot)
+}
+
+/// `spawn!(queue(q), f(x));`: spawns `call` and discards its result.
+///
+/// # Safety
+/// `ctx` is the running task's context.
+#[inline(always)]
+pub unsafe fn spawn_detached<P: Program, R>(ctx: *mut Ctx, call: Call<P, R>, queue: u32) {
+    let task = call.into_task();
+    // SAFETY: forwarded; a null slot means the result is dropped.
+    unsafe { crate::backend::spawn::<P>(ctx, task, core::ptr::null_mut(), queue) };
+}
+
+/// `spawn!(into hs, queue(q), f(x));`: spawns `call` with its result going to the next free
+/// slot of `slots`. Past the capacity of `slots`, the run stops with an error.
+///
+/// # Safety
+/// As [`spawn`], for the storage behind `slots`.
+#[inline(always)]
+pub unsafe fn spawn_into<P: Program, R, const N: usize>(
+    ctx: *mut Ctx,
+    slots: &PendingSlots<'_, R, N>,
+    call: Call<P, R>,
+    queue: u32,
+) {
+    match slots.__next() {
+        // SAFETY: forwarded from this function's contract.
+        Some(slot) => unsafe { crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue) },
+        // SAFETY: `ctx` is the running task's context.
+        None => unsafe { crate::backend::fail_slots_full(ctx, call.task_name(), N as u32) },
+    }
+}
+
+/// `taskwait!(queue(q))`, before suspending: records the continuation's queue and says
+/// whether there is anything to wait for (no children since the last taskwait: no suspension).
+///
+/// # Safety
+/// `ctx` is the running task's context.
+#[inline(always)]
+pub unsafe fn begin_wait(ctx: *mut Ctx, queue: u32) -> bool {
+    // SAFETY: the running task owns its context.
+    let ctx = unsafe { &mut *ctx };
+    ctx.resume_queue = queue;
+    ctx.spawned > 0
+}
+
+/// Delivers the running task's return value to its parent's slot (or drops it).
+///
+/// # Safety
+/// `ctx` is the running task's context, and `R` is the type of the slot its parent gave.
+#[inline(always)]
+pub unsafe fn deliver<R>(ctx: *mut Ctx, value: R) {
+    // SAFETY: the running task owns its context.
+    let slot = unsafe { (*ctx).result_slot };
+    if !slot.is_null() {
+        // SAFETY: the parent's slot for this child has type `R` and is not read until the
+        // parent's taskwait, which completes after this task does (handle.rs, memory ordering).
+        unsafe { slot.cast::<R>().write(value) };
+    }
+}

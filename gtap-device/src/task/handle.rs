@@ -1,0 +1,234 @@
+//! Where a child's result goes, and the types that say whether it may be read yet.
+//!
+//! `let a = spawn!(fib(n - 1));` becomes a hidden [`Slot`] in the parent's frame plus
+//! `a: Pending<'_, u64>` borrowing it. The child writes its result straight into the slot
+//! (the frame lives in the parent's task record and never moves), so a finished child needs
+//! no record of its own any more. `taskwait!()` re-binds every pending handle in scope as a
+//! [`Joined`] handle, and only a joined handle can be read: reading a child's result before
+//! the taskwait that covers it is a compile error.
+//!
+//! Because the slot is borrowed by the handle, it cannot be moved while the handle lives, and
+//! the macro checks that each handle's block reaches a `taskwait!()` before it ends, so a
+//! running child never writes into storage the parent has reused.
+//!
+//! # Memory ordering
+//! The child's plain store of the result happens before its release decrement of the parent's
+//! join counter; the parent is resumed only after an acquire that reads that decrement (see
+//! the runtime's join protocol), so the parent's read of the slot sees the result.
+
+use core::cell::UnsafeCell;
+use core::marker::PhantomPinned;
+use core::mem::MaybeUninit;
+
+/// Storage for one child's result, in the parent's frame. Written once by the child.
+pub struct Slot<R> {
+    value: UnsafeCell<MaybeUninit<R>>,
+    _pinned: PhantomPinned,
+}
+
+impl<R> Slot<R> {
+    /// An empty slot.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Slot { value: UnsafeCell::new(MaybeUninit::uninit()), _pinned: PhantomPinned }
+    }
+
+    /// Where the child writes its result.
+    pub fn as_ptr(&self) -> *mut R {
+        self.value.get().cast()
+    }
+}
+
+/// A child's result that may not be read yet: it is spawned and not yet joined.
+///
+/// There is deliberately no way to read it. After `taskwait!()` the same name refers to a
+/// [`Joined`] handle.
+pub struct Pending<'a, R> {
+    slot: &'a Slot<R>,
+}
+
+/// Marks the handle types whose result may be read. A pending handle is not one of them.
+#[diagnostic::on_unimplemented(
+    message = "a child's result is read before the `taskwait!()` that joins it",
+    label = "this child may still be running",
+    note = "add `taskwait!();` between the `spawn!` and this read"
+)]
+pub trait Readable {}
+
+impl<'a, R> Pending<'a, R> {
+    #[doc(hidden)]
+    pub fn __new(slot: &'a Slot<R>) -> Self {
+        Pending { slot }
+    }
+
+    /// Reading a pending handle is a compile error; see [`Readable`].
+    pub fn get(&self) -> R
+    where
+        Self: Readable,
+    {
+        unreachable!("Pending is never Readable")
+    }
+
+    /// The joined handle, once the taskwait covering this child has returned.
+    ///
+    /// # Safety
+    /// The `taskwait!()` that covers the child has completed (the macro calls this right after it).
+    #[doc(hidden)]
+    pub unsafe fn __joined(self) -> Joined<'a, R> {
+        Joined { slot: self.slot }
+    }
+}
+
+/// A child's result after the `taskwait!()` that joined it.
+pub struct Joined<'a, R> {
+    slot: &'a Slot<R>,
+}
+
+impl<R> Readable for Joined<'_, R> {}
+
+impl<R> Clone for Joined<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Joined<'_, R> {}
+
+impl<'a, R: Copy> Joined<'a, R> {
+    /// The child's result.
+    pub fn get(&self) -> R {
+        // SAFETY: a `Joined` exists only after the taskwait that covers the child, which
+        // completes only after the child wrote the slot (module docs, "Memory ordering").
+        unsafe { (*self.slot.value.get()).assume_init() }
+    }
+
+    /// Re-joining an already joined handle (a later `taskwait!()` in its scope) keeps it.
+    ///
+    /// # Safety
+    /// None beyond the type's own invariant; `unsafe` only to match [`Pending::__joined`].
+    #[doc(hidden)]
+    pub unsafe fn __joined(self) -> Joined<'a, R> {
+        self
+    }
+}
+
+/// Storage for up to `N` children's results, for a variable number of children spawned in a
+/// loop: `let hs = slots!(u64; 16); for .. { spawn!(into hs, f(i)); } taskwait!();`.
+pub struct Slots<R, const N: usize> {
+    slots: [Slot<R>; N],
+    len: UnsafeCell<usize>,
+}
+
+impl<R, const N: usize> Slots<R, N> {
+    /// `N` empty slots.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Slots { slots: [const { Slot::new() }; N], len: UnsafeCell::new(0) }
+    }
+}
+
+/// Results of children spawned `into` a [`Slots`], not yet joined.
+pub struct PendingSlots<'a, R, const N: usize> {
+    slots: &'a Slots<R, N>,
+}
+
+impl<'a, R, const N: usize> PendingSlots<'a, R, N> {
+    #[doc(hidden)]
+    pub fn __new(slots: &'a Slots<R, N>) -> Self {
+        PendingSlots { slots }
+    }
+
+    /// How many children were spawned into these slots so far.
+    pub fn len(&self) -> usize {
+        // SAFETY: `len` is written only by the owning task (in `__next`), which is the one
+        // running this code; children never touch it.
+        unsafe { *self.slots.len.get() }
+    }
+
+    /// Whether no child was spawned into these slots yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Reading pending slots is a compile error; see [`Readable`].
+    pub fn get(&self, _i: usize) -> R
+    where
+        Self: Readable,
+    {
+        unreachable!("PendingSlots is never Readable")
+    }
+
+    /// The next free slot, or `None` when all `N` are taken.
+    #[doc(hidden)]
+    pub fn __next(&self) -> Option<*mut R> {
+        // SAFETY: see `len`: only the owning task reads and writes `len`.
+        let len = unsafe { &mut *self.slots.len.get() };
+        let slot = self.slots.slots.get(*len)?;
+        *len += 1;
+        Some(slot.as_ptr())
+    }
+
+    /// The capacity `N`, for error messages.
+    #[doc(hidden)]
+    pub fn __capacity(&self) -> usize {
+        N
+    }
+
+    /// # Safety
+    /// As [`Pending::__joined`].
+    #[doc(hidden)]
+    pub unsafe fn __joined(self) -> JoinedSlots<'a, R, N> {
+        JoinedSlots { slots: self.slots }
+    }
+}
+
+/// Results of children spawned `into` a [`Slots`], after the `taskwait!()` that joined them.
+pub struct JoinedSlots<'a, R, const N: usize> {
+    slots: &'a Slots<R, N>,
+}
+
+impl<R, const N: usize> Readable for JoinedSlots<'_, R, N> {}
+
+impl<R, const N: usize> Clone for JoinedSlots<'_, R, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R, const N: usize> Copy for JoinedSlots<'_, R, N> {}
+
+impl<'a, R: Copy, const N: usize> JoinedSlots<'a, R, N> {
+    /// How many children were spawned into these slots.
+    pub fn len(&self) -> usize {
+        // SAFETY: only the owning task writes `len`, and it is running this code.
+        unsafe { *self.slots.len.get() }
+    }
+
+    /// Whether no child was spawned into these slots.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The result of the `i`-th child spawned into these slots.
+    ///
+    /// # Panics
+    /// If `i >= self.len()`.
+    pub fn get(&self, i: usize) -> R {
+        assert!(i < self.len(), "slot index out of range");
+        // SAFETY: slots below `len` were handed to children that have completed (joined).
+        unsafe { (*self.slots.slots[i].value.get()).assume_init() }
+    }
+
+    /// The results in spawn order.
+    pub fn iter(&self) -> impl Iterator<Item = R> + 'a {
+        let this = *self;
+        (0..this.len()).map(move |i| this.get(i))
+    }
+
+    /// Re-joining keeps the handle; see [`Joined::__joined`].
+    ///
+    /// # Safety
+    /// None beyond the type's own invariant.
+    #[doc(hidden)]
+    pub unsafe fn __joined(self) -> JoinedSlots<'a, R, N> {
+        self
+    }
+}

@@ -1,0 +1,114 @@
+//! What `#[gtap::program]` generates an implementation of: the program's task enum and the
+//! one `match` that resumes any of its tasks.
+
+use core::marker::PhantomData;
+use core::pin::Pin;
+
+use super::Ctx;
+
+/// A task program: every `#[gtap::task]` of one `#[gtap::program]` module, as one enum.
+///
+/// Implemented by the macro for the module's `Program` marker type; never by hand.
+/// Dispatch is a `match` on [`Program::Task`] (static calls only: GPU indirect calls are slow
+/// and stop inlining).
+pub trait Program: Sized + 'static {
+    /// One variant per task, holding that task's frame: a pinned state machine whose
+    /// variants hold what is live at each `taskwait!()`.
+    type Task: 'static;
+
+    /// The module's name, for messages.
+    const NAME: &'static str;
+
+    /// Whether any task of the program contains a `taskwait!()`. When none does, the
+    /// runtime skips join bookkeeping.
+    const HAS_TASKWAIT: bool;
+
+    /// The most children one task may spawn between two `taskwait!()`s (the program's
+    /// `max_children` setting).
+    const MAX_CHILDREN: u32;
+
+    /// Runs `task` until it reaches a `taskwait!()` that must wait ([`Step::Wait`]) or
+    /// returns ([`Step::Done`], after its result was delivered through `ctx`).
+    ///
+    /// # Safety
+    /// - `task` lives in its task record and is never moved while the task exists.
+    /// - `ctx` points to a valid [`Ctx`] of the backend running the task, describing this task.
+    /// - The task has not returned yet.
+    unsafe fn resume(task: Pin<&mut Self::Task>, ctx: *mut Ctx) -> Step;
+
+    /// The name of the task a frame belongs to, for errors and statistics.
+    fn task_name(task: &Self::Task) -> &'static str;
+}
+
+/// How a task's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Suspended at a `taskwait!()`: resume it once its children have completed.
+    Wait,
+    /// Returned; its result has been delivered.
+    Done,
+}
+
+/// A call of a task, not yet run: what `fib(40)` evaluates to inside a program module.
+/// Spawn it with `spawn!`, or hand it to a runtime as the root task.
+#[must_use = "a task call does nothing until it is spawned or run"]
+pub struct Call<P: Program, R> {
+    task: P::Task,
+    _result: PhantomData<fn() -> R>,
+}
+
+impl<P: Program, R> Call<P, R> {
+    /// Wraps a frame whose task returns `R`. Used by the generated task constructors.
+    #[doc(hidden)]
+    pub fn __new(task: P::Task) -> Self {
+        Call { task, _result: PhantomData }
+    }
+
+    /// The frame to store in a task record.
+    pub fn into_task(self) -> P::Task {
+        self.task
+    }
+
+    /// The name of the task being called.
+    pub fn task_name(&self) -> &'static str {
+        P::task_name(&self.task)
+    }
+}
+
+/// What `spawn!` accepts: a call of a task of program `P`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a call of a task of this program",
+    label = "expected a call of a #[gtap::task] fn of this program module, like `fib(n - 1)`",
+    note = "spawn!(..) takes a task call; tasks of another #[gtap::program] module cannot be spawned here"
+)]
+pub trait IntoCall<P: Program> {
+    /// The task's result type.
+    type Output;
+    /// The call itself.
+    fn into_call(self) -> Call<P, Self::Output>;
+}
+
+impl<P: Program, R> IntoCall<P> for Call<P, R> {
+    type Output = R;
+    fn into_call(self) -> Call<P, R> {
+        self
+    }
+}
+
+/// A type a task may take as a parameter: copied into the child's record at spawn time, so
+/// `Copy` and owning nothing borrowed (`'static`).
+#[diagnostic::on_unimplemented(
+    message = "task parameters must be `Copy + 'static`, and `{Self}` is not",
+    note = "arguments are copied into the child's task record when it is spawned and the child may \
+            run on another thread or GPU core; pass plain values, `&'static` data or raw pointers to device memory"
+)]
+pub trait TaskArg {}
+impl<T: Copy + 'static> TaskArg for T {}
+
+/// A type a task may return: written into its parent's frame by the child, so `Copy + 'static`.
+#[diagnostic::on_unimplemented(
+    message = "task results must be `Copy + 'static`, and `{Self}` is not",
+    note = "a child writes its result into its parent's frame when it returns"
+)]
+pub trait TaskResult {}
+impl<T: Copy + 'static> TaskResult for T {}

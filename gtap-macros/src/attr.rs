@@ -1,0 +1,87 @@
+//! The options of `#[gtap::program(...)]`.
+
+use proc_macro2::{Span, TokenStream};
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::{Expr, ExprLit, Lit, MetaNameValue, Token};
+
+/// Valid option names, listed in error messages.
+const KEYS: &str = "`max_frame_bytes`, `max_children`";
+
+/// Program options, with their defaults.
+pub struct Options {
+    /// Upper bound on any task frame's size; a larger frame is a compile error.
+    pub max_frame_bytes: u64,
+    /// Most children one task may spawn between two taskwaits.
+    pub max_children: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_frame_bytes: 512, max_children: 256 }
+    }
+}
+
+impl Options {
+    /// Parses `key = value, ...`, rejecting unknown and repeated keys.
+    pub fn parse(attr: TokenStream) -> syn::Result<Options> {
+        let mut opts = Options {
+            max_frame_bytes: 512,
+            max_children: 256,
+        };
+        let mut seen: Vec<(String, Span)> = Vec::new();
+        let pairs = Punctuated::<MetaNameValue, Token![,]>::parse_terminated.parse2(attr)?;
+        for pair in pairs {
+            let key = pair
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .ok_or_else(|| {
+                    syn::Error::new_spanned(&pair.path, format!("expected one of {KEYS}"))
+                })?;
+            if seen.iter().any(|(k, _)| *k == key) {
+                return Err(syn::Error::new_spanned(
+                    &pair.path,
+                    format!("`{key}` is given twice"),
+                ));
+            }
+            seen.push((key.clone(), Span::call_site()));
+            let value = positive_int(&pair.value, &key)?;
+            match key.as_str() {
+                "max_frame_bytes" => opts.max_frame_bytes = value,
+                "max_children" => {
+                    if value > u64::from(u32::MAX) {
+                        return Err(syn::Error::new_spanned(
+                            &pair.value,
+                            "`max_children` must fit in a u32",
+                        ));
+                    }
+                    opts.max_children = value
+                }
+                _ => {
+                    return Err(syn::Error::new_spanned(
+                        &pair.path,
+                        format!("unknown program option `{key}`; valid options are {KEYS}"),
+                    ));
+                }
+            }
+        }
+        Ok(opts)
+    }
+}
+
+fn positive_int(value: &Expr, key: &str) -> syn::Result<u64> {
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Int(int), ..
+    }) = value
+    {
+        let v: u64 = int.base10_parse()?;
+        if v > 0 {
+            return Ok(v);
+        }
+    }
+    Err(syn::Error::new_spanned(
+        value,
+        format!("`{key}` takes a positive integer literal"),
+    ))
+}

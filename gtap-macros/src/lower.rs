@@ -1,0 +1,519 @@
+//! Lowering a task body: `spawn!`/`taskwait!`/`slots!` become calls on the runtime and
+//! `yield`s, and every result handle is checked to be joined before its block ends.
+//!
+//! ```text
+//! // Input:                               // Output (inside the frame's coroutine):
+//! let a = spawn!(fib(n - 1));             let SLOT_a = Slot::new();
+//!                                         let a = unsafe { spawn::<Program, _>(ctx, &SLOT_a, fib(n - 1), 0) };
+//! taskwait!();                            if unsafe { begin_wait(ctx, 0) } { ctx = yield (); }
+//!                                         let a = unsafe { a.__joined() };   // Pending -> Joined
+//! a.get()                                 a.get()
+//! ```
+//!
+//! The rules, checked here on the syntax:
+//! - `spawn!` is a statement: `let h = spawn!(..);`, `spawn!(..);` or `spawn!(into hs, ..);`.
+//! - A handle (`let h = spawn!` or `let hs = slots!`) must be joined by a `taskwait!()` at the
+//!   top level of its own block, after it: otherwise a running child could write into frame
+//!   storage the parent has reused. `break`/`continue` may not leave such a block before that.
+//! - None of the three may appear inside closures, async blocks or nested items.
+//!
+//! Reading a handle before its join is caught by the types: `taskwait!()` re-binds every
+//! handle in scope from `Pending` to `Joined`, and only `Joined` can be read.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Block, Expr, Ident, Macro, Pat, Stmt};
+
+use crate::syntax::{Kind, SlotsArgs, SpawnArgs, TaskwaitArgs};
+
+/// The result of lowering one task body.
+pub struct Lowered {
+    pub block: Block,
+    pub has_taskwait: bool,
+    pub errors: Vec<syn::Error>,
+}
+
+/// The name of the coroutine's resume argument, invisible to user code (mixed-site hygiene).
+pub fn ctx_ident() -> Ident {
+    Ident::new("__gtap_ctx", Span::mixed_site())
+}
+
+/// Lowers `block`, the body of task `task`.
+pub fn lower(mut block: Block) -> Lowered {
+    let mut l = Lowerer {
+        ctx: ctx_ident(),
+        scopes: Vec::new(),
+        loop_depth: 0,
+        opaque_depth: 0,
+        has_taskwait: false,
+        errors: Vec::new(),
+        counter: 0,
+    };
+    l.lower_block(&mut block);
+    Lowered {
+        block,
+        has_taskwait: l.has_taskwait,
+        errors: l.errors,
+    }
+}
+
+enum Entry {
+    /// A result handle: must be joined at the top level of this block.
+    Handle { ident: Ident, joined: bool },
+    /// A plain binding that hides an earlier handle of the same name.
+    Plain(String),
+}
+
+struct Scope {
+    entries: Vec<Entry>,
+    /// Loop nesting depth at which this block was entered.
+    loop_depth: usize,
+}
+
+struct Lowerer {
+    ctx: Ident,
+    scopes: Vec<Scope>,
+    loop_depth: usize,
+    /// >0 inside closures, async blocks and nested items, where no task macro may appear.
+    opaque_depth: usize,
+    has_taskwait: bool,
+    errors: Vec<syn::Error>,
+    counter: usize,
+}
+
+fn task_macro(expr: &Expr) -> Option<(&Macro, Kind)> {
+    match expr {
+        Expr::Macro(m) => Kind::of(&m.mac).map(|k| (&m.mac, k)),
+        _ => None,
+    }
+}
+
+impl Lowerer {
+    fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
+        self.errors.push(syn::Error::new(span, msg));
+    }
+
+    fn err_opaque(&mut self, span: Span, kind: Kind) {
+        self.err(
+            span,
+            format!(
+                "`{}` cannot be used here: it must be directly in the task's body, not inside a \
+                 closure, an async block, a nested item or the arguments of a spawn",
+                kind.name()
+            ),
+        );
+    }
+
+    fn hidden_ident(&mut self, base: &str) -> Ident {
+        self.counter += 1;
+        Ident::new(
+            &format!("__gtap_{base}_{}", self.counter),
+            Span::mixed_site(),
+        )
+    }
+
+    fn lower_block(&mut self, block: &mut Block) {
+        self.scopes.push(Scope {
+            entries: Vec::new(),
+            loop_depth: self.loop_depth,
+        });
+        let mut out = Vec::with_capacity(block.stmts.len());
+        for stmt in std::mem::take(&mut block.stmts) {
+            self.lower_stmt(stmt, &mut out);
+        }
+        block.stmts = out;
+        let scope = self.scopes.pop().expect("scope pushed above");
+        for entry in scope.entries {
+            if let Entry::Handle {
+                ident,
+                joined: false,
+            } = entry
+            {
+                self.err(
+                    ident.span(),
+                    format!(
+                        "the child spawned into `{ident}` is not joined before the end of this block: \
+                         add `taskwait!();` after it, at the top level of this block (not inside an \
+                         `if` or a loop). To discard a child's result, spawn it without binding it: \
+                         `spawn!(f(x));`"
+                    ),
+                );
+            }
+        }
+    }
+
+    fn lower_stmt(&mut self, stmt: Stmt, out: &mut Vec<Stmt>) {
+        match stmt {
+            Stmt::Local(mut local) => {
+                let init_macro = local
+                    .init
+                    .as_ref()
+                    .filter(|i| i.diverge.is_none())
+                    .and_then(|i| task_macro(&i.expr))
+                    .map(|(m, k)| (m.clone(), k));
+                match init_macro {
+                    Some((mac, kind)) if self.opaque_depth == 0 => {
+                        self.lower_let(&local.pat, &mac, kind, out)
+                    }
+                    _ => {
+                        if let Some(init) = &mut local.init {
+                            self.visit_expr_mut(&mut init.expr);
+                            if let Some((_, diverge)) = &mut init.diverge {
+                                self.visit_expr_mut(diverge);
+                            }
+                        }
+                        self.note_plain_bindings(&local.pat);
+                        out.push(Stmt::Local(local));
+                    }
+                }
+            }
+            Stmt::Macro(sm) if Kind::of(&sm.mac).is_some() => {
+                let kind = Kind::of(&sm.mac).expect("checked");
+                if self.opaque_depth > 0 {
+                    self.err_opaque(sm.mac.span(), kind);
+                } else {
+                    self.lower_macro_stmt(&sm.mac, kind, out);
+                }
+            }
+            Stmt::Expr(expr, semi) => {
+                if let (Some((mac, kind)), 0) = (task_macro(&expr), self.opaque_depth) {
+                    let mac = mac.clone();
+                    self.lower_macro_stmt(&mac, kind, out);
+                } else {
+                    let mut expr = expr;
+                    self.visit_expr_mut(&mut expr);
+                    out.push(Stmt::Expr(expr, semi));
+                }
+            }
+            Stmt::Item(mut item) => {
+                self.opaque_depth += 1;
+                self.visit_item_mut(&mut item);
+                self.opaque_depth -= 1;
+                out.push(Stmt::Item(item));
+            }
+            other => out.push(other),
+        }
+    }
+
+    /// `let PAT = spawn!(..)` / `let PAT = slots!(..)` / `let PAT = taskwait!(..)`.
+    fn lower_let(&mut self, pat: &Pat, mac: &Macro, kind: Kind, out: &mut Vec<Stmt>) {
+        let ident = match pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() => {
+                Some(p.ident.clone())
+            }
+            Pat::Wild(_) => None,
+            _ => {
+                self.err(
+                    pat.span(),
+                    format!(
+                        "bind the result of `{}` to a plain name, like `let h = ...`",
+                        kind.name()
+                    ),
+                );
+                return;
+            }
+        };
+        match kind {
+            Kind::Spawn => {
+                let Some(args) = self.parse::<SpawnArgs>(mac) else {
+                    return;
+                };
+                if let Some(into) = &args.into {
+                    self.err(
+                        into.span(),
+                        "`spawn!(into HANDLES, ..)` is a statement: its result goes to HANDLES",
+                    );
+                    return;
+                }
+                let Some(ident) = ident else {
+                    return self.emit_spawn_detached(&args, out);
+                };
+                self.check_no_task_macros(&args.call);
+                let slot = self.hidden_ident("slot");
+                let call_var = self.hidden_ident("call");
+                let ctx = &self.ctx;
+                let call = &args.call;
+                let queue = queue_expr(args.queue.as_ref());
+                // The call is checked on its own first, so a wrong call is one error.
+                out.push(syn::parse_quote_spanned! {call.span()=>
+                    let #call_var = ::gtap::__private::into_call::<self::Program, _>(#call);
+                });
+                out.push(syn::parse_quote_spanned! {call.span()=>
+                    let #slot = ::gtap::__private::Slot::new();
+                });
+                let spawn = unsafe_block(quote_spanned! {call.span()=>
+                    ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
+                });
+                out.push(syn::parse_quote_spanned! {call.span()=> let #ident = #spawn; });
+                self.push_handle(ident);
+            }
+            Kind::Slots => {
+                let Some(args) = self.parse::<SlotsArgs>(mac) else {
+                    return;
+                };
+                let Some(ident) = ident else {
+                    self.err(
+                        mac.span(),
+                        "bind `slots!` to a name: `let hs = slots!(u64; 16);`",
+                    );
+                    return;
+                };
+                let store = self.hidden_ident("slots");
+                let ty = &args.ty;
+                // A literal or a path is a valid const argument as it is; anything else
+                // needs braces (and braces around a literal draw a lint).
+                let len = match &args.len {
+                    len @ (Expr::Lit(_) | Expr::Path(_)) => quote!(#len),
+                    len => quote!({ #len }),
+                };
+                out.push(syn::parse_quote_spanned! {mac.span()=>
+                    let #store = ::gtap::__private::Slots::<#ty, #len>::new();
+                });
+                out.push(syn::parse_quote_spanned! {mac.span()=>
+                    let #ident = ::gtap::__private::PendingSlots::__new(&#store);
+                });
+                self.push_handle(ident);
+            }
+            Kind::Taskwait => {
+                self.err(
+                    mac.span(),
+                    "`taskwait!()` has no value; write it as a statement: `taskwait!();`",
+                );
+            }
+        }
+    }
+
+    /// `spawn!(..);`, `spawn!(into hs, ..);`, `taskwait!(..);`, `slots!(..);` as statements.
+    fn lower_macro_stmt(&mut self, mac: &Macro, kind: Kind, out: &mut Vec<Stmt>) {
+        match kind {
+            Kind::Spawn => {
+                let Some(args) = self.parse::<SpawnArgs>(mac) else {
+                    return;
+                };
+                self.check_no_task_macros(&args.call);
+                match &args.into {
+                    None => self.emit_spawn_detached(&args, out),
+                    Some(into) => {
+                        let (ctx, call) = (&self.ctx, &args.call);
+                        let queue = queue_expr(args.queue.as_ref());
+                        let spawn = unsafe_block(quote_spanned! {call.span()=>
+                            ::gtap::__private::spawn_into(#ctx, &#into, ::gtap::__private::into_call::<self::Program, _>(#call), #queue)
+                        });
+                        out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
+                    }
+                }
+            }
+            Kind::Taskwait => {
+                let Some(args) = self.parse::<TaskwaitArgs>(mac) else {
+                    return;
+                };
+                self.emit_taskwait(mac, &args, out);
+            }
+            Kind::Slots => self.err(
+                mac.span(),
+                "bind `slots!` to a name: `let hs = slots!(u64; 16);`",
+            ),
+        }
+    }
+
+    fn emit_spawn_detached(&mut self, args: &SpawnArgs, out: &mut Vec<Stmt>) {
+        self.check_no_task_macros(&args.call);
+        let (ctx, call) = (&self.ctx, &args.call);
+        let queue = queue_expr(args.queue.as_ref());
+        let spawn = unsafe_block(quote_spanned! {call.span()=>
+            ::gtap::__private::spawn_detached(#ctx, ::gtap::__private::into_call::<self::Program, _>(#call), #queue)
+        });
+        out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
+    }
+
+    fn emit_taskwait(&mut self, mac: &Macro, args: &TaskwaitArgs, out: &mut Vec<Stmt>) {
+        self.has_taskwait = true;
+        let ctx = &self.ctx;
+        let queue = queue_expr(args.queue.as_ref());
+        let begin = unsafe_block(quote! { ::gtap::__private::begin_wait(#ctx, #queue) });
+        out.push(syn::parse_quote_spanned! {mac.span()=>
+            if #begin {
+                #ctx = yield ();
+            }
+        });
+        // Re-bind every handle still visible by its name, innermost first.
+        let mut decided: Vec<String> = Vec::new();
+        for scope in self.scopes.iter().rev() {
+            for entry in scope.entries.iter().rev() {
+                match entry {
+                    Entry::Plain(name) => decided.push(name.clone()),
+                    Entry::Handle { ident, .. } => {
+                        let name = ident.to_string();
+                        if !decided.contains(&name) {
+                            decided.push(name);
+                            let joined = unsafe_block(quote! { #ident.__joined() });
+                            out.push(syn::parse_quote_spanned! {ident.span()=>
+                                #[allow(unused_variables)]
+                                let #ident = #joined;
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            for entry in &mut scope.entries {
+                if let Entry::Handle { joined, .. } = entry {
+                    *joined = true;
+                }
+            }
+        }
+    }
+
+    fn push_handle(&mut self, ident: Ident) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.entries.push(Entry::Handle {
+                ident,
+                joined: false,
+            });
+        }
+    }
+
+    fn note_plain_bindings(&mut self, pat: &Pat) {
+        struct Names(Vec<String>);
+        impl<'a> syn::visit::Visit<'a> for Names {
+            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+                self.0.push(p.ident.to_string());
+                syn::visit::visit_pat_ident(self, p);
+            }
+        }
+        let mut names = Names(Vec::new());
+        syn::visit::Visit::visit_pat(&mut names, pat);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.entries.extend(names.0.into_iter().map(Entry::Plain));
+        }
+    }
+
+    fn parse<T: syn::parse::Parse>(&mut self, mac: &Macro) -> Option<T> {
+        match mac.parse_body::<T>() {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.errors.push(e);
+                None
+            }
+        }
+    }
+
+    /// Task macros nested inside a spawn's arguments are not allowed.
+    fn check_no_task_macros(&mut self, expr: &Expr) {
+        let mut copy = expr.clone();
+        self.opaque_depth += 1;
+        self.visit_expr_mut(&mut copy);
+        self.opaque_depth -= 1;
+    }
+
+    /// Whether leaving the innermost loop (or a labelled one) would skip a required join.
+    fn check_exit(&mut self, span: Span, labelled: bool, what: &str) {
+        let current = self.loop_depth;
+        let blocked = self.scopes.iter().any(|s| {
+            (labelled || s.loop_depth >= current)
+                && s.entries
+                    .iter()
+                    .any(|e| matches!(e, Entry::Handle { joined: false, .. }))
+        });
+        if blocked {
+            self.err(
+                span,
+                format!(
+                    "`{what}` here would leave a block whose spawned children are not joined yet; \
+                     put `taskwait!();` before it"
+                ),
+            );
+        }
+    }
+}
+
+impl VisitMut for Lowerer {
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        self.lower_block(block);
+    }
+
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        match expr {
+            Expr::Macro(m) => {
+                if let Some(kind) = Kind::of(&m.mac) {
+                    let span = m.mac.span();
+                    if self.opaque_depth > 0 {
+                        self.err_opaque(span, kind);
+                        *expr = syn::parse_quote_spanned! {span=> ::core::unreachable!() };
+                    } else if kind == Kind::Taskwait {
+                        // `taskwait!()` in expression position (e.g. a match arm): no re-binding
+                        // is possible after it, but it still waits.
+                        if let Some(args) = self.parse::<TaskwaitArgs>(&m.mac.clone()) {
+                            let mut stmts = Vec::new();
+                            let mac = m.mac.clone();
+                            self.emit_taskwait(&mac, &args, &mut stmts);
+                            *expr = syn::parse_quote_spanned! {span=> { #(#stmts)* } };
+                        }
+                    } else {
+                        self.err(
+                            span,
+                            format!(
+                                "`{}` must be a statement of the task's body: `let h = spawn!(f(x));`, \
+                                 `spawn!(f(x));` or `spawn!(into hs, f(x));`{}",
+                                kind.name(),
+                                if kind == Kind::Slots { " (and `let hs = slots!(T; N);`)" } else { "" }
+                            ),
+                        );
+                        // Leave no macro call behind to cascade into more errors.
+                        *expr = syn::parse_quote_spanned! {span=> ::core::unreachable!() };
+                    }
+                }
+            }
+            Expr::Closure(_) | Expr::Async(_) => {
+                self.opaque_depth += 1;
+                syn::visit_mut::visit_expr_mut(self, expr);
+                self.opaque_depth -= 1;
+            }
+            Expr::ForLoop(f) => {
+                self.visit_expr_mut(&mut f.expr);
+                self.loop_depth += 1;
+                self.visit_block_mut(&mut f.body);
+                self.loop_depth -= 1;
+            }
+            Expr::While(w) => {
+                self.visit_expr_mut(&mut w.cond);
+                self.loop_depth += 1;
+                self.visit_block_mut(&mut w.body);
+                self.loop_depth -= 1;
+            }
+            Expr::Loop(l) => {
+                self.loop_depth += 1;
+                self.visit_block_mut(&mut l.body);
+                self.loop_depth -= 1;
+            }
+            Expr::Break(b) => {
+                let span = b.span();
+                self.check_exit(span, b.label.is_some(), "break");
+                syn::visit_mut::visit_expr_mut(self, expr);
+            }
+            Expr::Continue(c) => {
+                let span = c.span();
+                self.check_exit(span, c.label.is_some(), "continue");
+            }
+            _ => syn::visit_mut::visit_expr_mut(self, expr),
+        }
+    }
+}
+
+/// `unsafe { inner }` with the `unsafe` and braces marked as macro-made (mixed-site), so that
+/// lints about unsafe blocks in user code (e.g. a missing `// SAFETY:` comment) do not fire on
+/// what the macro wrote. Each such call's contract is upheld by the checks in this file.
+fn unsafe_block(inner: TokenStream) -> TokenStream {
+    quote_spanned! {Span::mixed_site()=> unsafe { #inner } }
+}
+
+/// The queue index expression, typed as `u32` without silent conversions.
+fn queue_expr(queue: Option<&Expr>) -> TokenStream {
+    match queue {
+        None => quote!(0u32),
+        Some(q) => quote_spanned! {q.span()=> { let __gtap_queue: u32 = #q; __gtap_queue } },
+    }
+}

@@ -1,0 +1,109 @@
+//! Checks on a task's signature: what a child's arguments and a task's frame may hold.
+//!
+//! Arguments are copied into the child's record when it is spawned, and the child may run on
+//! another thread (on the GPU, another SM) after the parent has moved on. So a task cannot
+//! take references into its caller's stack, cannot be generic (the program is one enum),
+//! and cannot be `async`, `const` or have a receiver.
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{FnArg, ItemFn, Pat, ReturnType, Type};
+
+/// Returns every problem found (empty when the signature is fine).
+pub fn check_signature(f: &ItemFn) -> Vec<syn::Error> {
+    let mut errs = Vec::new();
+    let sig = &f.sig;
+    let name = &sig.ident;
+    if let Some(t) = &sig.asyncness {
+        errs.push(syn::Error::new(
+            t.span(),
+            format!("task `{name}` cannot be `async`: tasks suspend at `taskwait!()` instead of `.await`"),
+        ));
+    }
+    if let Some(t) = &sig.constness {
+        errs.push(syn::Error::new(
+            t.span(),
+            format!("task `{name}` cannot be `const`"),
+        ));
+    }
+    if let Some(t) = &sig.unsafety {
+        errs.push(syn::Error::new(
+            t.span(),
+            format!("task `{name}` cannot be `unsafe fn`; use `unsafe {{}}` blocks inside it"),
+        ));
+    }
+    if let Some(abi) = &sig.abi {
+        errs.push(syn::Error::new_spanned(
+            abi,
+            format!("task `{name}` cannot have an ABI"),
+        ));
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        errs.push(syn::Error::new_spanned(
+            &sig.generics,
+            format!(
+                "task `{name}` cannot be generic: a program's tasks form one enum of concrete frames; \
+                 write one task per type you need"
+            ),
+        ));
+    }
+    if let Some(v) = &sig.variadic {
+        errs.push(syn::Error::new_spanned(v, "tasks cannot be variadic"));
+    }
+    for arg in &sig.inputs {
+        match arg {
+            FnArg::Receiver(r) => errs.push(syn::Error::new_spanned(
+                r,
+                format!("task `{name}` cannot take `self`: tasks are free functions of the program module"),
+            )),
+            FnArg::Typed(pt) => {
+                if !matches!(&*pt.pat, Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none()) {
+                    errs.push(syn::Error::new_spanned(
+                        &pt.pat,
+                        "task parameters must be plain names (`x: T` or `mut x: T`); destructure inside the body",
+                    ));
+                }
+                if let Some(e) = borrowed(&pt.ty) {
+                    errs.push(e);
+                }
+            }
+        }
+    }
+    if let ReturnType::Type(_, ty) = &sig.output {
+        if let Some(e) = borrowed(ty) {
+            errs.push(e);
+        }
+    }
+    errs
+}
+
+/// A reference (or `impl Trait`) in a parameter or result type that could point into a stack.
+fn borrowed(ty: &Type) -> Option<syn::Error> {
+    struct Finder(Option<syn::Error>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_reference(&mut self, r: &'ast syn::TypeReference) {
+            let is_static = r.lifetime.as_ref().is_some_and(|l| l.ident == "static");
+            if !is_static && self.0.is_none() {
+                self.0 = Some(syn::Error::new_spanned(
+                    r,
+                    "a task cannot take or return a reference into a stack: arguments are copied into \
+                     the child's task record when it is spawned, and the child may run after the \
+                     parent's stack is gone (on the GPU, on another SM). Pass values, a `&'static` \
+                     reference, or a raw pointer to device memory",
+                ));
+            }
+            syn::visit::visit_type_reference(self, r);
+        }
+        fn visit_type_impl_trait(&mut self, t: &'ast syn::TypeImplTrait) {
+            if self.0.is_none() {
+                self.0 = Some(syn::Error::new_spanned(
+                    t,
+                    "task parameters and results cannot be `impl Trait`",
+                ));
+            }
+        }
+    }
+    let mut f = Finder(None);
+    f.visit_type(ty);
+    f.0
+}

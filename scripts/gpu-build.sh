@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds every test binary and example in release mode into .gpu-bin/ (git-ignored), so that
+# they can run on a GPU machine that has no Rust: see scripts/gpu-run.sh and the README.
+# Usage: scripts/gpu-build.sh            (PTX for sm_70, JIT-compiled by the driver)
+#        GTAP_CUDA_ARCH=sm_90 scripts/gpu-build.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rustup toolchain install >/dev/null
+rm -rf .gpu-bin && mkdir -p .gpu-bin/tests .gpu-bin/examples
+# Test binaries: every integration and unit test of the workspace. trybuild suites need cargo
+# and are left out (they run in CI).
+cargo test --workspace --release --no-run --message-format=json 2>/dev/null \
+  | grep -o '"executable":"[^"]*"' | sed 's/"executable":"//; s/"$//' | sort -u \
+  | while read -r exe; do
+      name=$(basename "$exe")
+      case "$name" in compiletest-*) continue ;; esac
+      cp "$exe" ".gpu-bin/tests/$name"
+    done
+cargo build --release -p gtap-examples --examples
+find target/release/examples -maxdepth 1 -type f -executable ! -name '*-*' -exec cp {} .gpu-bin/examples/ \;
+cp scripts/gpu-run.sh .gpu-bin/
+echo "built into .gpu-bin:"
+ls .gpu-bin/tests .gpu-bin/examples
+du -sh .gpu-bin

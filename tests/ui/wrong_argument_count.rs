@@ -1,0 +1,13 @@
+#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]
+// Task calls are checked like function calls.
+#[gtap::program]
+mod p {
+    #[gtap::task]
+    fn fib(n: u32) -> u64 {
+        let a = spawn!(fib(n - 1, 2));
+        taskwait!();
+        a.get()
+    }
+}
+
+fn main() {}
