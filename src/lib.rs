@@ -28,7 +28,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use gtap_device::task::ctx::{
-        assert_task_arg, assert_task_result, begin_wait, deliver, into_call, spawn, spawn_detached, spawn_into,
+        assert_task_arg, assert_task_result, begin_wait, deliver, into_call, spawn, spawn_detached,
+        spawn_into,
     };
     pub use gtap_device::task::{Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult};
 }

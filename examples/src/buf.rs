@@ -17,7 +17,10 @@ impl Buf {
     ///
     /// The caller keeps `slice` alive and untouched until the run that uses the `Buf` ends.
     pub fn new(slice: &mut [u32]) -> Buf {
-        Buf { ptr: slice.as_mut_ptr(), len: slice.len() }
+        Buf {
+            ptr: slice.as_mut_ptr(),
+            len: slice.len(),
+        }
     }
 
     /// A `Buf` over raw memory, e.g. a device allocation.

@@ -4,14 +4,21 @@
 use crate::buf::{Buf, insertion_sort, merge_into};
 
 /// The task program.
-#[gtap::program]
+#[gtap::program(name = "cilksort")]
 pub mod program {
     use super::{lower_bound, merge_seq, sort_seq};
     use crate::buf::Buf;
 
     /// Sorts `data[lo..lo+n]`, using `tmp[lo..lo+n]` as scratch.
     #[gtap::task]
-    pub fn cilksort(data: Buf, tmp: Buf, lo: usize, n: usize, sort_cutoff: usize, merge_cutoff: usize) {
+    pub fn cilksort(
+        data: Buf,
+        tmp: Buf,
+        lo: usize,
+        n: usize,
+        sort_cutoff: usize,
+        merge_cutoff: usize,
+    ) {
         if n <= sort_cutoff.max(4) {
             sort_seq(data, lo, n);
             return;
@@ -36,9 +43,23 @@ pub mod program {
     /// Merges the sorted runs `x[xl..xh]` and `y[yl..yh]` into `out[ol..]`.
     #[gtap::task]
     #[allow(clippy::too_many_arguments)]
-    pub fn cilkmerge(x: Buf, xl: usize, xh: usize, y: Buf, yl: usize, yh: usize, out: Buf, ol: usize, cutoff: usize) {
+    pub fn cilkmerge(
+        x: Buf,
+        xl: usize,
+        xh: usize,
+        y: Buf,
+        yl: usize,
+        yh: usize,
+        out: Buf,
+        ol: usize,
+        cutoff: usize,
+    ) {
         // Make `x` the longer run.
-        let (x, xl, xh, y, yl, yh) = if xh - xl < yh - yl { (y, yl, yh, x, xl, xh) } else { (x, xl, xh, y, yl, yh) };
+        let (x, xl, xh, y, yl, yh) = if xh - xl < yh - yl {
+            (y, yl, yh, x, xl, xh)
+        } else {
+            (x, xl, xh, y, yl, yh)
+        };
         if xh - xl + (yh - yl) <= cutoff.max(2) || xh - xl < 2 {
             merge_seq(x, xl, xh, y, yl, yh, out, ol);
             return;

@@ -1,7 +1,7 @@
 //! Fibonacci with no cutoff: every call is a task (GTaP's task-overhead benchmark).
 
 /// The task program.
-#[gtap::program]
+#[gtap::program(name = "fib")]
 pub mod program {
     /// `fib(n)`, spawning both recursive calls.
     #[gtap::task]

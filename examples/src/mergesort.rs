@@ -4,7 +4,7 @@
 use crate::buf::{Buf, insertion_sort, merge_into};
 
 /// The task program.
-#[gtap::program]
+#[gtap::program(name = "mergesort")]
 pub mod program {
     use super::{merge_halves, sort_leaf};
     use crate::buf::Buf;

@@ -6,7 +6,7 @@
 pub const MAX_N: u32 = 32;
 
 /// The task program.
-#[gtap::program]
+#[gtap::program(name = "nqueens")]
 pub mod program {
     use super::count_seq;
 
@@ -67,4 +67,6 @@ pub fn count_seq(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
 }
 
 /// The known counts for n = 0..=16 (OEIS A000170).
-pub const KNOWN: [u64; 17] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512];
+pub const KNOWN: [u64; 17] = [
+    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
+];

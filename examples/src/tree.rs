@@ -31,9 +31,22 @@ impl Work {
     ///
     /// # Panics
     /// If `len` is not a power of two.
-    pub unsafe fn from_raw(table: *const u64, len: usize, mem_ops: u32, compute_iters: u32) -> Work {
-        assert!(len.is_power_of_two(), "the tree workload's table length must be a power of two");
-        Work { table, mask: len as u64 - 1, mem_ops, compute_iters }
+    pub unsafe fn from_raw(
+        table: *const u64,
+        len: usize,
+        mem_ops: u32,
+        compute_iters: u32,
+    ) -> Work {
+        assert!(
+            len.is_power_of_two(),
+            "the tree workload's table length must be a power of two"
+        );
+        Work {
+            table,
+            mask: len as u64 - 1,
+            mem_ops,
+            compute_iters,
+        }
     }
 }
 
@@ -62,7 +75,7 @@ fn fold(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
 }
 
 /// The full binary tree: every node above the leaves has two children.
-#[gtap::program]
+#[gtap::program(name = "full_binary_tree")]
 pub mod full_binary {
     use super::{Work, fold, node_work};
 
@@ -84,7 +97,10 @@ pub mod full_binary {
 /// children exists with probability `1 - d / max_depth` (decided by a hash of the ids, so
 /// every run builds the same tree).
 pub fn keeps_child(id: u64, child: u64, d: u32, max_depth: u32) -> bool {
-    let mut h = id.wrapping_mul(3).wrapping_add(child + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut h = id
+        .wrapping_mul(3)
+        .wrapping_add(child + 1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     h ^= h >> 31;
     h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h ^= h >> 29;
@@ -95,7 +111,7 @@ pub fn keeps_child(id: u64, child: u64, d: u32, max_depth: u32) -> bool {
 pub const B: u64 = 3;
 
 /// The depth-pruned B-ary tree (B = 3), which thins out with depth.
-#[gtap::program]
+#[gtap::program(name = "pruned_tree")]
 pub mod pruned {
     use super::{B, Work, fold, keeps_child, node_work};
 

@@ -6,6 +6,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`arch`] | PTX intrinsics in three layers: raw inline PTX, scope/ordering-parameterised operations, typed API |
+//! | [`task`] | the task model the macros lower to: frames, handles, the resume context |
 //!
 //! Nothing here uses `core::sync::atomic` on the device: the NVPTX backend drops the ordering
 //! of read-modify-write operations and gives loads, stores and fences `.sys` scope
@@ -14,10 +15,26 @@
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
-    feature(abi_ptx, asm_experimental_arch, stdarch_nvptx)
+    feature(
+        abi_ptx,
+        asm_experimental_arch,
+        stdarch_nvptx,
+        // The block-barrier intrinsics, which LLVM knows to be `convergent` (arch::raw::barrier).
+        link_llvm_intrinsics,
+        // `${concat(..)}` in the macros that generate one wrapper per PTX instruction form.
+        macro_metavar_expr_concat,
+        // `core::intrinsics::gpu::gpu_launch_sized_workgroup_mem` (dynamic shared memory).
+        core_intrinsics,
+        gpu_intrinsics,
+        gpu_launch_sized_workgroup_mem,
+    ),
+    allow(internal_features)
 )]
 
 pub mod arch;
+mod backend;
+pub mod runtime;
+pub mod task;
 
 /// On the GPU a panic traps: the kernel stops with `CUDA_ERROR_ILLEGAL_INSTRUCTION`
 /// (reported by the host as a trap), which is the only way to end a whole grid at once.

@@ -90,6 +90,7 @@
 //! [`GpuError::KernelFault`], naming the kernel; tests that fault on purpose run in a child
 //! process through [`Gpu::for_fault_test`].
 
+pub mod cpu;
 mod driver;
 mod error;
 mod gpu;

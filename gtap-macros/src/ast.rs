@@ -31,13 +31,13 @@ impl ProgramModule {
         for item in std::mem::take(items) {
             match item {
                 syn::Item::Fn(mut f) if f.attrs.iter().any(is_task_attr) => {
-                    if let Some(attr) = f.attrs.iter().find(|a| is_task_attr(a)) {
-                        if !matches!(attr.meta, syn::Meta::Path(_)) {
-                            return Err(syn::Error::new_spanned(
-                                attr,
-                                "`#[gtap::task]` takes no options here (block-level tasks are not supported yet)",
-                            ));
-                        }
+                    if let Some(attr) = f.attrs.iter().find(|a| is_task_attr(a))
+                        && !matches!(attr.meta, syn::Meta::Path(_))
+                    {
+                        return Err(syn::Error::new_spanned(
+                            attr,
+                            "`#[gtap::task]` takes no options here (block-level tasks are not supported yet)",
+                        ));
                     }
                     f.attrs.retain(|a| !is_task_attr(a));
                     tasks.push(f);

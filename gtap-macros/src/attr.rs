@@ -6,10 +6,13 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Lit, MetaNameValue, Token};
 
 /// Valid option names, listed in error messages.
-const KEYS: &str = "`max_frame_bytes`, `max_children`";
+const KEYS: &str = "`name`, `max_frame_bytes`, `max_children`";
 
 /// Program options, with their defaults.
 pub struct Options {
+    /// The program's name, for messages and for its GPU kernel's symbol (`gtap_<name>`);
+    /// the module's name by default.
+    pub name: Option<String>,
     /// Upper bound on any task frame's size; a larger frame is a compile error.
     pub max_frame_bytes: u64,
     /// Most children one task may spawn between two taskwaits.
@@ -18,17 +21,18 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_frame_bytes: 512, max_children: 256 }
+        Options {
+            name: None,
+            max_frame_bytes: 512,
+            max_children: 256,
+        }
     }
 }
 
 impl Options {
     /// Parses `key = value, ...`, rejecting unknown and repeated keys.
     pub fn parse(attr: TokenStream) -> syn::Result<Options> {
-        let mut opts = Options {
-            max_frame_bytes: 512,
-            max_children: 256,
-        };
+        let mut opts = Options::default();
         let mut seen: Vec<(String, Span)> = Vec::new();
         let pairs = Punctuated::<MetaNameValue, Token![,]>::parse_terminated.parse2(attr)?;
         for pair in pairs {
@@ -46,6 +50,10 @@ impl Options {
                 ));
             }
             seen.push((key.clone(), Span::call_site()));
+            if key == "name" {
+                opts.name = Some(identifier(&pair.value)?);
+                continue;
+            }
             let value = positive_int(&pair.value, &key)?;
             match key.as_str() {
                 "max_frame_bytes" => opts.max_frame_bytes = value,
@@ -83,5 +91,27 @@ fn positive_int(value: &Expr, key: &str) -> syn::Result<u64> {
     Err(syn::Error::new_spanned(
         value,
         format!("`{key}` takes a positive integer literal"),
+    ))
+}
+
+/// A string literal that is a valid identifier (it becomes part of a kernel symbol).
+fn identifier(value: &Expr) -> syn::Result<String> {
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Str(s), ..
+    }) = value
+    {
+        let v = s.value();
+        let mut chars = v.chars();
+        if chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Ok(v);
+        }
+    }
+    Err(syn::Error::new_spanned(
+        value,
+        "`name` takes a string of letters, digits and `_`, e.g. `name = \"fib\"`",
     ))
 }

@@ -83,9 +83,20 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         errors.extend(errs);
         outs.push(out);
     }
-    let module_name = module.ident.to_string();
-    let names: Vec<_> = outs.iter().filter(|o| !o.fallback).map(|o| &o.name).collect();
-    let fallback_names: Vec<_> = outs.iter().filter(|o| o.fallback).map(|o| &o.name).collect();
+    let module_name = opts
+        .name
+        .clone()
+        .unwrap_or_else(|| module.ident.to_string());
+    let names: Vec<_> = outs
+        .iter()
+        .filter(|o| !o.fallback)
+        .map(|o| &o.name)
+        .collect();
+    let fallback_names: Vec<_> = outs
+        .iter()
+        .filter(|o| o.fallback)
+        .map(|o| &o.name)
+        .collect();
     let all_names: Vec<_> = outs.iter().map(|o| &o.name).collect();
     let name_strs: Vec<_> = outs.iter().map(|o| o.name.to_string()).collect();
     let frames: Vec<_> = outs.iter().map(|o| &o.frame_ty).collect();
@@ -105,7 +116,9 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         }
     });
     let errs = errors.iter().map(syn::Error::to_compile_error);
-    let variant_docs = name_strs.iter().map(|n| format!("The frame of task `{n}`."));
+    let variant_docs = name_strs
+        .iter()
+        .map(|n| format!("The frame of task `{n}`."));
     let ctx = quote!(::gtap::__private::Ctx);
 
     let generated = quote! {
@@ -209,7 +222,8 @@ fn expand_task(task: &ItemFn) -> (TaskOut, bool, Vec<syn::Error>) {
         ReturnType::Default => sig_span,
         ReturnType::Type(_, ty) => ty.span(),
     };
-    let ret_check = quote_spanned! {ret_span=> const _: fn() = ::gtap::__private::assert_task_result::<#ret>; };
+    let ret_check =
+        quote_spanned! {ret_span=> const _: fn() = ::gtap::__private::assert_task_result::<#ret>; };
 
     let items = quote! {
         #[doc(hidden)]
@@ -233,7 +247,12 @@ fn expand_task(task: &ItemFn) -> (TaskOut, bool, Vec<syn::Error>) {
             ::gtap::Call::__new(Task::#name(#frame_fn(#( #arg_names ),*)))
         }
     };
-    let out = TaskOut { name, frame_ty: quote!(#frame_ty), items, fallback: false };
+    let out = TaskOut {
+        name,
+        frame_ty: quote!(#frame_ty),
+        items,
+        fallback: false,
+    };
     (out, lowered.has_taskwait, lowered.errors)
 }
 
@@ -255,7 +274,12 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
         #[allow(unused_variables, clippy::all)]
         #vis #sig { ::core::unreachable!() }
     };
-    TaskOut { name, frame_ty: quote!(::core::convert::Infallible), items, fallback: true }
+    TaskOut {
+        name,
+        frame_ty: quote!(::core::convert::Infallible),
+        items,
+        fallback: true,
+    }
 }
 
 /// `#[gtap::task]` outside a program module.

@@ -23,10 +23,10 @@
 //!
 //! | stage | file | what |
 //! |---|---|---|
-//! | parse | [`ast`], [`attr`], [`syntax`] | the module, its options, the `spawn!`/`taskwait!`/`slots!` forms |
-//! | check | [`valid`] | task signatures: what cannot cross to a child or into a record |
-//! | lower | [`lower`] | each body: `taskwait!()` to `yield`, handles and their scopes |
-//! | expand | [`expand`] | frames, the task enum, the `Program` impl, size checks |
+//! | parse | `ast.rs`, `attr.rs`, `syntax.rs` | the module, its options, the `spawn!`/`taskwait!`/`slots!` forms |
+//! | check | `valid.rs` | task signatures: what cannot cross to a child or into a record |
+//! | lower | `lower.rs` | each body: `taskwait!()` to `yield`, handles and their scopes |
+//! | expand | `expand.rs` | frames, the task enum, the `Program` impl, size checks |
 //!
 //! On an error the macro still emits the module (best effort) plus `compile_error!`s pointing
 //! at the user's tokens, so one mistake does not cascade into many.

@@ -69,10 +69,10 @@ pub fn check_signature(f: &ItemFn) -> Vec<syn::Error> {
             }
         }
     }
-    if let ReturnType::Type(_, ty) = &sig.output {
-        if let Some(e) = borrowed(ty) {
-            errs.push(e);
-        }
+    if let ReturnType::Type(_, ty) = &sig.output
+        && let Some(e) = borrowed(ty)
+    {
+        errs.push(e);
     }
     errs
 }

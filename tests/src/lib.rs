@@ -1,14 +1,23 @@
 //! Device kernels used by gtap's integration tests; the tests are in `tests/`.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_ptx, stdarch_nvptx, macro_metavar_expr_concat)
+)]
+
+pub mod intrinsics;
 
 // Links the device runtime in (its panic handler above all).
 use gtap_device as _;
 
 /// Adds `b` to `a` element-wise (a smoke test of the build and launch path).
+///
+/// # Safety
+/// `a` and `b` hold `n` `u32`s each.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn vec_add(a: *mut u32, b: *const u32, n: u32) {
+    // SAFETY: reading special registers has no precondition.
     let i = unsafe {
         core::arch::nvptx::_block_idx_x() * core::arch::nvptx::_block_dim_x()
             + core::arch::nvptx::_thread_idx_x()

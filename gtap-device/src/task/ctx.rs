@@ -33,7 +33,13 @@ pub struct Ctx {
 impl Ctx {
     /// A context for a task about to be resumed.
     pub fn new(worker: *const (), record: u32, result_slot: *mut u8) -> Ctx {
-        Ctx { worker, record, spawned: 0, resume_queue: 0, result_slot }
+        Ctx {
+            worker,
+            record,
+            spawned: 0,
+            resume_queue: 0,
+            result_slot,
+        }
     }
 }
 
@@ -57,7 +63,12 @@ pub fn assert_task_result<T: super::TaskResult + ?Sized>() {}
 /// moved or reused until a `taskwait!()` covering this child has returned (the macro's scope
 /// check guarantees both).
 #[inline(always)]
-pub unsafe fn spawn<'a, P: Program, R>(ctx: *mut Ctx, slot: &'a Slot<R>, call: Call<P, R>, queue: u32) -> Pending<'a, R> {
+pub unsafe fn spawn<'a, P: Program, R>(
+    ctx: *mut Ctx,
+    slot: &'a Slot<R>,
+    call: Call<P, R>,
+    queue: u32,
+) -> Pending<'a, R> {
     let task = call.into_task();
     // SAFETY: forwarded from this function's contract.
     unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
@@ -89,7 +100,9 @@ pub unsafe fn spawn_into<P: Program, R, const N: usize>(
 ) {
     match slots.__next() {
         // SAFETY: forwarded from this function's contract.
-        Some(slot) => unsafe { crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue) },
+        Some(slot) => unsafe {
+            crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue)
+        },
         // SAFETY: `ctx` is the running task's context.
         None => unsafe { crate::backend::fail_slots_full(ctx, call.task_name(), N as u32) },
     }

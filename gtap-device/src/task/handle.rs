@@ -30,7 +30,10 @@ impl<R> Slot<R> {
     /// An empty slot.
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
-        Slot { value: UnsafeCell::new(MaybeUninit::uninit()), _pinned: PhantomPinned }
+        Slot {
+            value: UnsafeCell::new(MaybeUninit::uninit()),
+            _pinned: PhantomPinned,
+        }
     }
 
     /// Where the child writes its result.
@@ -122,7 +125,10 @@ impl<R, const N: usize> Slots<R, N> {
     /// `N` empty slots.
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
-        Slots { slots: [const { Slot::new() }; N], len: UnsafeCell::new(0) }
+        Slots {
+            slots: [const { Slot::new() }; N],
+            len: UnsafeCell::new(0),
+        }
     }
 }
 

@@ -61,7 +61,10 @@ impl<P: Program, R> Call<P, R> {
     /// Wraps a frame whose task returns `R`. Used by the generated task constructors.
     #[doc(hidden)]
     pub fn __new(task: P::Task) -> Self {
-        Call { task, _result: PhantomData }
+        Call {
+            task,
+            _result: PhantomData,
+        }
     }
 
     /// The frame to store in a task record.

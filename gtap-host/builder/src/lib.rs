@@ -1,11 +1,9 @@
 //! Builds a `#![no_std]` Rust device crate into PTX from a host crate's `build.rs`.
 //!
 //! ```no_run
-//! // build.rs of a host crate whose device code lives in ./kernels
-//! fn main() {
-//!     gtap_builder::PtxBuilder::new("kernels").build_or_exit();
-//! }
-//! // then, in the host crate: include_str!(concat!(env!("OUT_DIR"), "/<crate name>.ptx"))
+//! // build.rs of a host crate whose device code lives in ./kernels:
+//! gtap_builder::PtxBuilder::new("kernels").build_or_exit();
+//! // then, in the host crate: gtap_host::include_ptx!("<crate name>")
 //! ```
 //!
 //! # What it does
@@ -255,15 +253,13 @@ fn default_target_dir() -> PathBuf {
     if let Ok(dir) = std::env::var("GTAP_PTX_TARGET_DIR") {
         return PathBuf::from(dir);
     }
-    if let Some(out) = std::env::var_os("OUT_DIR").map(PathBuf::from) {
-        if let Some(build) = out
+    if let Some(out) = std::env::var_os("OUT_DIR").map(PathBuf::from)
+        && let Some(build) = out
             .ancestors()
             .find(|p| p.file_name().is_some_and(|n| n == "build"))
-        {
-            if let Some(target) = build.parent().and_then(Path::parent) {
-                return target.join("gtap-ptx");
-            }
-        }
+        && let Some(target) = build.parent().and_then(Path::parent)
+    {
+        return target.join("gtap-ptx");
     }
     std::env::temp_dir().join("gtap-ptx")
 }
@@ -320,12 +316,11 @@ fn package_name(manifest: &Path) -> Result<String, BuildError> {
         let line = line.trim();
         if line.starts_with('[') {
             in_package = line == "[package]";
-        } else if in_package {
-            if let Some(rest) = line.strip_prefix("name") {
-                if let Some(v) = rest.trim_start().strip_prefix('=') {
-                    return Ok(v.trim().trim_matches('"').to_string());
-                }
-            }
+        } else if in_package
+            && let Some(rest) = line.strip_prefix("name")
+            && let Some(v) = rest.trim_start().strip_prefix('=')
+        {
+            return Ok(v.trim().trim_matches('"').to_string());
         }
     }
     Err(BuildError::BadCrate {

@@ -1,0 +1,61 @@
+//! Where `spawn!` goes: the backend running the current task.
+//!
+//! The task model ([`crate::task`]) calls these two functions and nothing else of a backend.
+//! On the host they go to the CPU backend ([`crate::runtime::cpu`]); on the GPU they will go to
+//! the device runtime's scheduler, which is not written yet: until then they trap.
+
+use crate::task::{Ctx, Program};
+
+/// Spawns `task` as a child of the running task: allocates a record, fills it, enqueues it,
+/// and counts it in `(*ctx).spawned`. Failures (pool or queue full, too many children, a bad
+/// queue index) stop the run with an error; the task itself goes on until its next taskwait,
+/// where it suspends for good.
+///
+/// # Safety
+/// - `ctx` is the context the backend gave the running task of program `P`, and the task is
+///   being resumed by that backend right now.
+/// - `result_slot` is null, or valid for one write of the child's result type until the
+///   taskwait of the running task that covers this child has returned.
+#[inline(always)]
+pub(crate) unsafe fn spawn<P: Program>(
+    ctx: *mut Ctx,
+    task: P::Task,
+    result_slot: *mut u8,
+    queue: u32,
+) {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::spawn::<P>(ctx, task, result_slot, queue)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    {
+        // The GPU runtime is not implemented yet: no kernel resumes tasks, so this is
+        // unreachable in a correct program; trap rather than run on.
+        let _ = (ctx, task, result_slot, queue);
+        crate::arch::trap()
+    }
+}
+
+/// `spawn!(into hs, ..)` found all `capacity` slots of `hs` taken while spawning `task_name`:
+/// stops the run with an error. The running task goes on until its next taskwait, where it
+/// suspends for good.
+///
+/// # Safety
+/// `ctx` is the context the backend gave the running task, which the backend is resuming
+/// right now.
+#[inline(never)]
+#[cold]
+pub(crate) unsafe fn fail_slots_full(ctx: *mut Ctx, task_name: &'static str, capacity: u32) {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::fail_slots_full(ctx, task_name, capacity)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    {
+        // The GPU runtime is not implemented yet (see `spawn`).
+        let _ = (ctx, task_name, capacity);
+        crate::arch::trap()
+    }
+}

@@ -1,0 +1,163 @@
+//! [`CpuConfig`]: how many threads, how many task records, how large each queue.
+
+use super::error::CpuError;
+
+/// The most worker threads a CPU runtime may have.
+pub const MAX_THREADS: usize = 4096;
+/// The most task records a run may have (record ids are `u32`, with the top bit reserved).
+pub const MAX_TASK_CAPACITY: u32 = gtap_device::runtime::pool::MAX_CAPACITY;
+/// The largest per-worker queue.
+pub const MAX_QUEUE_CAPACITY: u32 = gtap_device::runtime::deque::MAX_CAPACITY;
+/// The most EPAQ queues.
+pub const MAX_NUM_QUEUES: u32 = 64;
+
+/// Settings of a [`CpuRuntime`](super::CpuRuntime). Build it with the setters, which share
+/// the fields' names; [`CpuRuntime::new`](super::CpuRuntime::new) validates it.
+///
+/// ```
+/// use gtap_host::cpu::CpuConfig;
+/// let config = CpuConfig::new().threads(2).task_capacity(1 << 16).queue_capacity(1 << 10);
+/// assert_eq!(config.threads, 2);
+/// assert!(config.validate().is_ok());
+/// assert!(CpuConfig::new().queue_capacity(1000).validate().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpuConfig {
+    /// Worker threads, `1..=4096`. Default: [`std::thread::available_parallelism`].
+    pub threads: usize,
+    /// Task records: the most tasks that may exist at once (spawned and not yet complete),
+    /// `1..=2^31`. Default `2^20`. Memory: this many records of the program's largest task
+    /// frame plus a 32-byte header. The memory is reserved up front, but pages are only
+    /// touched as records are first used.
+    pub task_capacity: u32,
+    /// Entries of each worker's queue (runnable task ids): a power of two in `2..=2^30`.
+    /// Default `2^16`.
+    pub queue_capacity: u32,
+    /// EPAQ queues that `spawn!(queue(q), ..)` and `taskwait!(queue(q))` may name, `1..=64`.
+    /// Default 1. The CPU backend checks the indices but keeps one queue per worker: queues
+    /// change how a GPU warp groups tasks, never a result.
+    pub num_queues: u32,
+}
+
+impl Default for CpuConfig {
+    fn default() -> Self {
+        CpuConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            task_capacity: 1 << 20,
+            queue_capacity: 1 << 16,
+            num_queues: 1,
+        }
+    }
+}
+
+impl CpuConfig {
+    /// The defaults (see each field).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets [`CpuConfig::threads`].
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Sets [`CpuConfig::task_capacity`].
+    pub fn task_capacity(mut self, records: u32) -> Self {
+        self.task_capacity = records;
+        self
+    }
+
+    /// Sets [`CpuConfig::queue_capacity`].
+    pub fn queue_capacity(mut self, entries: u32) -> Self {
+        self.queue_capacity = entries;
+        self
+    }
+
+    /// Sets [`CpuConfig::num_queues`].
+    pub fn num_queues(mut self, queues: u32) -> Self {
+        self.num_queues = queues;
+        self
+    }
+
+    /// Checks every setting against its range.
+    pub fn validate(&self) -> Result<(), CpuError> {
+        let invalid = |setter, value: u64, reason| {
+            Err(CpuError::InvalidConfig {
+                setter,
+                value,
+                reason,
+            })
+        };
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return invalid("threads", self.threads as u64, "must be between 1 and 4096");
+        }
+        if self.task_capacity == 0 || self.task_capacity > MAX_TASK_CAPACITY {
+            return invalid(
+                "task_capacity",
+                self.task_capacity.into(),
+                "must be between 1 and 2^31",
+            );
+        }
+        if self.queue_capacity < 2
+            || self.queue_capacity > MAX_QUEUE_CAPACITY
+            || !self.queue_capacity.is_power_of_two()
+        {
+            return invalid(
+                "queue_capacity",
+                self.queue_capacity.into(),
+                "must be a power of two between 2 and 2^30",
+            );
+        }
+        if self.num_queues == 0 || self.num_queues > MAX_NUM_QUEUES {
+            return invalid(
+                "num_queues",
+                self.num_queues.into(),
+                "must be between 1 and 64",
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid() {
+        let c = CpuConfig::new();
+        assert!(c.threads >= 1);
+        c.validate().unwrap();
+    }
+
+    #[test]
+    fn each_bad_setting_names_its_setter() {
+        let cases = [
+            (CpuConfig::new().threads(0), "threads"),
+            (CpuConfig::new().threads(MAX_THREADS + 1), "threads"),
+            (CpuConfig::new().task_capacity(0), "task_capacity"),
+            (CpuConfig::new().task_capacity(u32::MAX), "task_capacity"),
+            (CpuConfig::new().queue_capacity(0), "queue_capacity"),
+            (CpuConfig::new().queue_capacity(1), "queue_capacity"),
+            (CpuConfig::new().queue_capacity(3000), "queue_capacity"),
+            (CpuConfig::new().queue_capacity(1 << 31), "queue_capacity"),
+            (CpuConfig::new().num_queues(0), "num_queues"),
+            (CpuConfig::new().num_queues(65), "num_queues"),
+        ];
+        for (config, name) in cases {
+            match config.validate() {
+                Err(CpuError::InvalidConfig { setter, .. }) => assert_eq!(setter, name),
+                other => {
+                    panic!("{config:?}: expected an InvalidConfig error for {name}, got {other:?}")
+                }
+            }
+        }
+        let msg = CpuConfig::new()
+            .queue_capacity(1000)
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("CpuConfig::queue_capacity(1000)"), "{msg}");
+    }
+}
