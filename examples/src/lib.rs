@@ -4,6 +4,7 @@
 //! | module | program | shows |
 //! |---|---|---|
 //! | [`fib`] | Fibonacci, no cutoff | the cost of a task: one task per call |
+//! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
 //! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth | a variable number of children per task (`slots!`) |
 //! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
@@ -17,6 +18,7 @@
 pub mod buf;
 pub mod cilksort;
 pub mod fib;
+pub mod fib_expanded;
 pub mod mergesort;
 pub mod nqueens;
 pub mod tree;

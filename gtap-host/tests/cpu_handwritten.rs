@@ -60,6 +60,13 @@ macro_rules! program_impl {
                     $( Task::$task(_) => stringify!($task), )*
                 }
             }
+
+            const TASK_NAMES: &'static [&'static str] = &[$( stringify!($task) ),*];
+
+            fn task_index(task: &Task) -> u32 {
+                let name = Self::task_name(task);
+                Self::TASK_NAMES.iter().position(|n| *n == name).unwrap() as u32
+            }
         }
     };
 }

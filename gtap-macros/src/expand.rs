@@ -116,6 +116,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         }
     });
     let errs = errors.iter().map(syn::Error::to_compile_error);
+    let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let variant_docs = name_strs
         .iter()
         .map(|n| format!("The frame of task `{n}`."));
@@ -163,6 +164,12 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
 
             fn task_name(task: &Task) -> &'static str {
                 match task { #( Task::#all_names(_) => #name_strs, )* }
+            }
+
+            const TASK_NAMES: &'static [&'static str] = &[#( #name_strs ),*];
+
+            fn task_index(task: &Task) -> u32 {
+                match task { #( Task::#all_names(_) => #indices, )* }
             }
         }
 

@@ -163,3 +163,15 @@ fn pruned_tree_counts_nodes_and_checksums() {
         assert!(got.0 > 1, "the tree has more than its root");
     }
 }
+
+#[test]
+fn the_hand_written_expansion_behaves_like_the_macro_output() {
+    let mut rt = runtime(3);
+    for n in [0, 1, 2, 10, 20] {
+        let (a, sa) = rt
+            .run(gtap_examples::fib_expanded::program::fib(n))
+            .unwrap();
+        let (b, sb) = rt.run(fib::program::fib(n)).unwrap();
+        assert_eq!((a, sa.tasks_executed), (b, sb.tasks_executed), "fib({n})");
+    }
+}

@@ -38,6 +38,13 @@ pub trait Program: Sized + 'static {
 
     /// The name of the task a frame belongs to, for errors and statistics.
     fn task_name(task: &Self::Task) -> &'static str;
+
+    /// The names of the program's tasks, in declaration order: `TASK_NAMES[task_index(t)]`
+    /// is `task_name(t)`. The GPU reports a task by index; the host turns it into a name.
+    const TASK_NAMES: &'static [&'static str];
+
+    /// The position of a frame's task in [`Program::TASK_NAMES`].
+    fn task_index(task: &Self::Task) -> u32;
 }
 
 /// How a task's run ended.

@@ -1,0 +1,141 @@
+//! What `#[gtap::program]` makes of [`crate::fib`], written out by hand and commented: the
+//! lowering of a task into a state machine, for readers. It compiles and runs like the macro's
+//! output (`tests/tests/programs_cpu.rs` checks that both give the same results); the macro's
+//! own output differs only in names and spans.
+//!
+//! The source:
+//!
+//! ```ignore
+//! #[gtap::program(name = "fib_expanded")]
+//! pub mod program {
+//!     #[gtap::task]
+//!     pub fn fib(n: u32) -> u64 {
+//!         if n < 2 {
+//!             return n as u64;
+//!         }
+//!         let a = spawn!(fib(n - 1));
+//!         let b = spawn!(fib(n - 2));
+//!         taskwait!();
+//!         a.get() + b.get()
+//!     }
+//! }
+//! ```
+
+/// The expansion.
+pub mod program {
+    use core::ops::{Coroutine, CoroutineState};
+    use core::pin::Pin;
+
+    use gtap::__private::{Ctx, Slot};
+
+    /// The program's marker type: `gtap::Program` is implemented for it below.
+    pub struct Program;
+
+    /// One variant per task, holding the task's frame. Static dispatch: resuming a task is a
+    /// `match` on this enum, never an indirect call.
+    #[allow(non_camel_case_types)]
+    pub enum Task {
+        /// The frame of task `fib`.
+        fib(FibFrame),
+    }
+
+    /// The frame of `fib`: the type of the coroutine below. It is unnameable, so it is named
+    /// through a `type_alias_impl_trait` alias defined by `fib_frame`. rustc lays it out as a
+    /// state machine: one variant per suspension point holding exactly what is live there
+    /// (here, at the `yield`: `n`, the two result slots and the handles borrowing them).
+    pub type FibFrame = impl Coroutine<*mut Ctx, Yield = (), Return = u64>;
+
+    /// Builds the frame of `fib(n)`: captures the argument, runs nothing yet.
+    #[define_opaque(FibFrame)]
+    fn fib_frame(n: u32) -> FibFrame {
+        // `static`: the frame may borrow from itself across the `yield` (the handles borrow
+        // the slots). It is never moved once started: it lives in its task record.
+        // The resume argument is the runtime's context for this task; it is taken afresh after
+        // every `yield`, because the task may resume on another worker.
+        #[coroutine]
+        static move |mut ctx: *mut Ctx| -> u64 {
+            if n < 2 {
+                // `return` completes the coroutine; `resume` below delivers the value to
+                // the parent's slot.
+                return n as u64;
+            }
+            // `let a = spawn!(fib(n - 1));`: a slot in this frame for the child's result,
+            // then the spawn, which copies the child's frame into a new record and hands it
+            // the slot's address. `a` borrows the slot, so the slot cannot move while `a` lives.
+            let call_a = gtap::__private::into_call::<Program, _>(fib(n - 1));
+            let slot_a = Slot::new();
+            // SAFETY: `ctx` is this task's context; `slot_a` lives in this frame until the
+            // taskwait below has returned (the macro checks this for every handle).
+            let a = unsafe { gtap::__private::spawn(ctx, &slot_a, call_a, 0) };
+            let call_b = gtap::__private::into_call::<Program, _>(fib(n - 2));
+            let slot_b = Slot::new();
+            // SAFETY: as above.
+            let b = unsafe { gtap::__private::spawn(ctx, &slot_b, call_b, 0) };
+            // `taskwait!();`: suspend only if there are children to wait for. The runtime
+            // resumes the frame after the last child completed; the children wrote their
+            // results into `slot_a` and `slot_b` before that.
+            // SAFETY: `ctx` is this task's context.
+            if unsafe { gtap::__private::begin_wait(ctx, 0) } {
+                ctx = yield ();
+            }
+            let _ = ctx;
+            // After the taskwait the handles are re-bound as joined handles: only those can
+            // be read, so reading a result before its taskwait does not compile.
+            // SAFETY: the taskwait covering both children has returned.
+            let (a, b) = unsafe { (a.__joined(), b.__joined()) };
+            a.get() + b.get()
+        }
+    }
+
+    /// The task constructor: what `fib(40)` means inside the program (and on the host, for the
+    /// root task). It builds the frame; nothing runs until the frame is spawned or run.
+    pub fn fib(n: u32) -> gtap::Call<Program, u64> {
+        gtap::Call::__new(Task::fib(fib_frame(n)))
+    }
+
+    impl gtap::Program for Program {
+        type Task = Task;
+        const NAME: &'static str = "fib_expanded";
+        const HAS_TASKWAIT: bool = true;
+        const MAX_CHILDREN: u32 = 256;
+        const TASK_NAMES: &'static [&'static str] = &["fib"];
+
+        unsafe fn resume(task: Pin<&mut Task>, ctx: *mut Ctx) -> gtap::Step {
+            // SAFETY: the runtime keeps the frame pinned in its record (trait contract).
+            match unsafe { task.get_unchecked_mut() } {
+                Task::fib(frame) => {
+                    // SAFETY: as above.
+                    let frame = unsafe { Pin::new_unchecked(frame) };
+                    match frame.resume(ctx) {
+                        // Suspended at the taskwait: the runtime applies the join protocol.
+                        CoroutineState::Yielded(()) => gtap::Step::Wait,
+                        CoroutineState::Complete(value) => {
+                            // SAFETY: `ctx` describes this task; its parent gave a `u64` slot.
+                            unsafe { gtap::__private::deliver(ctx, value) };
+                            gtap::Step::Done
+                        }
+                    }
+                }
+            }
+        }
+
+        fn task_name(task: &Task) -> &'static str {
+            match task {
+                Task::fib(_) => "fib",
+            }
+        }
+
+        fn task_index(task: &Task) -> u32 {
+            match task {
+                Task::fib(_) => 0,
+            }
+        }
+    }
+
+    // The frame must fit the program's `max_frame_bytes`; too large is a compile error that
+    // names the task.
+    const _: () = assert!(
+        core::mem::size_of::<FibFrame>() <= 512,
+        "the frame of task `fib` is too large"
+    );
+}
