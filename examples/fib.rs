@@ -1,38 +1,37 @@
 //! The main example: Fibonacci as a task program, one task per call.
 //!
 //! ```text
-//! cargo run --release -p gtap-examples --example fib -- [N] [THREADS]
+//! cargo run --release -p gtap-examples --example fib -- [N]
 //! ```
 //!
-//! It says which backend ran. Today that is the CPU backend (worker threads with work
-//! stealing); the GPU runtime is not implemented yet (see the README's status table).
+//! It runs on the GPU when there is one (and says so), otherwise on the CPU backend (worker
+//! threads with work stealing), saying why.
 
 use std::process::ExitCode;
 
 use gtap_examples::fib;
+use gtap_host::Gpu;
 use gtap_host::cpu::{CpuConfig, CpuRuntime};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
-    let n: u32 = match args.next().map(|a| a.parse()) {
+    let n: u32 = match std::env::args().nth(1).map(|a| a.parse()) {
         None => 30,
         Some(Ok(n)) if n <= 60 => n,
         Some(_) => {
-            eprintln!("usage: fib [N (0..=60, default 30)] [THREADS (default: all cores)]");
+            eprintln!("usage: fib [N (0..=60, default 30)]");
             return ExitCode::FAILURE;
         }
     };
-    let mut config = CpuConfig::new();
-    if let Some(t) = args.next() {
-        match t.parse() {
-            Ok(t) => config = config.threads(t),
-            Err(_) => {
-                eprintln!("THREADS must be a positive integer, got `{t}`");
-                return ExitCode::FAILURE;
-            }
+    let outcome = match Gpu::new(0) {
+        Ok(gpu) => on_gpu(gpu, n),
+        Err(e) if e.is_no_gpu() => {
+            println!("no GPU here ({e})");
+            on_cpu(n)
         }
-    }
-    match run(n, config) {
+        Err(e) => Err(e.to_string()),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -41,27 +40,41 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(n: u32, config: CpuConfig) -> Result<(), gtap_host::cpu::CpuError> {
-    println!(
-        "backend: CPU ({} worker threads; the GPU runtime is not implemented yet)",
-        config.threads
-    );
-    let mut rt = CpuRuntime::new(config)?;
-    let (value, stats) = rt.run(fib::program::fib(n))?;
+fn report(n: u32, value: u64, tasks: u64, seconds: f64) -> Result<(), String> {
     let expected = fib::reference(n);
     println!(
-        "fib({n}) = {value} ({}), {} tasks in {:.1} ms ({:.1} M tasks/s), {} of {} steals won",
+        "fib({n}) = {value} ({}), {tasks} tasks in {:.2} ms ({:.1} M tasks/s)",
         if value == expected {
             "correct"
         } else {
             "WRONG"
         },
-        stats.tasks_executed,
-        stats.elapsed.as_secs_f64() * 1e3,
-        stats.tasks_executed as f64 / stats.elapsed.as_secs_f64() / 1e6,
-        stats.steals_won,
-        stats.steals_attempted,
+        seconds * 1e3,
+        tasks as f64 / seconds / 1e6,
     );
-    assert_eq!(value, expected, "fib({n}) is wrong");
-    Ok(())
+    if value == expected {
+        Ok(())
+    } else {
+        Err(format!("fib({n}) should be {expected}"))
+    }
+}
+
+fn on_gpu(gpu: Gpu, n: u32) -> Result<(), String> {
+    println!("backend: GPU, {}", gpu.props());
+    let mut rt =
+        GpuRuntime::new(gpu, gtap_examples::PTX, GpuConfig::new()).map_err(|e| e.to_string())?;
+    let (value, stats) = rt.run(fib::program::fib(n)).map_err(|e| e.to_string())?;
+    println!(
+        "grid {} x block {}, kernel time measured with CUDA events",
+        stats.grid, stats.block
+    );
+    report(n, value, stats.tasks, stats.kernel_time.as_secs_f64())
+}
+
+fn on_cpu(n: u32) -> Result<(), String> {
+    let config = CpuConfig::new();
+    println!("backend: CPU, {} worker threads", config.threads);
+    let mut rt = CpuRuntime::new(config).map_err(|e| e.to_string())?;
+    let (value, stats) = rt.run(fib::program::fib(n)).map_err(|e| e.to_string())?;
+    report(n, value, stats.tasks_executed, stats.elapsed.as_secs_f64())
 }

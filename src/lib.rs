@@ -7,8 +7,9 @@
 //! | `gtap-macros` | [`program`], [`task`], [`spawn!`], [`taskwait!`], [`slots!`] |
 //!
 //! A task crate starts with
-//! `#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]`: tasks are lowered to
-//! rustc coroutines (see `gtap-macros`).
+//! `#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]` (tasks are lowered to
+//! rustc coroutines, see `gtap-macros`) and, to build its GPU kernels,
+//! `#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]`.
 
 #![no_std]
 
@@ -27,6 +28,9 @@ pub mod prelude {
 /// Used by the code `#[gtap::program]` generates; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use gtap_device::runtime::gpu::layout::GpuRun;
+    #[cfg(target_arch = "nvptx64")]
+    pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
     pub use gtap_device::task::ctx::{
         assert_task_arg, assert_task_result, begin_wait, deliver, into_call, spawn, spawn_detached,
         spawn_into,

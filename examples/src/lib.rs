@@ -14,6 +14,7 @@
 
 #![no_std]
 #![feature(coroutines, coroutine_trait, type_alias_impl_trait, core_float_math)]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]
 
 pub mod buf;
 pub mod cilksort;
@@ -22,3 +23,7 @@ pub mod fib_expanded;
 pub mod mergesort;
 pub mod nqueens;
 pub mod tree;
+
+/// This library's PTX (the GPU kernels of every program above), built by `build.rs`.
+#[cfg(not(target_arch = "nvptx64"))]
+pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_examples.ptx"));

@@ -1,8 +1,8 @@
 //! Where `spawn!` goes: the backend running the current task.
 //!
 //! The task model ([`crate::task`]) calls these two functions and nothing else of a backend.
-//! On the host they go to the CPU backend ([`crate::runtime::cpu`]); on the GPU they will go to
-//! the device runtime's scheduler, which is not written yet: until then they trap.
+//! On the host they go to the CPU backend (`crate::runtime::cpu`); on the GPU to the
+//! thread-level runtime (`crate::runtime::gpu`).
 
 use crate::task::{Ctx, Program};
 
@@ -29,11 +29,9 @@ pub(crate) unsafe fn spawn<P: Program>(
         crate::runtime::cpu::spawn::<P>(ctx, task, result_slot, queue)
     }
     #[cfg(target_arch = "nvptx64")]
-    {
-        // The GPU runtime is not implemented yet: no kernel resumes tasks, so this is
-        // unreachable in a correct program; trap rather than run on.
-        let _ = (ctx, task, result_slot, queue);
-        crate::arch::trap()
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::gpu::spawn::<P>(ctx, task, result_slot, queue)
     }
 }
 
@@ -46,16 +44,23 @@ pub(crate) unsafe fn spawn<P: Program>(
 /// right now.
 #[inline(never)]
 #[cold]
-pub(crate) unsafe fn fail_slots_full(ctx: *mut Ctx, task_name: &'static str, capacity: u32) {
+pub(crate) unsafe fn fail_slots_full(
+    ctx: *mut Ctx,
+    task_name: &'static str,
+    task_index: u32,
+    capacity: u32,
+) {
     #[cfg(not(target_arch = "nvptx64"))]
     // SAFETY: forwarded from this function's contract.
     unsafe {
         crate::runtime::cpu::fail_slots_full(ctx, task_name, capacity)
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = task_index;
     #[cfg(target_arch = "nvptx64")]
-    {
-        // The GPU runtime is not implemented yet (see `spawn`).
-        let _ = (ctx, task_name, capacity);
-        crate::arch::trap()
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        let _ = task_name;
+        crate::runtime::gpu::fail_slots_full(ctx, task_index, capacity)
     }
 }

@@ -16,7 +16,6 @@
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(
-        abi_ptx,
         asm_experimental_arch,
         stdarch_nvptx,
         // The block-barrier intrinsics, which LLVM knows to be `convergent` (arch::raw::barrier).

@@ -94,6 +94,7 @@ pub mod cpu;
 mod driver;
 mod error;
 mod gpu;
+pub mod gpu_runtime;
 mod module;
 mod props;
 pub mod ptx;

@@ -116,6 +116,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         }
     });
     let errs = errors.iter().map(syn::Error::to_compile_error);
+    let kernel_name = format!("gtap_{module_name}");
     let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let variant_docs = name_strs
         .iter()
@@ -171,6 +172,16 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
             fn task_index(task: &Task) -> u32 {
                 match task { #( Task::#all_names(_) => #indices, )* }
             }
+        }
+
+        /// The GPU kernel of this program (thread-level workers): a persistent loop over the
+        /// run's control block, which the host's GPU runtime sets up (generated).
+        #[cfg(target_arch = "nvptx64")]
+        #[unsafe(export_name = #kernel_name)]
+        pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+            // SAFETY: the host's GPU runtime launches this kernel with a control block it
+            // filled for this program, and the shared memory the worker needs.
+            unsafe { ::gtap::__private::gpu_thread_worker::<Program>(run) }
         }
 
         #( #size_checks )*

@@ -1,11 +1,18 @@
-//! Device kernels used by gtap's integration tests; the tests are in `tests/`.
+//! Device kernels and task programs used by gtap's integration tests; the tests are in
+//! `tests/`. The library builds for the host and, through `build.rs`, into PTX.
 #![no_std]
+#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(abi_ptx, stdarch_nvptx, macro_metavar_expr_concat)
 )]
 
 pub mod intrinsics;
+pub mod lang;
+
+/// This library's PTX (its kernels and the GPU kernel of [`lang`]), built by `build.rs`.
+#[cfg(not(target_arch = "nvptx64"))]
+pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_tests.ptx"));
 
 // Links the device runtime in (its panic handler above all).
 use gtap_device as _;

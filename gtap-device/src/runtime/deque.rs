@@ -111,6 +111,27 @@ impl DequeState {
     }
 }
 
+impl DequeState {
+    /// The steal end (see the field docs). For backends that run the steps themselves, like
+    /// the GPU's warp-cooperative batches.
+    #[inline(always)]
+    pub fn head(&self) -> &AtomicU32 {
+        &self.head
+    }
+
+    /// The count of published, unclaimed entries (see the field docs).
+    #[inline(always)]
+    pub fn count(&self) -> &AtomicU32 {
+        &self.count
+    }
+
+    /// The steal lock (see the field docs).
+    #[inline(always)]
+    pub fn lock(&self) -> &AtomicU32 {
+        &self.lock
+    }
+}
+
 impl Default for DequeState {
     fn default() -> Self {
         Self::new()

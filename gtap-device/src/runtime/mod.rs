@@ -18,6 +18,7 @@
 //! | [`error`] | [`RuntimeError`]: which limit a run hit |
 //! | [`rng`] | xorshift victim selection |
 //! | [`cpu`] | the CPU backend's worker loop (host only) |
+//! | [`gpu`] | the GPU runtime: thread-level workers in a persistent kernel (device only), and the memory layout the host sets up |
 //!
 //! `README.md` beside this file is the design note on join counting and termination: why a
 //! run ends exactly when every task has completed, and why it cannot hang.
@@ -27,6 +28,7 @@
 
 pub mod deque;
 pub mod error;
+pub mod gpu;
 pub mod join;
 pub mod pool;
 pub mod record;

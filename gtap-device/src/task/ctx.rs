@@ -104,7 +104,9 @@ pub unsafe fn spawn_into<P: Program, R, const N: usize>(
             crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue)
         },
         // SAFETY: `ctx` is the running task's context.
-        None => unsafe { crate::backend::fail_slots_full(ctx, call.task_name(), N as u32) },
+        None => unsafe {
+            crate::backend::fail_slots_full(ctx, call.task_name(), call.task_index(), N as u32)
+        },
     }
 }
 

@@ -16,7 +16,8 @@ pub trait Program: Sized + 'static {
     /// variants hold what is live at each `taskwait!()`.
     type Task: 'static;
 
-    /// The module's name, for messages.
+    /// The program's name (the module's, or `#[gtap::program(name = "..")]`), for messages;
+    /// its GPU kernel is exported as `gtap_<NAME>`.
     const NAME: &'static str;
 
     /// Whether any task of the program contains a `taskwait!()`. When none does, the
@@ -82,6 +83,11 @@ impl<P: Program, R> Call<P, R> {
     /// The name of the task being called.
     pub fn task_name(&self) -> &'static str {
         P::task_name(&self.task)
+    }
+
+    /// The index of the task being called in [`Program::TASK_NAMES`].
+    pub fn task_index(&self) -> u32 {
+        P::task_index(&self.task)
     }
 }
 

@@ -1,0 +1,134 @@
+//! The memory a GPU run uses, as both the host (which allocates and fills it) and the kernel
+//! (which runs on it) see it. Everything here is `#[repr(C)]` and made of fixed-size
+//! integers, so the two compilations agree on it byte for byte.
+//!
+//! | array | size | who writes it |
+//! |---|---|---|
+//! | task records | `num_warps * tasks_per_warp` records of `record_size` bytes | warp `w` allocates from its slab `w * tasks_per_warp ..`; any warp may run or free a record |
+//! | rings | `num_warps * num_queues * queue_capacity` task ids | the owner warp writes; owner and thieves read |
+//! | deque states | `num_warps * num_queues` [`DequeState`](crate::runtime::deque::DequeState)s | owner and thieves (atomics) |
+//! | free stacks | `num_warps * tasks_per_warp` record ids | the owner warp only |
+//! | remote free lists | `num_warps` list heads | any warp pushes (CAS); the owner takes all (exchange) |
+//! | warp statistics | `num_warps` [`WarpStats`] | each warp at its end |
+//! | root result | `size_of::<R>()` bytes | the root task, when it returns |
+
+/// The most EPAQ queues a warp may have (per-warp state in shared memory is sized for it).
+pub const MAX_QUEUES: u32 = 8;
+
+/// Bytes of shared memory each warp of the kernel needs (its `WarpShared`); the host
+/// launches with `warps_per_block * WARP_SHARED_BYTES` of dynamic shared memory. The kernel
+/// checks this against its own layout at compile time.
+pub const WARP_SHARED_BYTES: u32 = 4 * 4 * MAX_QUEUES + 4 * 4 + 4 * 64;
+
+/// "No record": the end of a free list, the root's parent.
+pub const NONE: u32 = crate::runtime::record::NONE;
+
+/// Bit of [`GpuRun::stop`]: the root task completed.
+pub const STOP_DONE: u32 = 1;
+/// Bit of [`GpuRun::stop`]: a warp recorded an error, or the host asked to stop; every warp
+/// leaves its loop.
+pub const STOP_ABORT: u32 = 2;
+
+/// Error codes in [`GpuRun::error_code`], with what [`GpuRun::error_a`] and
+/// [`GpuRun::error_b`] hold.
+pub mod error_code {
+    /// No error.
+    pub const NONE: u32 = 0;
+    /// A warp's slab of task records is used up. `a`: records per warp.
+    pub const POOL_EXHAUSTED: u32 = 1;
+    /// A warp's queue has no room. `a`: the queue's capacity.
+    pub const QUEUE_FULL: u32 = 2;
+    /// A task spawned more than `MAX_CHILDREN` children between two taskwaits.
+    /// `a`: the task's index in `TASK_NAMES`; `b`: the limit.
+    pub const TOO_MANY_CHILDREN: u32 = 3;
+    /// `spawn!(into hs, ..)` found `hs` full. `a`: the spawned task's index; `b`: capacity.
+    pub const SLOTS_FULL: u32 = 4;
+    /// A spawn or taskwait named a queue the run does not have. `a`: queue; `b`: queues.
+    pub const BAD_QUEUE: u32 = 5;
+    /// The kernel's task records are laid out differently from the host's.
+    /// `a`: the device's record size; `b`: its alignment.
+    pub const LAYOUT_MISMATCH: u32 = 6;
+    /// The host asked the run to stop (its timeout expired).
+    pub const ABORTED: u32 = 7;
+}
+
+/// The run's control block, in device memory. The host fills the configuration and array
+/// addresses and zeroes the rest before launching the kernel.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GpuRun {
+    /// Task records, `record_size` bytes each.
+    pub records: u64,
+    /// Ring entries (task ids), `queue_capacity` per deque.
+    pub rings: u64,
+    /// Deque states, 128 bytes each, `num_queues` per warp.
+    pub deques: u64,
+    /// Free stacks, `tasks_per_warp` ids per warp.
+    pub free_stacks: u64,
+    /// Remote free list heads, one `u32` per warp, [`NONE`] when empty.
+    pub remote_free: u64,
+    /// [`WarpStats`], one per warp.
+    pub stats: u64,
+    /// Where the root task's result goes.
+    pub root_result: u64,
+    /// Warps in the grid that take part (`grid * block / 32`).
+    pub num_warps: u32,
+    /// EPAQ queues per warp, `1..=MAX_QUEUES`.
+    pub num_queues: u32,
+    /// Entries per ring, a power of two.
+    pub queue_capacity: u32,
+    /// Records per warp slab.
+    pub tasks_per_warp: u32,
+    /// `size_of::<Record<P::Task>>()` as the host computed it; the kernel checks its own.
+    pub record_size: u32,
+    /// `align_of::<Record<P::Task>>()` as the host computed it.
+    pub record_align: u32,
+    /// How many victims an idle warp tries per round.
+    pub steal_attempts: u32,
+    /// [`STOP_DONE`] | [`STOP_ABORT`], set by warps (atomically).
+    pub stop: u32,
+    /// Set to 1 by the host to stop the run (timeout); read by warps.
+    pub abort_request: u32,
+    /// The first error's code ([`error_code`]); the first warp to CAS it from 0 owns `a`, `b`.
+    pub error_code: u32,
+    /// First detail of the error.
+    pub error_a: u32,
+    /// Second detail of the error.
+    pub error_b: u32,
+}
+
+/// What one warp counted during a run, written by the warp when it leaves its loop.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WarpStats {
+    /// Tasks that completed their run here (a task resumed after a join counts again).
+    pub resumes: u64,
+    /// Tasks started (first runs of a frame).
+    pub tasks: u64,
+    /// Victims tried.
+    pub steals_attempted: u64,
+    /// Steals that took at least one task.
+    pub steals_won: u64,
+    /// Rounds of the persistent loop.
+    pub rounds: u64,
+    /// Rounds that found no task.
+    pub idle_rounds: u64,
+    /// Records of the warp's slab ever used (its high-water mark).
+    pub records_touched: u32,
+    /// Most tasks published in one of the warp's queues at once.
+    pub max_queue: u32,
+}
+
+impl WarpStats {
+    /// Adds `other`'s counts to these (and keeps the larger high-water marks).
+    pub fn merge(&mut self, other: &WarpStats) {
+        self.resumes += other.resumes;
+        self.tasks += other.tasks;
+        self.steals_attempted += other.steals_attempted;
+        self.steals_won += other.steals_won;
+        self.rounds += other.rounds;
+        self.idle_rounds += other.idle_rounds;
+        self.records_touched = self.records_touched.max(other.records_touched);
+        self.max_queue = self.max_queue.max(other.max_queue);
+    }
+}

@@ -1,0 +1,52 @@
+//! The GPU runtime with thread-level workers (GTaP sections 4.1 to 4.3 and 4.5).
+//!
+//! One persistent kernel per program. Every warp is a worker that runs up to 32 tasks per
+//! round, one per lane. Each round:
+//!
+//! 1. **Take a batch.** The tasks the warp kept from its last round (up to 32, never
+//!    published), then a warp-cooperative *pop batch* from its own deque (lane 0 claims up to
+//!    `32 - kept` entries by CAS on `count`, the lanes read the ids in parallel), trying its
+//!    EPAQ queues round-robin from the last one used; if all are empty, a *steal batch* from a
+//!    random victim (lane 0 takes the victim's steal lock and claims up to 32 entries, the
+//!    lanes read them at the victim's `head`, lane 0 advances `head` and unlocks).
+//! 2. **Run.** Each lane with a task resumes its frame (`Program::resume`), then applies the
+//!    join protocol ([`crate::runtime::join`]): a task that returned completes (maybe its
+//!    parent too, up the tree), a task at a taskwait either goes on at once (its children are
+//!    all complete) or stays suspended until its last child re-enqueues it.
+//! 3. **Publish.** Spawned children and re-enqueued parents were written during the round
+//!    into the ring above the owner's `tail`, unpublished. The warp keeps the newest 32 of its
+//!    current queue for the next round and *push batches* the rest: one release fence, one
+//!    `count += n`.
+//!
+//! Task records come from the warp's own slab (no global counter per spawn): a free stack
+//! the warp alone uses, a bump pointer into never-used records, and a lock-free list on
+//! which other warps return records they freed (pushed by CAS, taken whole by exchange, so
+//! there is no ABA). Records freed by their own warp go straight back to its stack at the end
+//! of the round.
+//!
+//! The run ends when the root task completes ([`crate::runtime::termination`]'s argument
+//! holds unchanged: completion is tree-shaped, so the root completes after every task), or
+//! when a warp records an error or the host asks it to stop. No grid barrier is needed, so
+//! the kernel is correct whatever the number of resident blocks.
+//!
+//! # Memory ordering and scope
+//! The deque, join and free-list protocols are the shared ones ([`crate::runtime::deque`],
+//! [`crate::runtime::join`]), run over the `.gpu`-scope atomics facade: every warp of the
+//! grid may take part. Two more edges are GPU-specific, both inside one warp:
+//! - a lane's writes during a round (ring entries, records) and lane 0's publishing at the
+//!   round's end are separated by `bar.warp.sync`, which orders memory among the warp's
+//!   lanes; lane 0's release fence is cumulative, so thieves that acquire the new `count`
+//!   see the other lanes' writes too;
+//! - per-warp bookkeeping in shared memory (tails, staging counters, the free stack pointer)
+//!   is written by lane 0 between rounds and read or bumped by lanes during a round; the
+//!   `bar.warp.sync` at each round boundary orders both, and the bumps are `.cta` atomics.
+
+pub mod layout;
+
+#[cfg(target_arch = "nvptx64")]
+mod warp;
+#[cfg(target_arch = "nvptx64")]
+mod worker;
+
+#[cfg(target_arch = "nvptx64")]
+pub use worker::{fail_slots_full, spawn, thread_worker};

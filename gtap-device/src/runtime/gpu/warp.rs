@@ -1,0 +1,280 @@
+//! One warp's worker state: what lives in shared memory, and the per-lane operations on it
+//! that tasks call while they run (allocate a record, free one, stage a task, fail the run).
+//!
+//! Lanes run tasks independently (they may diverge), so everything they do to the warp's
+//! state during a round is a `.cta` atomic on shared memory (`atom.relaxed.cta`): cheap,
+//! on-chip, and correct however the lanes interleave. Lane 0 alone rewrites the state between
+//! rounds, separated from the lanes by `bar.warp.sync` (see the module docs of `gpu`).
+
+use core::mem::size_of;
+
+use super::layout::{GpuRun, MAX_QUEUES, NONE, STOP_ABORT, error_code};
+use crate::arch::ops::AtomicInt;
+use crate::arch::order::{Cta, Relaxed};
+use crate::runtime::deque::DequeState;
+use crate::runtime::record::Record;
+use crate::runtime::sync::{AtomicU32, Ordering};
+
+/// How many records freed by their own warp one round can hold before the rest go through
+/// the warp's remote list.
+pub const FREED_CAP: usize = 64;
+
+/// The warp's state in shared memory (one per warp of the block, in dynamic shared memory).
+#[repr(C)]
+pub struct WarpShared {
+    /// Per queue: logical position one past the newest published entry (the owner end).
+    /// Lane 0 writes between rounds; lanes read during a round.
+    pub tail: [u32; MAX_QUEUES as usize],
+    /// Per queue: entries kept unpublished from the last round, at `tail .. tail + private`.
+    pub private: [u32; MAX_QUEUES as usize],
+    /// Per queue: entries staged this round, above `tail + private`. Bumped by lanes (`.cta`
+    /// atomic), reset by lane 0.
+    pub staged: [u32; MAX_QUEUES as usize],
+    /// Per queue: how many entries may be staged this round without overrunning `head`.
+    /// Lane 0 writes at the round's start.
+    pub room: [u32; MAX_QUEUES as usize],
+    /// Records allocated this round. Bumped by lanes, reset by lane 0.
+    pub alloc_taken: u32,
+    /// Free stack depth at the round's start.
+    pub sp: u32,
+    /// Never-used records left start at `fresh` (slab-relative) at the round's start.
+    pub fresh: u32,
+    /// Records of this warp freed this round (up to [`FREED_CAP`] kept in `freed`).
+    pub freed_n: u32,
+    /// Ids freed this round, pushed onto the free stack by lane 0 at the round's end.
+    pub freed: [u32; FREED_CAP],
+}
+
+const _: () = assert!(
+    core::mem::size_of::<WarpShared>() == super::layout::WARP_SHARED_BYTES as usize,
+    "layout::WARP_SHARED_BYTES must match WarpShared"
+);
+
+/// What a lane's running task needs to reach its warp and run: pointed to by `Ctx::worker`.
+#[derive(Clone, Copy)]
+pub struct WarpCtx {
+    /// The run's control block (device memory).
+    pub run: *mut GpuRun,
+    /// This warp's shared state.
+    pub sh: *mut WarpShared,
+    /// The warp's index in the grid.
+    pub warp: u32,
+}
+
+/// `atom.relaxed.cta.add` on shared memory.
+///
+/// # Safety
+/// `p` points into the block's shared memory, accessed only atomically during a round.
+#[inline(always)]
+pub unsafe fn cta_add(p: *mut u32, v: u32) -> u32 {
+    // SAFETY: forwarded.
+    unsafe { u32::fetch_add::<Cta, Relaxed>(p, v) }
+}
+
+impl WarpCtx {
+    /// The run's control block.
+    #[inline(always)]
+    pub fn run(&self) -> &GpuRun {
+        // SAFETY: the host keeps the control block alive for the kernel's whole run.
+        unsafe { &*self.run }
+    }
+
+    /// An atomic view of a `u32` field of the control block.
+    #[inline(always)]
+    pub fn run_atomic(&self, field: *mut u32) -> &AtomicU32 {
+        // SAFETY: `field` points into the control block, which lives for the run; the facade's
+        // atomics have the layout of `u32`.
+        unsafe { &*(field as *const AtomicU32) }
+    }
+
+    /// Record `id` of program task type `T`.
+    #[inline(always)]
+    pub fn record<T>(&self, id: u32) -> *mut Record<T> {
+        let base = self.run().records as *mut u8;
+        // SAFETY: ids are below `num_warps * tasks_per_warp`, the array's length, and the
+        // host checked `record_size == size_of::<Record<T>>()` (so is the kernel, at start).
+        unsafe { base.add(id as usize * size_of::<Record<T>>()).cast() }
+    }
+
+    /// The deque state of `warp`'s queue `q`.
+    #[inline(always)]
+    pub fn deque(&self, warp: u32, q: u32) -> &DequeState {
+        let run = self.run();
+        let i = (warp * run.num_queues + q) as usize;
+        // SAFETY: in bounds (warp < num_warps, q < num_queues); states live for the run.
+        unsafe { &*(run.deques as *const DequeState).add(i) }
+    }
+
+    /// Entry `pos` (a free-running logical position) of `warp`'s ring for queue `q`.
+    #[inline(always)]
+    pub fn ring(&self, warp: u32, q: u32, pos: u32) -> &AtomicU32 {
+        let run = self.run();
+        let ring = (warp * run.num_queues + q) as usize * run.queue_capacity as usize;
+        let i = ring + (pos & (run.queue_capacity - 1)) as usize;
+        // SAFETY: in bounds (the capacity is a power of two, checked by the host); entries
+        // are only accessed atomically.
+        unsafe { &*(run.rings as *const AtomicU32).add(i) }
+    }
+
+    /// Entry `i` of this warp's free stack.
+    #[inline(always)]
+    pub fn free_stack(&self, i: u32) -> *mut u32 {
+        let run = self.run();
+        let base = self.warp as usize * run.tasks_per_warp as usize;
+        // SAFETY: `i < tasks_per_warp` (a warp's stack never holds more than its slab).
+        unsafe { (run.free_stacks as *mut u32).add(base + i as usize) }
+    }
+
+    /// The head of `owner`'s remote free list.
+    #[inline(always)]
+    pub fn remote_free(&self, owner: u32) -> &AtomicU32 {
+        // SAFETY: one head per warp, `owner < num_warps`; accessed only atomically.
+        unsafe { &*(self.run().remote_free as *const AtomicU32).add(owner as usize) }
+    }
+
+    /// This warp's shared state.
+    #[inline(always)]
+    pub fn shared(&self) -> &mut WarpShared {
+        // SAFETY: the warp's own slot of the block's shared memory; lanes touch its fields
+        // only through the atomics and the round discipline described in the module docs.
+        unsafe { &mut *self.sh }
+    }
+
+    /// Records the run's first error and stops every warp. Later errors are dropped.
+    #[cold]
+    #[inline(never)]
+    pub fn fail(&self, code: u32, a: u32, b: u32) {
+        let run = self.run;
+        // SAFETY: fields of the live control block.
+        let (code_p, a_p, b_p, stop_p) = unsafe {
+            (
+                &raw mut (*run).error_code,
+                &raw mut (*run).error_a,
+                &raw mut (*run).error_b,
+                &raw mut (*run).stop,
+            )
+        };
+        // The CAS elects one writer of `a` and `b`; the host reads them after the kernel ended.
+        if self
+            .run_atomic(code_p)
+            .compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.run_atomic(a_p).store(a, Ordering::Relaxed);
+            self.run_atomic(b_p).store(b, Ordering::Relaxed);
+        }
+        // Relaxed: warps only stop on this bit; they read nothing the failing lane wrote.
+        let stop = self.run_atomic(stop_p);
+        let mut seen = stop.load(Ordering::Relaxed);
+        while seen & STOP_ABORT == 0 {
+            match stop.compare_exchange(
+                seen,
+                seen | STOP_ABORT,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => seen = now,
+            }
+        }
+    }
+
+    /// Takes a record for a new task from this warp's slab, or fails the run.
+    #[inline(always)]
+    pub fn alloc(&self) -> Option<u32> {
+        let sh = self.sh;
+        // SAFETY: `alloc_taken` is bumped only atomically during a round.
+        let k = unsafe { cta_add(&raw mut (*sh).alloc_taken, 1) };
+        let sh = self.shared();
+        let run = self.run();
+        let slab = self.warp * run.tasks_per_warp;
+        if k < sh.sp {
+            // SAFETY: entries below `sp` were written by lane 0 before this round's barrier.
+            return Some(unsafe { *self.free_stack(sh.sp - 1 - k) });
+        }
+        let local = sh.fresh + (k - sh.sp);
+        if local >= run.tasks_per_warp {
+            self.fail(error_code::POOL_EXHAUSTED, run.tasks_per_warp, 0);
+            return None;
+        }
+        Some(slab + local)
+    }
+
+    /// Returns record `id` (complete, its frame dropped) to its slab's warp.
+    #[inline(always)]
+    pub fn free<T>(&self, id: u32) {
+        let owner = id / self.run().tasks_per_warp;
+        if owner == self.warp {
+            let sh = self.sh;
+            // SAFETY: `freed_n` is bumped only atomically during a round.
+            let f = unsafe { cta_add(&raw mut (*sh).freed_n, 1) } as usize;
+            if f < FREED_CAP {
+                // SAFETY: slot `f` is this lane's alone (the atomic handed it out).
+                unsafe { (*sh).freed[f] = id };
+                return;
+            }
+        }
+        // Another warp's record (or the round's buffer is full): push it on the owner's
+        // remote list. Release: the record's last uses happen before its reuse by the owner,
+        // who takes the list with an Acquire exchange.
+        let head = self.remote_free(owner);
+        // SAFETY: `id` is a valid record; its free link is an atomic.
+        let next = unsafe { Record::<T>::next_free(self.record::<T>(id)) };
+        let mut h = head.load(Ordering::Relaxed);
+        loop {
+            next.store(h, Ordering::Relaxed);
+            match head.compare_exchange(h, id, Ordering::Release, Ordering::Relaxed) {
+                Ok(_) => return,
+                Err(now) => h = now,
+            }
+        }
+    }
+
+    /// Stages task `id` in queue `q` (unpublished, above the owner end), or fails the run.
+    #[inline(always)]
+    pub fn stage(&self, q: u32, id: u32) {
+        let run = self.run();
+        let q = if q < run.num_queues {
+            q
+        } else {
+            self.fail(error_code::BAD_QUEUE, q, run.num_queues);
+            return;
+        };
+        let sh = self.sh;
+        // SAFETY: `staged` is bumped only atomically during a round.
+        let idx = unsafe { cta_add(&raw mut (*sh).staged[q as usize], 1) };
+        let sh = self.shared();
+        if idx >= sh.room[q as usize] {
+            self.fail(error_code::QUEUE_FULL, run.queue_capacity, 0);
+            return;
+        }
+        let pos = sh.tail[q as usize]
+            .wrapping_add(sh.private[q as usize])
+            .wrapping_add(idx);
+        // Relaxed: published later by the round's push (release fence + count).
+        self.ring(self.warp, q, pos).store(id, Ordering::Relaxed);
+    }
+}
+
+/// Lane 0, at the start of the kernel: the warp's empty state. Warp 0 owns the root task,
+/// which the host put in record 0 and published in its queue 0.
+pub fn init(sh: &mut WarpShared, warp: u32) {
+    *sh = WarpShared {
+        tail: [0; MAX_QUEUES as usize],
+        private: [0; MAX_QUEUES as usize],
+        staged: [0; MAX_QUEUES as usize],
+        room: [0; MAX_QUEUES as usize],
+        alloc_taken: 0,
+        sp: 0,
+        fresh: 0,
+        freed_n: 0,
+        freed: [0; FREED_CAP],
+    };
+    if warp == 0 {
+        sh.tail[0] = 1;
+        sh.fresh = 1;
+    }
+}
+
+/// The id that ends a remote free list.
+pub const END: u32 = NONE;

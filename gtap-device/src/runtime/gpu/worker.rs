@@ -1,0 +1,491 @@
+//! The persistent loop of a warp of thread-level workers, and the device side of `spawn!`.
+//! See the module docs of `gpu` for the round structure and the memory-ordering argument.
+
+use core::mem::{align_of, size_of};
+use core::pin::Pin;
+
+use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code};
+use super::warp::{self, FREED_CAP, WarpCtx, WarpShared};
+use crate::arch::index::{global_warp_id, lane_id, warp_id};
+use crate::arch::shared::dynamic_shared_memory;
+use crate::arch::time::nanosleep;
+use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
+use crate::runtime::deque::{claim, publish};
+use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
+use crate::runtime::record::Record;
+use crate::runtime::sync::Ordering;
+use crate::task::{Ctx, Program, Step};
+
+const FULL: u32 = u32::MAX;
+
+/// Where the lanes of a round read their task ids from.
+#[derive(Clone, Copy)]
+struct Batch {
+    /// Ids taken in total (lanes `0..n` run one each).
+    n: u32,
+    /// Lanes `0..kept` read `ring(warp, queue, kept_base + lane)`.
+    kept: u32,
+    kept_base: u32,
+    /// Lanes `kept..n` read `ring(src_warp, queue, src_base + lane - kept)`.
+    src_warp: u32,
+    src_base: u32,
+    queue: u32,
+    /// A steal: lane 0 must advance the victim's head by `n` and unlock afterwards.
+    stolen: bool,
+}
+
+/// The kernel body of program `P`'s persistent kernel (thread-level workers). The
+/// `#[gtap::program]` macro wraps it in an `extern "ptx-kernel"` entry named `gtap_<name>`.
+///
+/// # Safety
+/// `run` points to a control block the host filled for program `P` (see
+/// [`GpuRun`](super::layout::GpuRun)), and the kernel was launched with
+/// `warps_per_block * size_of::<WarpShared>()` bytes of dynamic shared memory.
+pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
+    let lane = lane_id();
+    let warp = global_warp_id();
+    // SAFETY: the control block lives for the kernel (contract).
+    let cfg = unsafe { *run };
+    if warp >= cfg.num_warps {
+        return;
+    }
+    let sh: *mut WarpShared =
+        dynamic_shared_memory::<WarpShared>().wrapping_add(warp_id() as usize);
+    let w = WarpCtx { run, sh, warp };
+
+    // The host laid records out with its own compilation of `P::Task`; a mismatch would
+    // corrupt every frame, so check before touching any.
+    let size = size_of::<Record<P::Task>>() as u32;
+    let align = align_of::<Record<P::Task>>() as u32;
+    if size != cfg.record_size || align != cfg.record_align {
+        if lane == 0 {
+            w.fail(error_code::LAYOUT_MISMATCH, size, align);
+        }
+        return;
+    }
+    if lane == 0 {
+        warp::init(w.shared(), warp);
+    }
+    // SAFETY: the whole warp reaches this point (no lane returned above without all).
+    unsafe { sync_warp(FULL) };
+
+    let mut stats = WarpStats::default();
+    let mut queue = 0u32;
+    let mut rng = warp.wrapping_mul(0x9E37_79B9) | 1;
+    let mut backoff = 0u32;
+    let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
+    let abort_request = w.run_atomic(unsafe { &raw mut (*run).abort_request });
+
+    loop {
+        // Lane 0 reads the flags; every lane leaves together.
+        let mut flags = 0;
+        if lane == 0 {
+            // Relaxed: a stopping warp reads nothing more of the run.
+            flags = stop.load(Ordering::Relaxed);
+            if flags == 0 && abort_request.load(Ordering::Relaxed) != 0 {
+                w.fail(error_code::ABORTED, 0, 0);
+                flags = STOP_ABORT;
+            }
+        }
+        // SAFETY: all lanes are converged at the top of the loop.
+        let flags = unsafe { shfl_idx(FULL, flags, 0) };
+        if flags != 0 {
+            break;
+        }
+        stats.rounds += 1;
+
+        // 1. Take a batch (lane 0 decides, the lanes read their ids).
+        let mut b = Batch {
+            n: 0,
+            kept: 0,
+            kept_base: 0,
+            src_warp: warp,
+            src_base: 0,
+            queue,
+            stolen: false,
+        };
+        if lane == 0 {
+            b = take_batch(&w, queue, &mut rng, &mut stats);
+        }
+        // SAFETY: converged (lane 0's work above is not a divergent barrier region).
+        let b = unsafe { broadcast(b) };
+        queue = b.queue;
+        let mut id = NONE;
+        if lane < b.kept {
+            id = w
+                .ring(warp, b.queue, b.kept_base.wrapping_add(lane))
+                .load(Ordering::Relaxed);
+        } else if lane < b.n {
+            id = w
+                .ring(b.src_warp, b.queue, b.src_base.wrapping_add(lane - b.kept))
+                .load(Ordering::Relaxed);
+        }
+        // SAFETY: converged; orders the reads above before the head update and before any
+        // lane stages into the same ring positions.
+        unsafe { sync_warp(FULL) };
+        if lane == 0 && b.stolen {
+            let victim = w.deque(b.src_warp, b.queue);
+            // Release: our reads of the stolen entries happen before the owner reuses them.
+            victim
+                .head()
+                .store(b.src_base.wrapping_add(b.n - b.kept), Ordering::Release);
+            victim.lock().store(0, Ordering::Release);
+        }
+        if b.n == 0 {
+            stats.idle_rounds += 1;
+            backoff = (backoff * 2).clamp(64, 4096);
+            nanosleep(backoff);
+            continue;
+        }
+        backoff = 0;
+
+        // 2. Run: each lane with a task resumes it.
+        if lane == 0 {
+            open_round(&w);
+        }
+        // SAFETY: converged; publishes the round's shared-memory setup to every lane.
+        unsafe { sync_warp(FULL) };
+        let mut counts = (0u32, 0u32);
+        if id != NONE {
+            // SAFETY: `id` was claimed by this warp for this round, so this lane alone runs it.
+            counts = unsafe { run_task::<P>(&w, id) };
+        }
+        // SAFETY: every lane comes back here; orders the round's writes before lane 0's
+        // bookkeeping and publication.
+        unsafe { sync_warp(FULL) };
+        stats.resumes += u64::from(warp_sum(counts.0));
+        stats.tasks += u64::from(warp_sum(counts.1));
+
+        // 3. Publish (lane 0).
+        if lane == 0 {
+            close_round::<P>(&w, queue, &mut stats);
+        }
+        // SAFETY: converged.
+        unsafe { sync_warp(FULL) };
+    }
+
+    if lane == 0 {
+        stats.records_touched = w.shared().fresh;
+        // SAFETY: one stats slot per warp, written once, read by the host after the kernel.
+        unsafe { *(cfg.stats as *mut WarpStats).add(warp as usize) = stats };
+    }
+}
+
+/// Broadcasts lane 0's batch to the warp.
+///
+/// # Safety
+/// The whole warp is converged.
+#[inline(always)]
+unsafe fn broadcast(b: Batch) -> Batch {
+    // SAFETY: converged (contract).
+    unsafe {
+        Batch {
+            n: shfl_idx(FULL, b.n, 0),
+            kept: shfl_idx(FULL, b.kept, 0),
+            kept_base: shfl_idx(FULL, b.kept_base, 0),
+            src_warp: shfl_idx(FULL, b.src_warp, 0),
+            src_base: shfl_idx(FULL, b.src_base, 0),
+            queue: shfl_idx(FULL, b.queue, 0),
+            stolen: shfl_idx(FULL, b.stolen as u32, 0) != 0,
+        }
+    }
+}
+
+/// The sum of `v` over the warp (butterfly reduction).
+#[inline(always)]
+fn warp_sum(v: u32) -> u32 {
+    let mut v = v;
+    let mut offset = WARP_SIZE / 2;
+    while offset > 0 {
+        // SAFETY: called where the whole warp is converged.
+        v += unsafe { crate::arch::warp::shfl_xor(FULL, v, offset) };
+        offset /= 2;
+    }
+    v
+}
+
+/// Lane 0: the tasks of this round. Kept entries of the current queue first, then a pop
+/// batch from it; if the queue is empty, the other queues round-robin; if all are empty, a
+/// steal from random victims.
+fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats) -> Batch {
+    let run = w.run();
+    let nq = run.num_queues;
+    let sh = w.shared();
+    for step in 0..nq {
+        let q = (queue + step) % nq;
+        let kept = sh.private[q as usize];
+        sh.private[q as usize] = 0;
+        let want = WARP_SIZE - kept;
+        // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
+        let k = claim(w.deque(w.warp, q).count(), |_| want, Ordering::Relaxed);
+        let tail = sh.tail[q as usize].wrapping_sub(k);
+        sh.tail[q as usize] = tail;
+        if kept + k > 0 {
+            queue = q;
+            // Kept entries sit at [old tail, old tail + kept); the popped ones just below the
+            // old tail, at [tail, tail + k). Read both as one run from `tail`.
+            return Batch {
+                n: kept + k,
+                kept: kept + k,
+                kept_base: tail,
+                src_warp: w.warp,
+                src_base: 0,
+                queue,
+                stolen: false,
+            };
+        }
+    }
+    // Steal.
+    if run.num_warps > 1 {
+        for attempt in 0..run.steal_attempts {
+            *rng ^= *rng << 13;
+            *rng ^= *rng >> 17;
+            *rng ^= *rng << 5;
+            let mut victim = *rng % (run.num_warps - 1);
+            if victim >= w.warp {
+                victim += 1;
+            }
+            let q = (queue + attempt) % nq;
+            stats.steals_attempted += 1;
+            let d = w.deque(victim, q);
+            // Relaxed pre-check, to skip empty victims without touching their lock.
+            if d.count().load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            // Acquire: the previous thief's head update happens before our read of head.
+            if d.lock()
+                .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                continue;
+            }
+            // Acquire: the owner's push (release fence + count add) happens before our reads of
+            // the ids and their records.
+            let k = claim(d.count(), |avail| avail.min(WARP_SIZE), Ordering::Acquire);
+            if k == 0 {
+                d.lock().store(0, Ordering::Release);
+                continue;
+            }
+            let head = d.head().load(Ordering::Relaxed);
+            stats.steals_won += 1;
+            return Batch {
+                n: k,
+                kept: 0,
+                kept_base: 0,
+                src_warp: victim,
+                src_base: head,
+                queue: q,
+                stolen: true,
+            };
+        }
+    }
+    Batch {
+        n: 0,
+        kept: 0,
+        kept_base: 0,
+        src_warp: w.warp,
+        src_base: 0,
+        queue,
+        stolen: false,
+    }
+}
+
+/// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
+fn open_round(w: &WarpCtx) {
+    let run = w.run();
+    let sh = w.shared();
+    sh.alloc_taken = 0;
+    sh.freed_n = 0;
+    for q in 0..run.num_queues as usize {
+        sh.staged[q] = 0;
+        // Acquire: thieves' reads of entries below `head` happen before we overwrite them
+        // (deque docs, edge 2). A stale head only makes the room smaller.
+        let head = w.deque(w.warp, q as u32).head().load(Ordering::Acquire);
+        let used = sh.tail[q].wrapping_add(sh.private[q]).wrapping_sub(head);
+        sh.room[q] = run.queue_capacity.saturating_sub(used);
+    }
+}
+
+/// Lane 0, after the lanes ran: settle the allocator and publish the staged tasks.
+fn close_round<P: Program>(w: &WarpCtx, current: u32, stats: &mut WarpStats) {
+    let run = w.run();
+    let sh = w.shared();
+    // Allocator: what came from the stack and what from the fresh records.
+    let taken = sh.alloc_taken;
+    let from_stack = taken.min(sh.sp);
+    sh.sp -= from_stack;
+    sh.fresh = (sh.fresh + (taken - from_stack)).min(run.tasks_per_warp);
+    let freed = (sh.freed_n as usize).min(FREED_CAP);
+    for i in 0..freed {
+        // SAFETY: the stack holds at most the warp's own records, fewer than its slab.
+        unsafe { *w.free_stack(sh.sp) = sh.freed[i] };
+        sh.sp += 1;
+    }
+    if sh.sp < 2 * WARP_SIZE {
+        // Acquire: pairs with the Release pushes of other warps (their last uses of the
+        // records happen before we hand them out again).
+        let mut id = w.remote_free(w.warp).swap(warp::END, Ordering::Acquire);
+        while id != warp::END {
+            // SAFETY: as above; `id` is one of this warp's records, now free.
+            unsafe { *w.free_stack(sh.sp) = id };
+            sh.sp += 1;
+            // SAFETY: the list's links were written before the pushes we acquired.
+            id = unsafe { Record::<P::Task>::next_free(w.record::<P::Task>(id)) }
+                .load(Ordering::Relaxed);
+        }
+    }
+    // Publish: keep the newest (up to a warp's width) of the current queue, push the rest.
+    for q in 0..run.num_queues as usize {
+        let staged = sh.staged[q].min(sh.room[q]);
+        let total = sh.private[q] + staged;
+        let keep = if q as u32 == current {
+            total.min(WARP_SIZE)
+        } else {
+            0
+        };
+        let n = total - keep;
+        if n > 0 {
+            let d = w.deque(w.warp, q as u32);
+            publish(d.count(), n);
+            sh.tail[q] = sh.tail[q].wrapping_add(n);
+            let head = d.head().load(Ordering::Relaxed);
+            stats.max_queue = stats.max_queue.max(sh.tail[q].wrapping_sub(head));
+        }
+        sh.private[q] = keep;
+    }
+}
+
+/// Runs task `id` on this lane until it suspends for good or completes. Returns how many
+/// times it was resumed and how many tasks it completed (it, and ancestors it completed).
+///
+/// # Safety
+/// This lane owns the task for this round (it claimed it).
+unsafe fn run_task<P: Program>(w: &WarpCtx, id: u32) -> (u32, u32) {
+    let rec = w.record::<P::Task>(id);
+    // SAFETY: the task is live and ours; its header was published with it.
+    let slot = unsafe { Record::result_slot(rec) };
+    let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, slot);
+    let mut resumes = 0;
+    loop {
+        resumes += 1;
+        // SAFETY: the frame is pinned in its record and only this lane resumes it now.
+        let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
+        match step {
+            Step::Done => {
+                // SAFETY: the record is live; the join counter is an atomic.
+                let join = unsafe { Record::join(rec) };
+                let mut completed = 0;
+                if join::finish(join, ctx.spawned) == AfterReturn::Complete {
+                    // SAFETY: the task is complete and nobody else will touch it.
+                    completed = unsafe { complete::<P>(w, id) };
+                }
+                return (resumes, completed);
+            }
+            Step::Wait => {
+                let n = ctx.spawned;
+                ctx.spawned = 0;
+                // SAFETY: we run the task; readers of `queue` come after the join RMW.
+                unsafe { Record::set_queue(rec, ctx.resume_queue) };
+                // SAFETY: as above.
+                let join = unsafe { Record::join(rec) };
+                match join::wait(join, n) {
+                    AfterWait::Continue => continue,
+                    AfterWait::Suspended => return (resumes, 0),
+                }
+            }
+        }
+    }
+}
+
+/// Completes task `id` (returned, all children complete), and its ancestors that this
+/// completes in turn; re-enqueues the first ancestor that was waiting at a taskwait.
+///
+/// Returns how many tasks it completed.
+///
+/// # Safety
+/// Task `id` is complete and this lane is the one the join protocol chose to complete it.
+unsafe fn complete<P: Program>(w: &WarpCtx, id: u32) -> u32 {
+    let mut id = id;
+    let mut completed = 0;
+    loop {
+        completed += 1;
+        let rec = w.record::<P::Task>(id);
+        // SAFETY: the record is live and complete; nobody else touches it now.
+        let parent = unsafe { Record::parent(rec) };
+        // SAFETY: as above.
+        unsafe { Record::drop_task(rec) };
+        w.free::<P::Task>(id);
+        if parent == NONE {
+            // The root: the run is done. Release: the root's result and every task's writes
+            // (acquired along the completion chain) happen before the host reads them.
+            let stop = w.run_atomic(unsafe { &raw mut (*w.run).stop });
+            let mut seen = stop.load(Ordering::Relaxed);
+            while seen & STOP_DONE == 0 {
+                match stop.compare_exchange(
+                    seen,
+                    seen | STOP_DONE,
+                    Ordering::Release,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break,
+                    Err(now) => seen = now,
+                }
+            }
+            return completed;
+        }
+        let prec = w.record::<P::Task>(parent);
+        // SAFETY: the parent is live until all its children (we are one) completed.
+        match join::child_completed(unsafe { Record::join(prec) }) {
+            ParentNext::Nothing => return completed,
+            ParentNext::Resume => {
+                // SAFETY: the parent's `queue` was written before its join RMW, acquired above.
+                w.stage(unsafe { Record::queue(prec) }, parent);
+                return completed;
+            }
+            ParentNext::Complete => id = parent,
+        }
+    }
+}
+
+/// The device side of `spawn!`: allocates a record from the warp's slab, fills it, stages it
+/// in queue `queue`, and counts it in `ctx.spawned`.
+///
+/// # Safety
+/// As `crate::backend::spawn`: `ctx` is the context this runtime gave the running task.
+#[inline(always)]
+pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut u8, queue: u32) {
+    // SAFETY: the running task's context (contract).
+    let ctx = unsafe { &mut *ctx };
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put there.
+    let w = unsafe { &*(ctx.worker as *const WarpCtx) };
+    ctx.spawned += 1;
+    if ctx.spawned > P::MAX_CHILDREN {
+        let me = w.record::<P::Task>(ctx.record);
+        // SAFETY: the running task's own, live record.
+        let index = P::task_index(unsafe { &*Record::task(me) });
+        w.fail(error_code::TOO_MANY_CHILDREN, index, P::MAX_CHILDREN);
+        return;
+    }
+    if queue >= w.run().num_queues {
+        w.fail(error_code::BAD_QUEUE, queue, w.run().num_queues);
+        return;
+    }
+    let Some(id) = w.alloc() else { return };
+    let rec = w.record::<P::Task>(id);
+    // SAFETY: a record just taken from this warp's slab: free and ours; it is published to
+    // other warps only by the round's push (release fence).
+    unsafe { Record::fill(rec, ctx.record, result_slot, queue, task) };
+    w.stage(queue, id);
+}
+
+/// `spawn!(into hs, ..)` with `hs` full: stops the run with an error.
+///
+/// # Safety
+/// As [`spawn`].
+#[cold]
+#[inline(never)]
+pub unsafe fn fail_slots_full(ctx: *mut Ctx, task_index: u32, capacity: u32) {
+    // SAFETY: as in `spawn`.
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    w.fail(error_code::SLOTS_FULL, task_index, capacity);
+}

@@ -1,0 +1,26 @@
+//! The GPU runtime's host side: sizes and allocates the run's memory, puts the root task in
+//! place, launches the program's persistent kernel (`gtap_<name>`), waits with a timeout,
+//! and turns what the kernel left (result, statistics, first error) into Rust values.
+//!
+//! ```ignore
+//! let gpu = gtap_host::Gpu::new(0)?;
+//! let mut rt = GpuRuntime::new(gpu, gtap_host::include_ptx!("my_programs"), GpuConfig::new())?;
+//! let (value, stats) = rt.run(fib::fib(40))?;
+//! ```
+//!
+//! The device side is `gtap_device::runtime::gpu`; its module docs describe the rounds, the
+//! deques and the memory ordering.
+//!
+//! | file | what |
+//! |---|---|
+//! | `gpu_runtime/config.rs` | [`GpuConfig`]: grid, block, records, queues, timeout |
+//! | `gpu_runtime/error.rs` | [`GpuRunError`]: which limit a run hit and the setting that raises it |
+//! | `gpu_runtime/runtime.rs` | [`GpuRuntime`], [`GpuStats`] |
+
+mod config;
+mod error;
+mod runtime;
+
+pub use config::GpuConfig;
+pub use error::GpuRunError;
+pub use runtime::{GpuRuntime, GpuStats};

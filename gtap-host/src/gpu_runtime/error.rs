@@ -1,0 +1,149 @@
+//! [`GpuRunError`]: why a GPU run did not return a result, and what to change.
+
+use std::time::Duration;
+
+use crate::GpuError;
+
+/// An error from [`GpuRuntime`](super::GpuRuntime). Limit errors name the [`GpuConfig`]
+/// setting (or program option) that raises the limit.
+///
+/// [`GpuConfig`]: super::GpuConfig
+#[derive(Debug, thiserror::Error)]
+pub enum GpuRunError {
+    /// The CUDA driver reported an error: no GPU, a JIT failure, a trap or a fault in a task
+    /// (after which CUDA is unusable in this process; see [`GpuError`]).
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+
+    /// A configuration value cannot work.
+    #[error("invalid GPU configuration: {setting} = {value}: {why}")]
+    InvalidConfig {
+        /// The `GpuConfig` field.
+        setting: &'static str,
+        /// Its value.
+        value: u64,
+        /// Why it cannot work.
+        why: &'static str,
+    },
+
+    /// The PTX has no kernel for this program.
+    #[error(
+        "the PTX has no kernel `{kernel}` for program `{program}`: build the crate that defines \
+         the program with gtap-builder and load that PTX (a program's kernel is named gtap_<name>)"
+    )]
+    NoKernel {
+        /// The expected kernel name.
+        kernel: String,
+        /// The program.
+        program: &'static str,
+    },
+
+    /// The device memory the run needs could not be allocated.
+    #[error(
+        "could not allocate {bytes} bytes of GPU memory for {what}: lower GpuConfig::tasks_per_warp, \
+         queue_capacity or grid"
+    )]
+    OutOfMemory {
+        /// What for.
+        what: &'static str,
+        /// How much.
+        bytes: usize,
+    },
+
+    /// A warp ran out of task records.
+    #[error(
+        "a warp used all {per_warp} of its task records: raise GpuConfig::tasks_per_warp \
+         (or use fewer, larger warps' worth of parallel tasks)"
+    )]
+    PoolExhausted {
+        /// Records per warp.
+        per_warp: u32,
+    },
+
+    /// A warp's queue was full.
+    #[error("a warp's task queue is full ({capacity} entries): raise GpuConfig::queue_capacity")]
+    QueueFull {
+        /// Entries per queue.
+        capacity: u32,
+    },
+
+    /// A task spawned more children between two taskwaits than its program allows.
+    #[error(
+        "task `{task}` spawned more than {limit} children between two taskwaits: raise the \
+         program's limit with #[gtap::program(max_children = N)]"
+    )]
+    TooManyChildren {
+        /// The spawning task.
+        task: &'static str,
+        /// The program's `max_children`.
+        limit: u32,
+    },
+
+    /// `spawn!(into hs, ..)` found all slots of `hs` taken.
+    #[error(
+        "spawning `{task}` into slots that are all taken ({capacity}): declare them larger, slots!(T; N)"
+    )]
+    SlotsFull {
+        /// The task being spawned.
+        task: &'static str,
+        /// The slots' capacity.
+        capacity: u32,
+    },
+
+    /// A spawn or taskwait named a queue the run does not have.
+    #[error("EPAQ queue {queue} does not exist: the run has {num_queues} (GpuConfig::num_queues)")]
+    BadQueue {
+        /// The queue asked for.
+        queue: u32,
+        /// Queues per warp.
+        num_queues: u32,
+    },
+
+    /// The device and host compilations of the program disagree on the task records' layout.
+    #[error(
+        "the GPU kernel lays out task records as {device_size} bytes (align {device_align}) but the \
+         host as {host_size} (align {host_align}): rebuild the PTX from the same source as the host \
+         program"
+    )]
+    LayoutMismatch {
+        /// `size_of::<Record<Task>>()` on the host.
+        host_size: u32,
+        /// `align_of` on the host.
+        host_align: u32,
+        /// On the device.
+        device_size: u32,
+        /// On the device.
+        device_align: u32,
+    },
+
+    /// The run took longer than the configured timeout and was stopped.
+    #[error(
+        "the run took longer than {after:?} and was stopped: raise GpuConfig::timeout if it is \
+         just long, or look for tasks that never finish"
+    )]
+    TimedOut {
+        /// The timeout.
+        after: Duration,
+    },
+
+    /// The run took longer than the timeout and did not stop when asked: a task is still
+    /// running (e.g. a loop that never ends inside a task). The GPU stays busy until the
+    /// process ends.
+    #[error(
+        "the run took longer than {after:?} and a task did not stop when asked (a task that never \
+         returns?); the GPU stays busy until this process exits"
+    )]
+    Stuck {
+        /// The timeout.
+        after: Duration,
+    },
+
+    /// The kernel reported an error code this host does not know (a version mismatch).
+    #[error(
+        "the GPU kernel reported unknown error code {code}: rebuild the PTX with this gtap version"
+    )]
+    Unknown {
+        /// The code.
+        code: u32,
+    },
+}

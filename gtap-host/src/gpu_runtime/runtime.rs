@@ -1,0 +1,468 @@
+//! [`GpuRuntime`]: runs a task program's persistent kernel and returns the root's result.
+
+use std::mem::{MaybeUninit, align_of, size_of};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use gtap_device::runtime::deque::DequeState;
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, WARP_SHARED_BYTES, WarpStats, error_code};
+use gtap_device::runtime::record::Record;
+use gtap_device::task::{Call, Program};
+
+use super::{GpuConfig, GpuRunError};
+use crate::{Gpu, GpuError, Kernel, Module};
+
+/// What one GPU run did.
+#[derive(Clone, Debug, Default)]
+pub struct GpuStats {
+    /// Kernel time, measured with CUDA events around the launch.
+    pub kernel_time: Duration,
+    /// Blocks launched.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Tasks that completed (every spawned task and the root).
+    pub tasks: u64,
+    /// Times a task frame was resumed (a task resumed after a join counts again).
+    pub resumes: u64,
+    /// Victims idle warps tried.
+    pub steals_attempted: u64,
+    /// Steals that took tasks.
+    pub steals_won: u64,
+    /// Rounds of the persistent loop, over all warps.
+    pub rounds: u64,
+    /// Rounds in which a warp found no task.
+    pub idle_rounds: u64,
+    /// The most task records any one warp used.
+    pub peak_records_per_warp: u32,
+    /// The most tasks published in one warp queue at once.
+    pub peak_queue: u32,
+}
+
+/// Device memory of a run, kept across runs and grown when a run needs more.
+#[derive(Default)]
+struct Buffers {
+    run: Option<CudaSlice<u8>>,
+    records: Option<CudaSlice<u8>>,
+    rings: Option<CudaSlice<u32>>,
+    deques: Option<CudaSlice<u8>>,
+    free_stacks: Option<CudaSlice<u32>>,
+    remote_free: Option<CudaSlice<u32>>,
+    stats: Option<CudaSlice<u8>>,
+    result: Option<CudaSlice<u8>>,
+}
+
+/// Runs task programs on one GPU. Loads the PTX once; each [`GpuRuntime::run`] launches the
+/// program's persistent kernel and reuses the device memory of earlier runs.
+pub struct GpuRuntime {
+    gpu: Gpu,
+    module: Module,
+    config: GpuConfig,
+    /// A second stream, for the host's stop request while the kernel runs.
+    control: Arc<CudaStream>,
+    buffers: Buffers,
+}
+
+fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuRunError {
+    move |source| GpuRunError::Gpu(GpuError::Driver { call, source })
+}
+
+/// Grows `slot` to at least `len` elements (contents unspecified) and returns it.
+fn ensure<'a, T: cudarc::driver::DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    slot: &'a mut Option<CudaSlice<T>>,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a mut CudaSlice<T>, GpuRunError> {
+    let len = len.max(1);
+    if slot.as_ref().is_none_or(|s| s.len() < len) {
+        *slot = None;
+        // SAFETY: the memory is written (zeroed or copied) before any kernel reads it.
+        let fresh = unsafe { stream.alloc::<T>(len) }.map_err(|_| GpuRunError::OutOfMemory {
+            what,
+            bytes: len * size_of::<T>(),
+        })?;
+        *slot = Some(fresh);
+    }
+    Ok(slot.as_mut().expect("just ensured"))
+}
+
+fn addr<T>(stream: &CudaStream, s: &CudaSlice<T>) -> u64 {
+    let (ptr, _sync) = s.device_ptr(stream);
+    ptr
+}
+
+impl GpuRuntime {
+    /// Loads `ptx` (built by gtap-builder from the crate that defines the programs) on `gpu`.
+    pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
+        config.validate()?;
+        config.validate_for(gpu.props())?;
+        let module = gpu.load(ptx)?;
+        let control = gpu
+            .context()
+            .new_stream()
+            .map_err(driver("cuStreamCreate"))?;
+        Ok(GpuRuntime {
+            gpu,
+            module,
+            config,
+            control,
+            buffers: Buffers::default(),
+        })
+    }
+
+    /// The GPU.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The configuration of the next runs.
+    pub fn config(&self) -> &GpuConfig {
+        &self.config
+    }
+
+    /// Replaces the configuration; memory is reallocated at the next run if it must grow.
+    pub fn set_config(&mut self, config: GpuConfig) -> Result<(), GpuRunError> {
+        config.validate()?;
+        config.validate_for(self.gpu.props())?;
+        self.config = config;
+        Ok(())
+    }
+
+    fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
+        let name = format!("gtap_{}", P::NAME);
+        self.module
+            .kernel(&name)
+            .map_err(|_| GpuRunError::NoKernel {
+                kernel: name,
+                program: P::NAME,
+            })
+    }
+
+    /// The grid the next run of `P` uses: the configured one, or every block that can be
+    /// resident at once.
+    pub fn grid_for<P: Program>(&self) -> Result<u32, GpuRunError> {
+        if let Some(g) = self.config.grid {
+            return Ok(g);
+        }
+        let kernel = self.kernel::<P>()?;
+        let smem = (self.config.block / 32 * WARP_SHARED_BYTES) as usize;
+        let per_sm = kernel
+            .function()
+            .occupancy_max_active_blocks_per_multiprocessor(self.config.block, smem, None)
+            .map_err(driver("cuOccupancyMaxActiveBlocksPerMultiprocessor"))?;
+        Ok(per_sm.max(1) * self.gpu.props().sm_count)
+    }
+
+    /// Runs `root` to completion on the GPU and returns its result with the run's statistics.
+    ///
+    /// A limit hit on the device (records, queue, children, slots, queue index) ends the run
+    /// with the matching error, and the runtime stays usable. A trap or fault inside a task is
+    /// a [`GpuError`] after which CUDA is unusable in this process.
+    pub fn run<P: Program, R: Copy + 'static>(
+        &mut self,
+        root: Call<P, R>,
+    ) -> Result<(R, GpuStats), GpuRunError> {
+        let kernel = self.kernel::<P>()?;
+        let cfg = self.config.clone();
+        let grid = self.grid_for::<P>()?;
+        let warps = (grid as u64 * cfg.block as u64 / 32) as usize;
+        if warps as u64 * cfg.tasks_per_warp as u64 > u64::from(u32::MAX - 1) {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "tasks_per_warp",
+                value: cfg.tasks_per_warp.into(),
+                why: "grid * block / 32 * tasks_per_warp task records exceed 2^32 ids",
+            });
+        }
+        let nq = cfg.num_queues as usize;
+        let record_size = size_of::<Record<P::Task>>();
+        let record_align = align_of::<Record<P::Task>>();
+        let stream = self.gpu.stream().clone();
+
+        // Device memory (reused across runs when large enough).
+        let b = &mut self.buffers;
+        let records = addr(
+            &stream,
+            ensure(
+                &stream,
+                &mut b.records,
+                warps * cfg.tasks_per_warp as usize * record_size + 256,
+                "task records",
+            )?,
+        );
+        let rings = addr(
+            &stream,
+            ensure(
+                &stream,
+                &mut b.rings,
+                warps * nq * cfg.queue_capacity as usize,
+                "queues",
+            )?,
+        );
+        let deques_slice = ensure(
+            &stream,
+            &mut b.deques,
+            warps * nq * size_of::<DequeState>(),
+            "queue states",
+        )?;
+        stream
+            .memset_zeros(deques_slice)
+            .map_err(driver("cuMemsetD8"))?;
+        let deques = addr(&stream, deques_slice);
+        let free_stacks = addr(
+            &stream,
+            ensure(
+                &stream,
+                &mut b.free_stacks,
+                warps * cfg.tasks_per_warp as usize,
+                "free stacks",
+            )?,
+        );
+        let remote = ensure(&stream, &mut b.remote_free, warps, "free lists")?;
+        stream
+            .memcpy_htod(&vec![NONE; remote.len()], remote)
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let remote_free = addr(&stream, remote);
+        let stats_slice = ensure(
+            &stream,
+            &mut b.stats,
+            warps * size_of::<WarpStats>(),
+            "statistics",
+        )?;
+        stream
+            .memset_zeros(stats_slice)
+            .map_err(driver("cuMemsetD8"))?;
+        let stats_addr = addr(&stream, stats_slice);
+        let result_slice = ensure(&stream, &mut b.result, size_of::<R>(), "the result")?;
+        let root_result = addr(&stream, result_slice);
+
+        // The root task: record 0 (warp 0's first), published in warp 0's queue 0.
+        let mut rec = MaybeUninit::<Record<P::Task>>::uninit();
+        // SAFETY: a fresh, private record; `fill` moves the frame in, and the record (with the
+        // frame) is then copied bytewise to the device and never dropped here.
+        unsafe {
+            Record::init(rec.as_mut_ptr());
+            Record::fill(
+                rec.as_mut_ptr(),
+                NONE,
+                root_result as *mut u8,
+                0,
+                root.into_task(),
+            );
+        }
+        // SAFETY: the record is initialized (header and frame); reading its bytes is fine.
+        let bytes = unsafe { std::slice::from_raw_parts(rec.as_ptr().cast::<u8>(), record_size) };
+        let records_slice = b.records.as_mut().expect("allocated above");
+        stream
+            .memcpy_htod(bytes, &mut records_slice.slice_mut(..record_size))
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let rings_slice = b.rings.as_mut().expect("allocated above");
+        stream
+            .memcpy_htod(&[0u32], &mut rings_slice.slice_mut(..1))
+            .map_err(driver("cuMemcpyHtoD"))?;
+        // Warp 0, queue 0: head 0, count 1 (DequeState is head, count, lock).
+        let deques_slice = b.deques.as_mut().expect("allocated above");
+        stream
+            .memcpy_htod(
+                &[0u8, 0, 0, 0, 1, 0, 0, 0],
+                &mut deques_slice.slice_mut(..8),
+            )
+            .map_err(driver("cuMemcpyHtoD"))?;
+
+        let control = GpuRun {
+            records,
+            rings,
+            deques,
+            free_stacks,
+            remote_free,
+            stats: stats_addr,
+            root_result,
+            num_warps: warps as u32,
+            num_queues: cfg.num_queues,
+            queue_capacity: cfg.queue_capacity,
+            tasks_per_warp: cfg.tasks_per_warp,
+            record_size: record_size as u32,
+            record_align: record_align as u32,
+            steal_attempts: cfg.steal_attempts,
+            ..GpuRun::default()
+        };
+        // SAFETY: `GpuRun` is plain `repr(C)` integers.
+        let control_bytes = unsafe {
+            std::slice::from_raw_parts((&raw const control).cast::<u8>(), size_of::<GpuRun>())
+        };
+        let run_slice = ensure(
+            &stream,
+            &mut b.run,
+            size_of::<GpuRun>(),
+            "the control block",
+        )?;
+        stream
+            .memcpy_htod(control_bytes, run_slice)
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let run_addr = addr(&stream, run_slice);
+
+        // Launch, timed by events.
+        let ctx = self.gpu.context();
+        let start = ctx
+            .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver("cuEventCreate"))?;
+        let end = ctx
+            .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver("cuEventCreate"))?;
+        start.record(&stream).map_err(driver("cuEventRecord"))?;
+        let launch = LaunchConfig {
+            grid_dim: (grid, 1, 1),
+            block_dim: (cfg.block, 1, 1),
+            shared_mem_bytes: cfg.block / 32 * WARP_SHARED_BYTES,
+        };
+        let mut builder = stream.launch_builder(kernel.function());
+        builder.arg(&run_addr);
+        // SAFETY: the kernel takes one pointer to a `GpuRun`, which `run_addr` is, filled for
+        // program `P` with arrays of the sizes it names; the shared memory is what it needs.
+        unsafe { builder.launch(launch) }
+            .map_err(|e| GpuRunError::Gpu(GpuError::launch(kernel.name(), e)))?;
+        end.record(&stream).map_err(driver("cuEventRecord"))?;
+
+        // Wait, up to the timeout; then ask the kernel to stop.
+        let began = Instant::now();
+        let mut timed_out = false;
+        loop {
+            match end.try_is_complete() {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => {
+                    return Err(GpuRunError::Gpu(GpuError::after_kernel(
+                        kernel.name(),
+                        "cuEventQuery",
+                        e,
+                    )));
+                }
+            }
+            if !timed_out && began.elapsed() > cfg.timeout {
+                timed_out = true;
+                let flag_addr = run_addr + std::mem::offset_of!(GpuRun, abort_request) as u64;
+                // SAFETY: writes one `u32` inside the control block, on another stream while the
+                // kernel runs; the kernel reads the flag atomically.
+                unsafe {
+                    cudarc::driver::result::memcpy_htod_async(
+                        flag_addr,
+                        &[1u32],
+                        self.control.cu_stream(),
+                    )
+                }
+                .map_err(driver("cuMemcpyHtoDAsync"))?;
+            }
+            if timed_out && began.elapsed() > cfg.timeout + Duration::from_secs(5) {
+                return Err(GpuRunError::Stuck { after: cfg.timeout });
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        self.gpu.sync(kernel.name())?;
+        let kernel_ms = start
+            .elapsed_ms(&end)
+            .map_err(driver("cuEventElapsedTime"))?;
+
+        // Read back the control block, the statistics and the result.
+        let b = &self.buffers;
+        let run_bytes = stream
+            .clone_dtoh(
+                &b.run
+                    .as_ref()
+                    .expect("allocated")
+                    .slice(..size_of::<GpuRun>()),
+            )
+            .map_err(driver("cuMemcpyDtoH"))?;
+        // SAFETY: the bytes of a `GpuRun` the kernel updated; any bit pattern is valid.
+        let done: GpuRun = unsafe { std::ptr::read_unaligned(run_bytes.as_ptr().cast()) };
+        if done.error_code != error_code::NONE {
+            return Err(self.device_error::<P>(
+                &done,
+                record_size as u32,
+                record_align as u32,
+                timed_out,
+            ));
+        }
+        let stat_bytes = stream
+            .clone_dtoh(
+                &b.stats
+                    .as_ref()
+                    .expect("allocated")
+                    .slice(..warps * size_of::<WarpStats>()),
+            )
+            .map_err(driver("cuMemcpyDtoH"))?;
+        let mut total = WarpStats::default();
+        for chunk in stat_bytes.chunks_exact(size_of::<WarpStats>()) {
+            // SAFETY: plain `repr(C)` integers.
+            let s: WarpStats = unsafe { std::ptr::read_unaligned(chunk.as_ptr().cast()) };
+            total.merge(&s);
+        }
+        let result_bytes = stream
+            .clone_dtoh(
+                &b.result
+                    .as_ref()
+                    .expect("allocated")
+                    .slice(..size_of::<R>().max(1)),
+            )
+            .map_err(driver("cuMemcpyDtoH"))?;
+        // SAFETY: the root task wrote an `R` there when it returned (the run completed without
+        // error); `R: Copy`, and the device compilation lays `R` out as the host does (checked
+        // for the records as a whole above).
+        let value: R = unsafe { std::ptr::read_unaligned(result_bytes.as_ptr().cast()) };
+        let stats = GpuStats {
+            kernel_time: Duration::from_secs_f64(f64::from(kernel_ms) / 1e3),
+            grid,
+            block: cfg.block,
+            tasks: total.tasks,
+            resumes: total.resumes,
+            steals_attempted: total.steals_attempted,
+            steals_won: total.steals_won,
+            rounds: total.rounds,
+            idle_rounds: total.idle_rounds,
+            peak_records_per_warp: total.records_touched,
+            peak_queue: total.max_queue,
+        };
+        Ok((value, stats))
+    }
+
+    fn device_error<P: Program>(
+        &self,
+        run: &GpuRun,
+        host_size: u32,
+        host_align: u32,
+        timed_out: bool,
+    ) -> GpuRunError {
+        let name = |i: u32| P::TASK_NAMES.get(i as usize).copied().unwrap_or("?");
+        match run.error_code {
+            error_code::POOL_EXHAUSTED => GpuRunError::PoolExhausted {
+                per_warp: run.error_a,
+            },
+            error_code::QUEUE_FULL => GpuRunError::QueueFull {
+                capacity: run.error_a,
+            },
+            error_code::TOO_MANY_CHILDREN => GpuRunError::TooManyChildren {
+                task: name(run.error_a),
+                limit: run.error_b,
+            },
+            error_code::SLOTS_FULL => GpuRunError::SlotsFull {
+                task: name(run.error_a),
+                capacity: run.error_b,
+            },
+            error_code::BAD_QUEUE => GpuRunError::BadQueue {
+                queue: run.error_a,
+                num_queues: run.error_b,
+            },
+            error_code::LAYOUT_MISMATCH => GpuRunError::LayoutMismatch {
+                host_size,
+                host_align,
+                device_size: run.error_a,
+                device_align: run.error_b,
+            },
+            error_code::ABORTED if timed_out => GpuRunError::TimedOut {
+                after: self.config.timeout,
+            },
+            code => GpuRunError::Unknown { code },
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! A task program that uses every feature of the task language, for the CPU and GPU tests
+//! (`tests/language_cpu.rs`, `tests/language_gpu.rs`): taskwait in loops, branches and match
+//! arms, several taskwaits per task, early returns, tasks without results, a variable number
+//! of children, mutual recursion, EPAQ queue choices, and deliberate limit violations.
+
+use gtap::device::arch::{DeviceAtomicU64, Relaxed};
+
+/// The program.
+#[gtap::program(name = "lang")]
+pub mod program {
+    use super::Counter;
+
+    /// Sums `f(i)` for `i` in `0..n`, one child per iteration, joined inside the loop.
+    #[gtap::task]
+    pub fn loop_join(n: u32) -> u64 {
+        let mut total = 0;
+        for i in 0..n {
+            let h = spawn!(square(i));
+            taskwait!();
+            total += h.get();
+        }
+        total
+    }
+
+    /// `i * i`.
+    #[gtap::task]
+    pub fn square(i: u32) -> u64 {
+        (i as u64) * (i as u64)
+    }
+
+    /// A taskwait in each branch of an `if` and of a `match`, and one after both.
+    #[gtap::task]
+    pub fn branches(n: u32) -> u64 {
+        if n == 0 {
+            return 1;
+        }
+        let mut acc = 0;
+        if n % 2 == 0 {
+            let a = spawn!(branches(n - 1));
+            taskwait!();
+            acc += a.get();
+        } else {
+            let a = spawn!(branches(n - 1));
+            let b = spawn!(square(n));
+            taskwait!();
+            acc += a.get() + b.get();
+        }
+        match n % 3 {
+            0 => {
+                let c = spawn!(square(n + 1));
+                taskwait!();
+                acc += c.get();
+            }
+            1 => acc += 7,
+            _ => {
+                let d = spawn!(branches(n / 2));
+                taskwait!();
+                acc += 2 * d.get();
+            }
+        }
+        let e = spawn!(square(2));
+        taskwait!();
+        acc + e.get()
+    }
+
+    /// Several sequential taskwaits, with handles from earlier joins read at the end.
+    #[gtap::task]
+    pub fn staged(n: u32) -> u64 {
+        let a = spawn!(square(n));
+        taskwait!();
+        let b = spawn!(square(n + 1));
+        let c = spawn!(square(n + 2));
+        taskwait!();
+        let d = spawn!(square(n + 3));
+        taskwait!();
+        a.get() + b.get() + c.get() + d.get()
+    }
+
+    /// Fire and forget: children without results, never joined by this task.
+    #[gtap::task]
+    pub fn scatter(counter: Counter, depth: u32) {
+        counter.add(1);
+        if depth > 0 {
+            spawn!(scatter(counter, depth - 1));
+            spawn!(scatter(counter, depth - 1));
+        }
+    }
+
+    /// Waits for fire-and-forget children, which the taskwait covers too.
+    #[gtap::task]
+    pub fn scatter_then_read(counter: Counter, depth: u32) -> u64 {
+        spawn!(scatter(counter, depth));
+        taskwait!();
+        counter.get()
+    }
+
+    /// A variable number of children per task, into slots, with a loop-carried sum.
+    #[gtap::task]
+    pub fn fan(n: u32, width: u32) -> u64 {
+        if n == 0 {
+            return 1;
+        }
+        let kids = slots!(u64; 16);
+        for _ in 0..width {
+            spawn!(into kids, fan(n - 1, width));
+        }
+        taskwait!();
+        1 + kids.iter().sum::<u64>()
+    }
+
+    /// Whether `n` is even: mutual recursion between two tasks, with early returns.
+    #[gtap::task]
+    pub fn even(n: u32) -> bool {
+        if n == 0 {
+            return true;
+        }
+        let r = spawn!(odd(n - 1));
+        taskwait!();
+        r.get()
+    }
+
+    /// Whether `n` is odd (calls `even`).
+    #[gtap::task]
+    pub fn odd(n: u32) -> bool {
+        if n == 0 {
+            return false;
+        }
+        let r = spawn!(even(n - 1));
+        taskwait!();
+        r.get()
+    }
+
+    /// Fibonacci with EPAQ queue selectors computed at run time (they only move tasks
+    /// between queues; the result must not change).
+    #[gtap::task]
+    pub fn fib_q(n: u32, salt: u32) -> u64 {
+        if n < 2 {
+            return n as u64;
+        }
+        let a = spawn!(queue((n ^ salt) % 3), fib_q(n - 1, salt));
+        let b = spawn!(queue((n + salt) % 3), fib_q(n - 2, salt));
+        taskwait!(queue(salt % 3));
+        a.get() + b.get()
+    }
+
+    /// A taskwait with nothing to wait for, and locals (a borrow among them) that live
+    /// across joins without type annotations.
+    #[gtap::task]
+    pub fn locals(n: u32) -> u64 {
+        taskwait!();
+        let table = [n as u64, 2, 3, 4];
+        let first = &table[0];
+        let h = spawn!(square(n));
+        taskwait!();
+        *first + table.iter().sum::<u64>() + h.get()
+    }
+
+    /// Indexes a 4-element array with `i`: panics (on the GPU: traps) for `i >= 4`.
+    #[gtap::task]
+    pub fn index(i: u32) -> u32 {
+        let table = [10u32, 11, 12, 13];
+        table[i as usize]
+    }
+
+    /// Spawns more children than its program allows between two taskwaits.
+    #[gtap::task]
+    pub fn too_many(n: u32) {
+        for _ in 0..n {
+            spawn!(square(1));
+        }
+        taskwait!();
+    }
+}
+
+/// A shared counter in memory that outlives the run (host memory on the CPU backend,
+/// device memory on the GPU), passed to children by address.
+#[derive(Clone, Copy, Debug)]
+pub struct Counter(*const DeviceAtomicU64);
+
+impl Counter {
+    /// A counter at `p`.
+    ///
+    /// # Safety
+    /// `p` points to a zeroed, 8-byte aligned `u64` that lives as long as the counter is used.
+    pub unsafe fn from_ptr(p: *mut u64) -> Counter {
+        Counter(p as *const DeviceAtomicU64)
+    }
+
+    fn atomic(self) -> &'static DeviceAtomicU64 {
+        // SAFETY: valid for the run (`from_ptr`); `DeviceAtomic` has `u64`'s layout.
+        unsafe { &*self.0 }
+    }
+
+    /// Adds `v`.
+    pub fn add(self, v: u64) {
+        self.atomic().fetch_add::<Relaxed>(v);
+    }
+
+    /// The current value.
+    pub fn get(self) -> u64 {
+        self.atomic().load::<Relaxed>()
+    }
+}
+
+/// What [`lang::branches`] computes, sequentially.
+pub fn branches_reference(n: u32) -> u64 {
+    if n == 0 {
+        return 1;
+    }
+    let mut acc = if n.is_multiple_of(2) {
+        branches_reference(n - 1)
+    } else {
+        branches_reference(n - 1) + (n as u64).pow(2)
+    };
+    acc += match n % 3 {
+        0 => (n as u64 + 1).pow(2),
+        1 => 7,
+        _ => 2 * branches_reference(n / 2),
+    };
+    acc + 4
+}

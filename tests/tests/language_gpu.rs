@@ -1,0 +1,179 @@
+//! The task language on the GPU (the same program as `language_cpu.rs`), and every run-time
+//! limit ending with its typed error, after which the runtime keeps working.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{device_ptr, download, upload};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
+use gtap_tests::lang::{Counter, branches_reference, program as lang};
+
+fn config() -> GpuConfig {
+    GpuConfig::new().grid(16).block(64).num_queues(3)
+}
+
+#[test]
+fn language_features_on_the_gpu() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
+        return;
+    };
+    let expected: u64 = (0..50u64).map(|i| i * i).sum();
+    assert_eq!(rt.run(lang::loop_join(50)).unwrap().0, expected);
+    for n in 0..14 {
+        assert_eq!(
+            rt.run(lang::branches(n)).unwrap().0,
+            branches_reference(n),
+            "branches({n})"
+        );
+    }
+    assert_eq!(rt.run(lang::staged(5)).unwrap().0, 25 + 36 + 49 + 64);
+    for (n, width) in [(0u32, 3u32), (3, 5), (4, 7), (2, 16)] {
+        let expected: u64 = (0..=n).map(|d| (width as u64).pow(d)).sum();
+        assert_eq!(
+            rt.run(lang::fan(n, width)).unwrap().0,
+            expected,
+            "fan({n}, {width})"
+        );
+    }
+    for n in 0..30 {
+        assert_eq!(rt.run(lang::even(n)).unwrap().0, n % 2 == 0);
+    }
+    for salt in 0..6 {
+        assert_eq!(
+            rt.run(lang::fib_q(18, salt)).unwrap().0,
+            2584,
+            "salt {salt}"
+        );
+    }
+    assert_eq!(rt.run(lang::locals(10)).unwrap().0, 10 + 19 + 100);
+}
+
+#[test]
+fn fire_and_forget_children_all_run_on_the_gpu() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
+        return;
+    };
+    let gpu = rt.gpu().clone();
+    for depth in [0, 3, 12] {
+        let cell = upload(&gpu, &[0u64]);
+        // SAFETY: a zeroed, aligned device u64 that outlives the run.
+        let counter = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+        rt.run(lang::scatter(counter, depth)).unwrap();
+        assert_eq!(
+            download(&gpu, &cell)[0],
+            (1 << (depth + 1)) - 1,
+            "depth {depth}"
+        );
+        let cell = upload(&gpu, &[0u64]);
+        // SAFETY: as above.
+        let counter = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+        assert_eq!(
+            rt.run(lang::scatter_then_read(counter, depth)).unwrap().0,
+            (1 << (depth + 1)) - 1
+        );
+    }
+}
+
+#[test]
+fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
+        return;
+    };
+    let check_usable = |rt: &mut gtap_host::gpu_runtime::GpuRuntime| {
+        assert_eq!(rt.run(lang::fan(3, 4)).unwrap().0, 1 + 4 + 16 + 64);
+    };
+
+    let err = rt.run(lang::too_many(1000)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GpuRunError::TooManyChildren {
+                task: "too_many",
+                limit: 256
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("max_children"), "{err}");
+    check_usable(&mut rt);
+
+    let err = rt.run(lang::fan(2, 17)).unwrap_err();
+    assert!(
+        matches!(err, GpuRunError::SlotsFull { capacity: 16, .. }),
+        "{err}"
+    );
+    check_usable(&mut rt);
+
+    rt.set_config(config().num_queues(1)).unwrap();
+    let err = rt.run(lang::fib_q(10, 1)).unwrap_err();
+    assert!(
+        matches!(err, GpuRunError::BadQueue { num_queues: 1, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("num_queues"), "{err}");
+    check_usable(&mut rt);
+
+    rt.set_config(config().tasks_per_warp(8)).unwrap();
+    let err = rt.run(lang::fan(6, 8)).unwrap_err();
+    assert!(
+        matches!(err, GpuRunError::PoolExhausted { per_warp: 8 }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("tasks_per_warp"), "{err}");
+    rt.set_config(config()).unwrap();
+    check_usable(&mut rt);
+
+    rt.set_config(config().grid(1).block(32).queue_capacity(64))
+        .unwrap();
+    let err = rt.run(lang::fan(3, 16)).unwrap_err();
+    assert!(
+        matches!(err, GpuRunError::QueueFull { capacity: 64 }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("queue_capacity"), "{err}");
+    rt.set_config(config()).unwrap();
+    check_usable(&mut rt);
+
+    rt.set_config(config().timeout(Duration::from_millis(20)))
+        .unwrap();
+    let err = rt.run(gtap_tests::lang::program::fib_q(40, 0)).unwrap_err();
+    assert!(matches!(err, GpuRunError::TimedOut { .. }), "{err}");
+    assert!(err.to_string().contains("timeout"), "{err}");
+    rt.set_config(config()).unwrap();
+    check_usable(&mut rt);
+}
+
+#[test]
+fn bad_configurations_are_rejected_before_launch() {
+    let Some(gpu) = gtap_host::Gpu::for_tests() else {
+        return;
+    };
+    for (cfg, setting) in [
+        (config().block(48), "block"),
+        (config().block(2048), "block"),
+        (config().queue_capacity(100), "queue_capacity"),
+        (config().num_queues(9), "num_queues"),
+        (config().tasks_per_warp(0), "tasks_per_warp"),
+    ] {
+        let err = gtap_host::gpu_runtime::GpuRuntime::new(gpu.clone(), gtap_tests::PTX, cfg)
+            .err()
+            .expect("rejected");
+        assert!(err.to_string().contains(setting), "{err}");
+    }
+}
+
+#[test]
+fn a_panic_inside_a_task_is_a_trap() {
+    // A trap makes CUDA unusable in the process, so the check runs in a child process.
+    let Some(gpu) = gtap_host::Gpu::for_fault_test("a_panic_inside_a_task_is_a_trap") else {
+        return;
+    };
+    let mut rt = gtap_host::gpu_runtime::GpuRuntime::new(gpu, gtap_tests::PTX, config()).unwrap();
+    assert_eq!(rt.run(lang::index(2)).unwrap().0, 12);
+    let err = rt.run(lang::index(7)).unwrap_err();
+    assert!(
+        matches!(err, GpuRunError::Gpu(gtap_host::GpuError::Trap { .. })),
+        "{err}"
+    );
+}

@@ -1,0 +1,141 @@
+//! The paper's programs on the GPU, checked against their sequential references on every
+//! run, across several grid and block shapes. Skipped (with a message) without a GPU.
+
+mod common;
+
+use common::{device_ptr, download, upload};
+use gtap_examples::buf::{Buf, Rng};
+use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+
+/// Grid shapes every program is checked on: one warp alone, a few blocks of several warps,
+/// wide blocks, and the default (every resident block).
+fn shapes() -> Vec<GpuConfig> {
+    vec![
+        GpuConfig::new().grid(1).block(32),
+        GpuConfig::new().grid(7).block(64),
+        GpuConfig::new().grid(64).block(256),
+        GpuConfig::new(),
+    ]
+}
+
+fn runtimes() -> Vec<GpuRuntime> {
+    shapes()
+        .into_iter()
+        .filter_map(|c| common::runtime(gtap_examples::PTX, c))
+        .collect()
+}
+
+#[test]
+fn fib_is_correct_on_every_shape() {
+    for mut rt in runtimes() {
+        for n in (0..=24).chain([27]) {
+            let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
+            assert_eq!(v, fib::reference(n), "fib({n}) with {:?}", rt.config());
+            assert_eq!(
+                stats.tasks,
+                fib::task_count(n),
+                "tasks of fib({n}) with {:?}",
+                rt.config()
+            );
+        }
+    }
+}
+
+#[test]
+fn nqueens_is_correct_on_every_shape() {
+    for mut rt in runtimes() {
+        for n in 1..=11u32 {
+            let (v, _) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, 4)).unwrap();
+            assert_eq!(
+                v,
+                nqueens::KNOWN[n as usize],
+                "nqueens({n}) with {:?}",
+                rt.config()
+            );
+        }
+    }
+}
+
+fn random_input(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next() as u32).collect()
+}
+
+fn check_sorted_permutation(input: &[u32], output: &[u32]) {
+    assert!(
+        output.windows(2).all(|w| w[0] <= w[1]),
+        "output is not sorted"
+    );
+    let mut expected = input.to_vec();
+    expected.sort_unstable();
+    assert_eq!(expected, output, "output is not a permutation of the input");
+}
+
+#[test]
+fn sorts_are_correct_on_every_shape() {
+    for mut rt in runtimes() {
+        let gpu = rt.gpu().clone();
+        for (n, seed) in [(1usize, 1u64), (1000, 2), (100_003, 3)] {
+            let input = random_input(n, seed);
+            let data = upload(&gpu, &input);
+            let tmp = upload(&gpu, &vec![0u32; n]);
+            // SAFETY: both device buffers hold `n` u32s and outlive the run.
+            let (d, t) = unsafe {
+                (
+                    Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
+                    Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+                )
+            };
+            rt.run(mergesort::program::mergesort(d, t, 0, n, 128))
+                .unwrap();
+            check_sorted_permutation(&input, &download(&gpu, &data));
+
+            let data = upload(&gpu, &input);
+            // SAFETY: as above.
+            let d = unsafe { Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n) };
+            rt.run(cilksort::program::cilksort(d, t, 0, n, 64, 256))
+                .unwrap();
+            check_sorted_permutation(&input, &download(&gpu, &data));
+        }
+    }
+}
+
+#[test]
+fn trees_are_correct_on_every_shape() {
+    let mut rng = Rng::new(42);
+    let host_table: Vec<u64> = (0..1 << 12).map(|_| rng.next()).collect();
+    let leaked: &'static [u64] = Box::leak(host_table.clone().into_boxed_slice());
+    for mut rt in runtimes() {
+        let gpu = rt.gpu().clone();
+        let table = upload(&gpu, &host_table);
+        // SAFETY: the device table holds 4096 u64s and outlives the runs.
+        let dev_work = |m, c| unsafe {
+            tree::Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c)
+        };
+        for depth in [0, 5, 12] {
+            let (got, _) = rt
+                .run(tree::full_binary::node(depth, 0, dev_work(16, 16)))
+                .unwrap();
+            let want = tree::full_binary_reference(depth, 0, tree::Work::new(leaked, 16, 16));
+            assert_eq!(
+                got,
+                want,
+                "full binary tree, depth {depth}, with {:?}",
+                rt.config()
+            );
+        }
+        for depth in [4, 12] {
+            let (got, _) = rt
+                .run(tree::pruned::node(0, depth, 0, dev_work(8, 8)))
+                .unwrap();
+            let want = tree::pruned_reference(0, depth, 0, tree::Work::new(leaked, 8, 8));
+            assert_eq!(
+                got,
+                want,
+                "pruned tree, depth {depth}, with {:?}",
+                rt.config()
+            );
+        }
+    }
+}
