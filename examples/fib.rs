@@ -61,14 +61,25 @@ fn report(n: u32, value: u64, tasks: u64, seconds: f64) -> Result<(), String> {
 
 fn on_gpu(gpu: Gpu, n: u32) -> Result<(), String> {
     println!("backend: GPU, {}", gpu.props());
-    let mut rt =
-        GpuRuntime::new(gpu, gtap_examples::PTX, GpuConfig::new()).map_err(|e| e.to_string())?;
+    let mut config = GpuConfig::new();
+    if let Some(g) = env_u32("GTAP_GRID") {
+        config = config.grid(g);
+    }
+    if let Some(b) = env_u32("GTAP_BLOCK") {
+        config = config.block(b);
+    }
+    let mut rt = GpuRuntime::new(gpu, gtap_examples::PTX, config).map_err(|e| e.to_string())?;
     let (value, stats) = rt.run(fib::program::fib(n)).map_err(|e| e.to_string())?;
     println!(
         "grid {} x block {}, kernel time measured with CUDA events",
         stats.grid, stats.block
     );
     report(n, value, stats.tasks, stats.kernel_time.as_secs_f64())
+}
+
+/// A launch-shape override from the environment (`GTAP_GRID`, `GTAP_BLOCK`).
+fn env_u32(name: &str) -> Option<u32> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
 }
 
 fn on_cpu(n: u32) -> Result<(), String> {

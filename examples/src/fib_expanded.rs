@@ -87,14 +87,41 @@ pub mod program {
         }
     }
 
+    /// The arguments of each task, with a layout the host and the GPU agree on (`repr(C)`):
+    /// a run's root task crosses to the GPU as its arguments, and the GPU builds its frame
+    /// (frames are coroutines, whose layout is rustc's choice in each compilation).
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    #[allow(non_camel_case_types)]
+    pub enum Args {
+        /// The arguments of task `fib`.
+        fib(FibArgs),
+    }
+
+    /// `fib`'s parameters.
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    pub struct FibArgs {
+        /// `n`.
+        pub n: u32,
+    }
+
     /// The task constructor: what `fib(40)` means inside the program (and on the host, for the
     /// root task). It builds the frame; nothing runs until the frame is spawned or run.
     pub fn fib(n: u32) -> gtap::Call<Program, u64> {
-        gtap::Call::__new(Task::fib(fib_frame(n)))
+        gtap::Call::__new(Task::fib(fib_frame(n)), Args::fib(FibArgs { n }))
     }
 
     impl gtap::Program for Program {
         type Task = Task;
+        type Args = Args;
+
+        fn start(args: Args) -> Task {
+            match args {
+                Args::fib(a) => Task::fib(fib_frame(a.n)),
+            }
+        }
+
         const NAME: &'static str = "fib_expanded";
         const HAS_TASKWAIT: bool = true;
         const MAX_CHILDREN: u32 = 256;

@@ -35,10 +35,13 @@ mod backend;
 pub mod runtime;
 pub mod task;
 
-/// On the GPU a panic traps: the kernel stops with `CUDA_ERROR_ILLEGAL_INSTRUCTION`
-/// (reported by the host as a trap), which is the only way to end a whole grid at once.
+/// On the GPU a panic traps: the kernel stops with `CUDA_ERROR_LAUNCH_FAILED`, which the host
+/// reports as a trap, and which is the only way to end a whole grid at once. Before it traps,
+/// the first panicking thread writes where it panicked into the run's panic report (mapped
+/// host memory, see `runtime::gpu::layout::PanicReport`), so the host can say where.
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]
-fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    runtime::gpu::report_panic(info);
     arch::trap()
 }

@@ -24,6 +24,13 @@ macro_rules! program_impl {
 
         impl gtap_device::task::Program for Program {
             type Task = Task;
+            // These hand-lowered programs run only on the CPU backend, where a root task's
+            // frame is built on the host: their arguments never cross to a GPU.
+            type Args = ();
+
+            fn start(_: ()) -> Task {
+                unreachable!("CPU-only test program: roots are built from their frames")
+            }
             const NAME: &'static str = $name;
             const HAS_TASKWAIT: bool = $wait;
             const MAX_CHILDREN: u32 = $max;
@@ -118,7 +125,7 @@ mod fib_program {
 
     /// `fib(n)`.
     pub fn fib(n: u32) -> Call<Program, u64> {
-        Call::__new(Task::fib(make_fib(n)))
+        Call::__new(Task::fib(make_fib(n)), ())
     }
 
     /// One variant per task.
@@ -175,7 +182,7 @@ mod detached_program {
 
     /// The subtree of `depth` levels.
     pub fn tree(depth: u32, leaves: &'static AtomicU64) -> Call<Program, u32> {
-        Call::__new(Task::tree(make_tree(depth, leaves)))
+        Call::__new(Task::tree(make_tree(depth, leaves)), ())
     }
 
     /// One variant per task.
@@ -254,12 +261,12 @@ mod loop_program {
 
     /// `rounds` rounds of `width` children each, joined each round.
     pub fn rounds(rounds: u32, width: u32, queue: u32) -> Call<Program, u64> {
-        Call::__new(Task::rounds(make_rounds(rounds, width, queue)))
+        Call::__new(Task::rounds(make_rounds(rounds, width, queue)), ())
     }
 
     /// `x * x`.
     pub fn square(x: u32) -> Call<Program, u64> {
-        Call::__new(Task::square(make_square(x)))
+        Call::__new(Task::square(make_square(x)), ())
     }
 
     /// One variant per task.
@@ -308,7 +315,7 @@ mod panic_program {
 
     /// Recurses `n` levels, then panics.
     pub fn down(n: u32) -> Call<Program, u32> {
-        Call::__new(Task::down(make_down(n)))
+        Call::__new(Task::down(make_down(n)), ())
     }
 
     /// One variant per task.
@@ -516,7 +523,7 @@ mod wide_program {
 
     /// Spawns `n` children (which spawn none).
     pub fn wide(n: u32) -> Call<Program, u32> {
-        Call::__new(Task::wide(make_wide(n)))
+        Call::__new(Task::wide(make_wide(n)), ())
     }
 
     /// One variant per task.

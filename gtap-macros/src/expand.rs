@@ -61,6 +61,10 @@ fn with_error(item: TokenStream, err: syn::Error) -> TokenStream {
 struct TaskOut {
     name: syn::Ident,
     frame_ty: TokenStream,
+    /// The `#[repr(C)]` struct of the task's arguments (or `Infallible` for a fallback).
+    args_ty: TokenStream,
+    /// Builds the frame from a value `a` of `args_ty`.
+    start: TokenStream,
     items: TokenStream,
     /// Stands in for a task whose signature was rejected (see [`fallback_task`]).
     fallback: bool,
@@ -100,6 +104,8 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
     let all_names: Vec<_> = outs.iter().map(|o| &o.name).collect();
     let name_strs: Vec<_> = outs.iter().map(|o| o.name.to_string()).collect();
     let frames: Vec<_> = outs.iter().map(|o| &o.frame_ty).collect();
+    let args_tys: Vec<_> = outs.iter().map(|o| &o.args_ty).collect();
+    let starts: Vec<_> = outs.iter().map(|o| &o.start).collect();
     let items = outs.iter().map(|o| &o.items);
     let max_frame = opts.max_frame_bytes as usize;
     let max_children = opts.max_children as u32;
@@ -118,9 +124,14 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
     let errs = errors.iter().map(syn::Error::to_compile_error);
     let kernel_name = format!("gtap_{module_name}");
     let indices = (0..outs.len() as u32).collect::<Vec<_>>();
-    let variant_docs = name_strs
+    let variant_docs: Vec<String> = name_strs
         .iter()
-        .map(|n| format!("The frame of task `{n}`."));
+        .map(|n| format!("The frame of task `{n}`."))
+        .collect();
+    let args_docs: Vec<String> = name_strs
+        .iter()
+        .map(|n| format!("The arguments of task `{n}`."))
+        .collect();
     let ctx = quote!(::gtap::__private::Ctx);
 
     let generated = quote! {
@@ -131,10 +142,22 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         #[allow(non_camel_case_types)]
         pub enum Task { #( #[doc = #variant_docs] #all_names(#frames), )* }
 
+        /// One variant per task of this program, holding its arguments, with a layout the
+        /// host and the GPU agree on (generated).
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        #[allow(non_camel_case_types)]
+        pub enum Args { #( #[doc = #args_docs] #all_names(#args_tys), )* }
+
         #( #items )*
 
         impl ::gtap::Program for Program {
             type Task = Task;
+            type Args = Args;
+
+            fn start(args: Args) -> Task {
+                match args { #( Args::#all_names(a) => #starts, )* }
+            }
             const NAME: &'static str = #module_name;
             const HAS_TASKWAIT: bool = #has_taskwait;
             const MAX_CHILDREN: u32 = #max_children;
@@ -198,6 +221,7 @@ fn expand_task(task: &ItemFn) -> (TaskOut, bool, Vec<syn::Error>) {
     let name = task.sig.ident.clone();
     let frame_ty = format_ident!("__GtapFrame_{}", name);
     let frame_fn = format_ident!("__gtap_frame_{}", name);
+    let args_struct = format_ident!("__GtapArgs_{}", name);
     let vis = &task.vis;
     let attrs = &task.attrs;
     let ret = match &task.sig.output {
@@ -262,12 +286,24 @@ fn expand_task(task: &ItemFn) -> (TaskOut, bool, Vec<syn::Error>) {
         #( #attrs )*
         #[allow(clippy::too_many_arguments)]
         #vis fn #name(#( #ctor_params ),*) -> ::gtap::Call<Program, #ret> {
-            ::gtap::Call::__new(Task::#name(#frame_fn(#( #arg_names ),*)))
+            ::gtap::Call::__new(
+                Task::#name(#frame_fn(#( #arg_names ),*)),
+                Args::#name(#args_struct { #( #arg_names ),* }),
+            )
         }
+
+        #[doc(hidden)]
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        #[allow(non_camel_case_types)]
+        pub struct #args_struct { #( pub #arg_names: #arg_types, )* }
     };
+    let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
     let out = TaskOut {
         name,
         frame_ty: quote!(#frame_ty),
+        args_ty: quote!(#args_struct),
+        start,
         items,
         fallback: false,
     };
@@ -295,6 +331,8 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
     TaskOut {
         name,
         frame_ty: quote!(::core::convert::Infallible),
+        args_ty: quote!(::core::convert::Infallible),
+        start: quote!(match a {}),
         items,
         fallback: true,
     }

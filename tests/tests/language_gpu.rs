@@ -137,7 +137,8 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
 
     rt.set_config(config().timeout(Duration::from_millis(20)))
         .unwrap();
-    let err = rt.run(gtap_tests::lang::program::fib_q(40, 0)).unwrap_err();
+    // A long chain of joins (one child at a time): far longer than 20 ms, little memory.
+    let err = rt.run(lang::loop_join(100_000_000)).unwrap_err();
     assert!(matches!(err, GpuRunError::TimedOut { .. }), "{err}");
     assert!(err.to_string().contains("timeout"), "{err}");
     rt.set_config(config()).unwrap();

@@ -16,6 +16,16 @@ pub trait Program: Sized + 'static {
     /// variants hold what is live at each `taskwait!()`.
     type Task: 'static;
 
+    /// One variant per task, holding its arguments: a `#[repr(C)]` enum of `#[repr(C)]`
+    /// structs, so that the host and the GPU agree on its layout. A run's root task crosses
+    /// from the host to the GPU as its arguments and is built there with
+    /// [`Program::start`]: the layout of a frame (a coroutine) is rustc's choice and may
+    /// differ between two compilations, so frames never cross.
+    type Args: Copy + 'static;
+
+    /// The frame of a task called with `args` (not started yet).
+    fn start(args: Self::Args) -> Self::Task;
+
     /// The program's name (the module's, or `#[gtap::program(name = "..")]`), for messages;
     /// its GPU kernel is exported as `gtap_<NAME>`.
     const NAME: &'static str;
@@ -62,17 +72,25 @@ pub enum Step {
 #[must_use = "a task call does nothing until it is spawned or run"]
 pub struct Call<P: Program, R> {
     task: P::Task,
+    args: P::Args,
     _result: PhantomData<fn() -> R>,
 }
 
 impl<P: Program, R> Call<P, R> {
-    /// Wraps a frame whose task returns `R`. Used by the generated task constructors.
+    /// Wraps a frame whose task returns `R`, with the arguments it was made from. Used by the
+    /// generated task constructors.
     #[doc(hidden)]
-    pub fn __new(task: P::Task) -> Self {
+    pub fn __new(task: P::Task, args: P::Args) -> Self {
         Call {
             task,
+            args,
             _result: PhantomData,
         }
+    }
+
+    /// The call's arguments (how a root task is sent to the GPU).
+    pub fn args(&self) -> P::Args {
+        self.args
     }
 
     /// The frame to store in a task record.

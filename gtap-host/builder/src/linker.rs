@@ -10,9 +10,10 @@
 //! ```
 //!
 //! Every object and every rlib member is LLVM bitcode. The script written here links the
-//! crate's own objects, then the members of the rlibs with `--only-needed` (so only the parts
-//! of `core` that are used come in), internalizes every symbol but the exported kernels,
-//! optimizes at O3 and lowers to PTX with `llc`. It is a shell script rather than a Rust
+//! crate's own objects and every member of the rlibs, internalizes every symbol but the
+//! exported kernels, drops what is unreachable from them (so only the parts of `core` that are
+//! used stay), optimizes at O3 and lowers to PTX with `llc`. It then checks that the PTX
+//! declares no undefined (`.extern`) global or function, which the driver would reject. It is a shell script rather than a Rust
 //! program so that no second binary has to be built before the device crate can link.
 
 use std::path::{Path, PathBuf};
@@ -21,8 +22,10 @@ use crate::BuildError;
 
 /// Writes the link script into `dir` and returns its path.
 pub fn write_link_script(dir: &Path, llvm_bin: &Path) -> Result<PathBuf, BuildError> {
-    let path = dir.join("gtap-ptx-link.sh");
     let text = SCRIPT.replace("@LLVM_BIN@", &llvm_bin.display().to_string());
+    // The script's content is in its name: rustc sees `-C linker=<path>`, so a changed link
+    // step is a changed flag and every device crate is linked again with it.
+    let path = dir.join(format!("gtap-ptx-link-{:016x}.sh", fnv1a(text.as_bytes())));
     let io = |what, source| BuildError::Io {
         what,
         path: path.clone(),
@@ -40,6 +43,13 @@ pub fn write_link_script(dir: &Path, llvm_bin: &Path) -> Result<PathBuf, BuildEr
             .map_err(|e| io("cannot make executable", e))?;
     }
     Ok(path)
+}
+
+/// FNV-1a, 64 bits: a stable hash for the script's file name.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 const SCRIPT: &str = r#"#!/bin/sh
@@ -74,12 +84,23 @@ for l in $libs; do
   (cd "$d" && "$B/llvm-ar" x "$l")
   for m in "$d"/*.o; do [ -e "$m" ] && members="$members $m"; done
 done
+# Whole libraries, not `--only-needed`: llvm-link resolves `--only-needed` one file at a time,
+# so a definition in a member linked before the member that needs it would be left out (an
+# undefined `.extern` in the PTX). Internalizing and dead-global elimination drop what is unused.
 if [ -n "$members" ]; then
-  "$B/llvm-link" "$tmp/crate.bc" --only-needed $members -o "$tmp/linked.bc"
+  "$B/llvm-link" "$tmp/crate.bc" $members -o "$tmp/linked.bc"
 else
   cp "$tmp/crate.bc" "$tmp/linked.bc"
 fi
-"$B/opt" -passes='internalize,default<O3>' --internalize-public-api-list="${exports#,}" \
+"$B/opt" -passes='internalize,globaldce,default<O3>' --internalize-public-api-list="${exports#,}" \
   "$tmp/linked.bc" -o "$tmp/opt.bc"
-"$B/llc" -O3 -mcpu="$cpu" -mattr="$feat" "$tmp/opt.bc" -o "$out"
+# -nvptx-fma-level=0: no fusing of a separate multiply and add into one FMA, which would
+# change floating-point results from what Rust specifies (use `mul_add` for an FMA).
+"$B/llc" -O3 -mcpu="$cpu" -mattr="$feat" -nvptx-fma-level=0 "$tmp/opt.bc" -o "$out"
+if grep -n '^\.extern \.\(global\|func\)' "$out" >&2; then
+  echo "gtap-ptx-link: the PTX above refers to symbols nothing defines (listed above); the driver" >&2
+  echo "  would reject it. This is a bug in the link step: please report it." >&2
+  rm -f "$out"
+  exit 3
+fi
 "#;

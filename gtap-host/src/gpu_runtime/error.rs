@@ -15,6 +15,20 @@ pub enum GpuRunError {
     #[error(transparent)]
     Gpu(#[from] GpuError),
 
+    /// A task panicked on the GPU (an index out of bounds, an `unwrap` of `None`, ...): the
+    /// kernel trapped, and CUDA is unusable for the rest of this process.
+    #[error(
+        "a task panicked on the GPU at {location}; the kernel trapped, so CUDA is unusable in \
+         this process from now on (end it and start a new one). Run the program on the CPU \
+         backend (gtap_host::cpu) to see the panic message and debug it"
+    )]
+    TaskPanicked {
+        /// `file:line:column` of the panic.
+        location: String,
+        /// The driver's error.
+        source: GpuError,
+    },
+
     /// A configuration value cannot work.
     #[error("invalid GPU configuration: {setting} = {value}: {why}")]
     InvalidConfig {

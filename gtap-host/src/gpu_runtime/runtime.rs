@@ -1,13 +1,15 @@
 //! [`GpuRuntime`]: runs a task program's persistent kernel and returns the root's result.
 
-use std::mem::{MaybeUninit, align_of, size_of};
+use std::mem::{align_of, size_of};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use gtap_device::runtime::deque::DequeState;
-use gtap_device::runtime::gpu::layout::{GpuRun, NONE, WARP_SHARED_BYTES, WarpStats, error_code};
+use gtap_device::runtime::gpu::layout::{
+    GpuRun, NONE, PanicReport, WARP_SHARED_BYTES, WarpStats, error_code,
+};
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
@@ -52,6 +54,62 @@ struct Buffers {
     remote_free: Option<CudaSlice<u32>>,
     stats: Option<CudaSlice<u8>>,
     result: Option<CudaSlice<u8>>,
+    args: Option<CudaSlice<u8>>,
+}
+
+/// Page-locked host memory mapped into the device, where a panicking task reports its
+/// location (readable after the kernel trapped, when device memory no longer is).
+struct PanicSink {
+    host: *mut PanicReport,
+    device: u64,
+}
+
+impl PanicSink {
+    fn new() -> Result<PanicSink, GpuRunError> {
+        let flags = cudarc::driver::sys::CU_MEMHOSTALLOC_DEVICEMAP;
+        // SAFETY: allocates `size_of::<PanicReport>()` page-locked bytes in the current context.
+        let host = unsafe { cudarc::driver::result::malloc_host(size_of::<PanicReport>(), flags) }
+            .map_err(driver("cuMemHostAlloc"))? as *mut PanicReport;
+        let mut device = 0;
+        // SAFETY: `host` was allocated with DEVICEMAP just above.
+        unsafe { cudarc::driver::sys::cuMemHostGetDevicePointer_v2(&mut device, host.cast(), 0) }
+            .result()
+            .map_err(driver("cuMemHostGetDevicePointer"))?;
+        let sink = PanicSink { host, device };
+        sink.clear();
+        Ok(sink)
+    }
+
+    fn clear(&self) {
+        // SAFETY: our allocation, not read by a kernel now (no run in flight).
+        unsafe { std::ptr::write_volatile(self.host, PanicReport::default()) };
+    }
+
+    fn location(&self) -> Option<String> {
+        // SAFETY: our allocation; the kernel has ended (it trapped), so nothing writes it.
+        let r = unsafe { std::ptr::read_volatile(self.host) };
+        if r.flag != 1 {
+            return None;
+        }
+        let file = String::from_utf8_lossy(&r.file[..(r.file_len as usize).min(r.file.len())])
+            .into_owned();
+        let message =
+            String::from_utf8_lossy(&r.message[..(r.message_len as usize).min(r.message.len())])
+                .into_owned();
+        let mut location = format!("{file}:{}:{}", r.line, r.column);
+        if !message.is_empty() {
+            location.push_str(&format!(" ({message})"));
+        }
+        Some(location)
+    }
+}
+
+impl Drop for PanicSink {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `cuMemHostAlloc`; freed once. A failure (e.g. after a trap,
+        // when every call fails) leaks the page, which is all that can be done in `drop`.
+        let _ = unsafe { cudarc::driver::result::free_host(self.host.cast()) };
+    }
 }
 
 /// Runs task programs on one GPU. Loads the PTX once; each [`GpuRuntime::run`] launches the
@@ -63,6 +121,7 @@ pub struct GpuRuntime {
     /// A second stream, for the host's stop request while the kernel runs.
     control: Arc<CudaStream>,
     buffers: Buffers,
+    panic: PanicSink,
 }
 
 fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuRunError {
@@ -104,12 +163,14 @@ impl GpuRuntime {
             .context()
             .new_stream()
             .map_err(driver("cuStreamCreate"))?;
+        let panic = PanicSink::new()?;
         Ok(GpuRuntime {
             gpu,
             module,
             config,
             control,
             buffers: Buffers::default(),
+            panic,
         })
     }
 
@@ -238,38 +299,25 @@ impl GpuRuntime {
         let result_slice = ensure(&stream, &mut b.result, size_of::<R>(), "the result")?;
         let root_result = addr(&stream, result_slice);
 
-        // The root task: record 0 (warp 0's first), published in warp 0's queue 0.
-        let mut rec = MaybeUninit::<Record<P::Task>>::uninit();
-        // SAFETY: a fresh, private record; `fill` moves the frame in, and the record (with the
-        // frame) is then copied bytewise to the device and never dropped here.
-        unsafe {
-            Record::init(rec.as_mut_ptr());
-            Record::fill(
-                rec.as_mut_ptr(),
-                NONE,
-                root_result as *mut u8,
-                0,
-                root.into_task(),
-            );
+        // The root task travels as its arguments; warp 0 builds its frame (see the kernel).
+        let args = root.args();
+        drop(root);
+        // SAFETY: `P::Args` is a `repr(C)` value (`Copy`); reading its bytes is fine.
+        let args_bytes = unsafe {
+            std::slice::from_raw_parts((&raw const args).cast::<u8>(), size_of::<P::Args>())
+        };
+        let args_slice = ensure(
+            &stream,
+            &mut b.args,
+            size_of::<P::Args>(),
+            "the root's arguments",
+        )?;
+        if !args_bytes.is_empty() {
+            stream
+                .memcpy_htod(args_bytes, &mut args_slice.slice_mut(..args_bytes.len()))
+                .map_err(driver("cuMemcpyHtoD"))?;
         }
-        // SAFETY: the record is initialized (header and frame); reading its bytes is fine.
-        let bytes = unsafe { std::slice::from_raw_parts(rec.as_ptr().cast::<u8>(), record_size) };
-        let records_slice = b.records.as_mut().expect("allocated above");
-        stream
-            .memcpy_htod(bytes, &mut records_slice.slice_mut(..record_size))
-            .map_err(driver("cuMemcpyHtoD"))?;
-        let rings_slice = b.rings.as_mut().expect("allocated above");
-        stream
-            .memcpy_htod(&[0u32], &mut rings_slice.slice_mut(..1))
-            .map_err(driver("cuMemcpyHtoD"))?;
-        // Warp 0, queue 0: head 0, count 1 (DequeState is head, count, lock).
-        let deques_slice = b.deques.as_mut().expect("allocated above");
-        stream
-            .memcpy_htod(
-                &[0u8, 0, 0, 0, 1, 0, 0, 0],
-                &mut deques_slice.slice_mut(..8),
-            )
-            .map_err(driver("cuMemcpyHtoD"))?;
+        let root_args = addr(&stream, args_slice);
 
         let control = GpuRun {
             records,
@@ -279,6 +327,7 @@ impl GpuRuntime {
             remote_free,
             stats: stats_addr,
             root_result,
+            root_args,
             num_warps: warps as u32,
             num_queues: cfg.num_queues,
             queue_capacity: cfg.queue_capacity,
@@ -286,8 +335,11 @@ impl GpuRuntime {
             record_size: record_size as u32,
             record_align: record_align as u32,
             steal_attempts: cfg.steal_attempts,
+            panic_report: self.panic.device,
+            args_size: size_of::<P::Args>() as u32,
             ..GpuRun::default()
         };
+        self.panic.clear();
         // SAFETY: `GpuRun` is plain `repr(C)` integers.
         let control_bytes = unsafe {
             std::slice::from_raw_parts((&raw const control).cast::<u8>(), size_of::<GpuRun>())
@@ -333,7 +385,7 @@ impl GpuRuntime {
                 Ok(true) => break,
                 Ok(false) => {}
                 Err(e) => {
-                    return Err(GpuRunError::Gpu(GpuError::after_kernel(
+                    return Err(self.kernel_failed(GpuError::after_kernel(
                         kernel.name(),
                         "cuEventQuery",
                         e,
@@ -359,7 +411,9 @@ impl GpuRuntime {
             }
             std::thread::sleep(Duration::from_micros(200));
         }
-        self.gpu.sync(kernel.name())?;
+        self.gpu
+            .sync(kernel.name())
+            .map_err(|e| self.kernel_failed(e))?;
         let kernel_ms = start
             .elapsed_ms(&end)
             .map_err(driver("cuEventElapsedTime"))?;
@@ -424,6 +478,17 @@ impl GpuRuntime {
             peak_queue: total.max_queue,
         };
         Ok((value, stats))
+    }
+
+    /// The error for a kernel that failed: a panic's location when a task reported one.
+    fn kernel_failed(&self, e: GpuError) -> GpuRunError {
+        match self.panic.location() {
+            Some(location) => GpuRunError::TaskPanicked {
+                location,
+                source: e,
+            },
+            None => GpuRunError::Gpu(e),
+        }
     }
 
     fn device_error<P: Program>(

@@ -71,6 +71,8 @@ pub struct GpuRun {
     pub stats: u64,
     /// Where the root task's result goes.
     pub root_result: u64,
+    /// The root task's arguments (a `P::Args`), from which warp 0 builds its frame.
+    pub root_args: u64,
     /// Warps in the grid that take part (`grid * block / 32`).
     pub num_warps: u32,
     /// EPAQ queues per warp, `1..=MAX_QUEUES`.
@@ -85,6 +87,8 @@ pub struct GpuRun {
     pub record_align: u32,
     /// How many victims an idle warp tries per round.
     pub steal_attempts: u32,
+    /// `size_of::<P::Args>()` as the host computed it; the kernel checks its own.
+    pub args_size: u32,
     /// [`STOP_DONE`] | [`STOP_ABORT`], set by warps (atomically).
     pub stop: u32,
     /// Set to 1 by the host to stop the run (timeout); read by warps.
@@ -95,6 +99,46 @@ pub struct GpuRun {
     pub error_a: u32,
     /// Second detail of the error.
     pub error_b: u32,
+    /// Device address of a [`PanicReport`] in mapped host memory, or 0. A panicking task
+    /// writes its location there before it traps (after a trap no CUDA call works, so the
+    /// report must already be in host memory).
+    pub panic_report: u64,
+}
+
+/// Where a task panicked on the GPU. In host memory mapped into the device; written by the
+/// first panicking thread (it wins `flag` by CAS at `.sys` scope), read by the host after
+/// the kernel trapped.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PanicReport {
+    /// 0 until a thread panicked; then 1.
+    pub flag: u32,
+    /// The panic's line.
+    pub line: u32,
+    /// The panic's column.
+    pub column: u32,
+    /// Bytes of `file` used.
+    pub file_len: u32,
+    /// The source file's path (truncated).
+    pub file: [u8; 240],
+    /// Bytes of `message` used (0 when the message has formatted arguments).
+    pub message_len: u32,
+    /// The panic message, when it is a plain string (truncated).
+    pub message: [u8; 120],
+}
+
+impl Default for PanicReport {
+    fn default() -> Self {
+        PanicReport {
+            flag: 0,
+            line: 0,
+            column: 0,
+            file_len: 0,
+            file: [0; 240],
+            message_len: 0,
+            message: [0; 120],
+        }
+    }
 }
 
 /// What one warp counted during a run, written by the warp when it leaves its loop.

@@ -49,4 +49,9 @@ mod warp;
 mod worker;
 
 #[cfg(target_arch = "nvptx64")]
+mod panic;
+
+#[cfg(target_arch = "nvptx64")]
+pub use panic::report_panic;
+#[cfg(target_arch = "nvptx64")]
 pub use worker::{fail_slots_full, spawn, thread_worker};

@@ -256,8 +256,8 @@ impl WarpCtx {
     }
 }
 
-/// Lane 0, at the start of the kernel: the warp's empty state. Warp 0 owns the root task,
-/// which the host put in record 0 and published in its queue 0.
+/// Lane 0, at the start of the kernel: the warp's empty state. Warp 0 then builds the root
+/// task in record 0 and keeps it as its first round's task (see `thread_worker`).
 pub fn init(sh: &mut WarpShared, warp: u32) {
     *sh = WarpShared {
         tail: [0; MAX_QUEUES as usize],
@@ -271,7 +271,7 @@ pub fn init(sh: &mut WarpShared, warp: u32) {
         freed: [0; FREED_CAP],
     };
     if warp == 0 {
-        sh.tail[0] = 1;
+        sh.private[0] = 1;
         sh.fresh = 1;
     }
 }

@@ -53,11 +53,14 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         dynamic_shared_memory::<WarpShared>().wrapping_add(warp_id() as usize);
     let w = WarpCtx { run, sh, warp };
 
-    // The host laid records out with its own compilation of `P::Task`; a mismatch would
-    // corrupt every frame, so check before touching any.
+    // The host sized the records and the root's arguments with its own compilation of the
+    // program; a mismatch would corrupt everything, so check before touching any.
     let size = size_of::<Record<P::Task>>() as u32;
     let align = align_of::<Record<P::Task>>() as u32;
-    if size != cfg.record_size || align != cfg.record_align {
+    if size != cfg.record_size
+        || align != cfg.record_align
+        || size_of::<P::Args>() as u32 != cfg.args_size
+    {
         if lane == 0 {
             w.fail(error_code::LAYOUT_MISMATCH, size, align);
         }
@@ -65,6 +68,20 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     }
     if lane == 0 {
         warp::init(w.shared(), warp);
+        if warp == 0 {
+            // The root task: built here from its arguments (a frame's layout may differ
+            // between the host's compilation and this one; the `repr(C)` arguments' does not),
+            // in record 0, kept unpublished as warp 0's first task.
+            // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked above).
+            let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };
+            let rec = w.record::<P::Task>(0);
+            // SAFETY: record 0 is warp 0's first and not handed out yet; nothing else runs it.
+            unsafe {
+                Record::init(rec);
+                Record::fill(rec, NONE, cfg.root_result as *mut u8, 0, P::start(args));
+            }
+            w.ring(0, 0, 0).store(0, Ordering::Relaxed);
+        }
     }
     // SAFETY: the whole warp reaches this point (no lane returned above without all).
     unsafe { sync_warp(FULL) };
