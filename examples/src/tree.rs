@@ -14,6 +14,12 @@ pub struct Work {
     pub compute_iters: u32,
 }
 
+// SAFETY: a `Work` only reads its table, which its constructors require to stay valid and
+// unchanged while it is used; sharing read-only access between threads is sound.
+unsafe impl Send for Work {}
+// SAFETY: as above.
+unsafe impl Sync for Work {}
+
 impl Work {
     /// Work reading from `table`, whose length must be a power of two.
     ///

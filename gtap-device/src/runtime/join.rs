@@ -19,7 +19,9 @@
 //! trigger, because the RMWs on one counter are totally ordered.
 //!
 //! # Memory ordering
-//! All three RMWs are AcqRel, which gives these happens-before edges:
+//! All three RMWs are Release; the party that sees a trigger (and only it) follows its RMW
+//! with an Acquire fence, which makes the pair an acquire of everything the RMW chain
+//! released. That gives these happens-before edges:
 //! - **child -> resumed parent.** A child writes its result into the parent's frame, then
 //!   subtracts with Release. Whoever sees the counter reach its trigger (the parent's own add,
 //!   or the last child's subtraction) reads a value at the end of a chain of RMWs containing
@@ -35,7 +37,7 @@
 //! On the GPU these are `atom.acq_rel.gpu.add` (not `core`'s `fetch_add`, which the NVPTX
 //! backend lowers to a relaxed atomic: rust-lang/rust#136480).
 
-use super::sync::{AtomicI32, Ordering};
+use super::sync::{AtomicI32, Ordering, fence};
 
 /// Added on return: marks "the task has returned" in its own counter. Larger than any number
 /// of children one task may have outstanding ([`MAX_OUTSTANDING`]).
@@ -85,10 +87,13 @@ pub enum ParentNext {
 pub fn wait(join: &AtomicI32, n: u32) -> AfterWait {
     debug_assert!(n <= MAX_OUTSTANDING);
     let n = n as i32;
-    // AcqRel: Release publishes the frame and `queue` to the child that resumes us; Acquire
-    // takes in the children that already completed, in case we continue right away.
-    let prev = join.fetch_add(n, Ordering::AcqRel);
+    // Release: publishes the frame and `queue` to the child that resumes us. The Acquire
+    // half is needed only when we go on at once, so it is a fence on that path alone (an
+    // acquire RMW would cost every task an L1 invalidation on the GPU).
+    let prev = join.fetch_add(n, Ordering::Release);
     if prev + n == 0 {
+        // Acquire: takes in the children that already completed (their results).
+        fence(Ordering::Acquire);
         AfterWait::Continue
     } else {
         AfterWait::Suspended
@@ -106,9 +111,11 @@ pub fn finish(join: &AtomicI32, n: u32) -> AfterReturn {
         return AfterReturn::Complete;
     }
     let n = n as i32;
-    // AcqRel: as in `wait`; Acquire so that completing now comes after the whole subtree.
-    let prev = join.fetch_add(n + FINISHED, Ordering::AcqRel);
+    // Release as in `wait`; Acquire (by fence, on that path only) so that completing now
+    // comes after the whole subtree.
+    let prev = join.fetch_add(n + FINISHED, Ordering::Release);
     if prev + n == 0 {
+        fence(Ordering::Acquire);
         AfterReturn::Complete
     } else {
         AfterReturn::Pending
@@ -118,12 +125,15 @@ pub fn finish(join: &AtomicI32, n: u32) -> AfterReturn {
 /// A child of the task owning `parent_join` completed.
 #[inline]
 pub fn child_completed(parent_join: &AtomicI32) -> ParentNext {
-    // AcqRel: Release publishes this child's result and subtree; Acquire, when this is the
-    // trigger, takes in the other children and the parent's own add.
-    let prev = parent_join.fetch_sub(1, Ordering::AcqRel);
+    // Release: publishes this child's result and subtree. Only the child that fires a
+    // trigger needs Acquire (it takes in the other children and the parent's own add), so
+    // it alone issues the fence.
+    let prev = parent_join.fetch_sub(1, Ordering::Release);
     if prev == 1 {
+        fence(Ordering::Acquire);
         ParentNext::Resume
     } else if prev == FINISHED + 1 {
+        fence(Ordering::Acquire);
         ParentNext::Complete
     } else {
         ParentNext::Nothing

@@ -52,6 +52,6 @@ mod worker;
 mod panic;
 
 #[cfg(target_arch = "nvptx64")]
-pub use panic::report_panic;
+pub use panic::{report_panic, set_sink};
 #[cfg(target_arch = "nvptx64")]
 pub use worker::{fail_slots_full, spawn, thread_worker};

@@ -33,6 +33,8 @@ pub struct WarpShared {
     /// Per queue: how many entries may be staged this round without overrunning `head`.
     /// Lane 0 writes at the round's start.
     pub room: [u32; MAX_QUEUES as usize],
+    /// Per queue: the steal end as lane 0 last read it (never ahead of the real one).
+    pub head: [u32; MAX_QUEUES as usize],
     /// Records allocated this round. Bumped by lanes, reset by lane 0.
     pub alloc_taken: u32,
     /// Free stack depth at the round's start.
@@ -69,6 +71,48 @@ pub struct WarpCtx {
 pub unsafe fn cta_add(p: *mut u32, v: u32) -> u32 {
     // SAFETY: forwarded.
     unsafe { u32::fetch_add::<Cta, Relaxed>(p, v) }
+}
+
+/// Hands each calling lane a distinct slot of the counter at `*p`, where the lanes calling
+/// together with the same `key` share one `.cta` atomic: the lowest lane of each group adds
+/// the group's size and broadcasts the old value; each lane adds its rank in the group. Up
+/// to 32 lanes that spawn at the same time then cost a few atomics instead of 32 serialized
+/// ones on one shared-memory word. `p_of(key)` gives the counter for a key.
+///
+/// # Convergence
+/// Works for any set of converged lanes (`activemask`): every lane of that set takes part
+/// in the same shuffles and ballots, which is what makes the pattern correct under
+/// independent thread scheduling.
+///
+/// # Safety
+/// The counters are in shared memory and only accessed atomically during a round.
+#[inline(always)]
+pub unsafe fn cta_claim(key: u32, p_of: impl Fn(u32) -> *mut u32) -> u32 {
+    use crate::arch::warp::{active_mask, ballot, lane_mask_lt, shfl_idx};
+    let mask = active_mask();
+    let lane = crate::arch::index::lane_id();
+    let mut pending = mask;
+    let mut mine = 0;
+    while pending != 0 {
+        let leader = pending.trailing_zeros();
+        // SAFETY: all lanes of `mask` run this loop together (the same iterations: `pending`
+        // is uniform across them).
+        let leader_key = unsafe { shfl_idx(mask, key, leader) };
+        // SAFETY: as above.
+        let group = unsafe { ballot(mask, key == leader_key) } & pending;
+        let mut base = 0;
+        if lane == leader {
+            // SAFETY: forwarded from this function's contract.
+            base = unsafe { cta_add(p_of(key), group.count_ones()) };
+        }
+        // SAFETY: as above.
+        let base = unsafe { shfl_idx(mask, base, leader) };
+        if group & (1 << lane) != 0 {
+            mine = base + (group & lane_mask_lt()).count_ones();
+        }
+        pending &= !group;
+    }
+    mine
 }
 
 impl WarpCtx {
@@ -184,7 +228,7 @@ impl WarpCtx {
     pub fn alloc(&self) -> Option<u32> {
         let sh = self.sh;
         // SAFETY: `alloc_taken` is bumped only atomically during a round.
-        let k = unsafe { cta_add(&raw mut (*sh).alloc_taken, 1) };
+        let k = unsafe { cta_claim(0, |_| &raw mut (*sh).alloc_taken) };
         let sh = self.shared();
         let run = self.run();
         let slab = self.warp * run.tasks_per_warp;
@@ -207,7 +251,7 @@ impl WarpCtx {
         if owner == self.warp {
             let sh = self.sh;
             // SAFETY: `freed_n` is bumped only atomically during a round.
-            let f = unsafe { cta_add(&raw mut (*sh).freed_n, 1) } as usize;
+            let f = unsafe { cta_claim(0, |_| &raw mut (*sh).freed_n) } as usize;
             if f < FREED_CAP {
                 // SAFETY: slot `f` is this lane's alone (the atomic handed it out).
                 unsafe { (*sh).freed[f] = id };
@@ -241,8 +285,8 @@ impl WarpCtx {
             return;
         };
         let sh = self.sh;
-        // SAFETY: `staged` is bumped only atomically during a round.
-        let idx = unsafe { cta_add(&raw mut (*sh).staged[q as usize], 1) };
+        // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`.
+        let idx = unsafe { cta_claim(q, |q| &raw mut (*sh).staged[q as usize]) };
         let sh = self.shared();
         if idx >= sh.room[q as usize] {
             self.fail(error_code::QUEUE_FULL, run.queue_capacity, 0);
@@ -264,6 +308,7 @@ pub fn init(sh: &mut WarpShared, warp: u32) {
         private: [0; MAX_QUEUES as usize],
         staged: [0; MAX_QUEUES as usize],
         room: [0; MAX_QUEUES as usize],
+        head: [0; MAX_QUEUES as usize],
         alloc_taken: 0,
         sp: 0,
         fresh: 0,

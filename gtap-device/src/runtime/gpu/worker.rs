@@ -11,12 +11,15 @@ use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::nanosleep;
 use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
 use crate::runtime::deque::{claim, publish};
-use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
+use crate::runtime::join;
 use crate::runtime::record::Record;
 use crate::runtime::sync::Ordering;
 use crate::task::{Ctx, Program, Step};
 
 const FULL: u32 = u32::MAX;
+
+/// How often (in rounds) a busy warp checks the stop flags.
+const FLAG_PERIOD: u64 = 32;
 
 /// Where the lanes of a round read their task ids from.
 #[derive(Clone, Copy)]
@@ -90,13 +93,20 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     let mut queue = 0u32;
     let mut rng = warp.wrapping_mul(0x9E37_79B9) | 1;
     let mut backoff = 0u32;
+    let mut idle = true;
+    // Per-lane counts, summed over the warp once at the end.
+    let (mut lane_resumes, mut lane_completed) = (0u64, 0u64);
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
     let abort_request = w.run_atomic(unsafe { &raw mut (*run).abort_request });
 
     loop {
         // Lane 0 reads the flags; every lane leaves together.
+        // Lane 0 reads the flags; every lane leaves together. A busy warp checks every
+        // `FLAG_PERIOD` rounds (an error or the host's stop request may wait that long); an
+        // idle one every round (the root's completion is only ever seen by idle warps: when
+        // it completes, no task is left anywhere).
         let mut flags = 0;
-        if lane == 0 {
+        if lane == 0 && (idle || stats.rounds % FLAG_PERIOD == 0) {
             // Relaxed: a stopping warp reads nothing more of the run.
             flags = stop.load(Ordering::Relaxed);
             if flags == 0 && abort_request.load(Ordering::Relaxed) != 0 {
@@ -148,6 +158,7 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
                 .store(b.src_base.wrapping_add(b.n - b.kept), Ordering::Release);
             victim.lock().store(0, Ordering::Release);
         }
+        idle = b.n == 0;
         if b.n == 0 {
             stats.idle_rounds += 1;
             backoff = (backoff * 2).clamp(64, 4096);
@@ -162,16 +173,14 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         }
         // SAFETY: converged; publishes the round's shared-memory setup to every lane.
         unsafe { sync_warp(FULL) };
-        let mut counts = (0u32, 0u32);
-        if id != NONE {
-            // SAFETY: `id` was claimed by this warp for this round, so this lane alone runs it.
-            counts = unsafe { run_task::<P>(&w, id) };
-        }
+        // SAFETY: `id` (when not NONE) was claimed by this warp for this round, so this lane
+        // alone runs it; the whole warp calls `run_lanes` together.
+        let (r, c) = unsafe { run_lanes::<P>(&w, id) };
+        lane_resumes += u64::from(r);
+        lane_completed += u64::from(c);
         // SAFETY: every lane comes back here; orders the round's writes before lane 0's
         // bookkeeping and publication.
         unsafe { sync_warp(FULL) };
-        stats.resumes += u64::from(warp_sum(counts.0));
-        stats.tasks += u64::from(warp_sum(counts.1));
 
         // 3. Publish (lane 0).
         if lane == 0 {
@@ -181,6 +190,10 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         unsafe { sync_warp(FULL) };
     }
 
+    // SAFETY: every lane left the loop together (the flags were broadcast).
+    stats.resumes = unsafe { warp_sum(lane_resumes) };
+    // SAFETY: as above.
+    stats.tasks = unsafe { warp_sum(lane_completed) };
     if lane == 0 {
         stats.records_touched = w.shared().fresh;
         // SAFETY: one stats slot per warp, written once, read by the host after the kernel.
@@ -209,12 +222,15 @@ unsafe fn broadcast(b: Batch) -> Batch {
 }
 
 /// The sum of `v` over the warp (butterfly reduction).
+///
+/// # Safety
+/// The whole warp is converged.
 #[inline(always)]
-fn warp_sum(v: u32) -> u32 {
+unsafe fn warp_sum(v: u64) -> u64 {
     let mut v = v;
     let mut offset = WARP_SIZE / 2;
     while offset > 0 {
-        // SAFETY: called where the whole warp is converged.
+        // SAFETY: converged (contract).
         v += unsafe { crate::arch::warp::shfl_xor(FULL, v, offset) };
         offset /= 2;
     }
@@ -315,10 +331,19 @@ fn open_round(w: &WarpCtx) {
     sh.freed_n = 0;
     for q in 0..run.num_queues as usize {
         sh.staged[q] = 0;
-        // Acquire: thieves' reads of entries below `head` happen before we overwrite them
-        // (deque docs, edge 2). A stale head only makes the room smaller.
-        let head = w.deque(w.warp, q as u32).head().load(Ordering::Acquire);
-        let used = sh.tail[q].wrapping_add(sh.private[q]).wrapping_sub(head);
+        // The head seen last time only makes the room smaller than it is (thieves only move
+        // it forward), so reload it (an L2 round trip) only when the room looks short.
+        let mut used = sh.tail[q]
+            .wrapping_add(sh.private[q])
+            .wrapping_sub(sh.head[q]);
+        if run.queue_capacity.saturating_sub(used) < run.queue_capacity / 2 {
+            // Acquire: thieves' reads of entries below `head` happen before we overwrite them
+            // (deque docs, edge 2).
+            sh.head[q] = w.deque(w.warp, q as u32).head().load(Ordering::Acquire);
+            used = sh.tail[q]
+                .wrapping_add(sh.private[q])
+                .wrapping_sub(sh.head[q]);
+        }
         sh.room[q] = run.queue_capacity.saturating_sub(used);
     }
 }
@@ -365,103 +390,177 @@ fn close_round<P: Program>(w: &WarpCtx, current: u32, stats: &mut WarpStats) {
             let d = w.deque(w.warp, q as u32);
             publish(d.count(), n);
             sh.tail[q] = sh.tail[q].wrapping_add(n);
-            let head = d.head().load(Ordering::Relaxed);
-            stats.max_queue = stats.max_queue.max(sh.tail[q].wrapping_sub(head));
+            stats.max_queue = stats.max_queue.max(sh.tail[q].wrapping_sub(sh.head[q]));
         }
         sh.private[q] = keep;
     }
 }
 
-/// Runs task `id` on this lane until it suspends for good or completes. Returns how many
-/// times it was resumed and how many tasks it completed (it, and ancestors it completed).
+/// What a lane does next in [`run_lanes`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// Nothing (no task, or its task suspended or was handed on).
+    Idle,
+    /// Resume task `id`.
+    Resume(u32),
+    /// Task `id` is complete: free it and tell its parent.
+    Complete(u32),
+}
+
+/// What a lane's join RMW is for, to interpret the old value it returns.
+#[derive(Clone, Copy)]
+enum Rmw {
+    /// `wait`: task `id` added its `n` children at a taskwait.
+    Wait { id: u32, n: i32 },
+    /// `finish`: task `id` returned with `n` children not waited for.
+    Finish { id: u32, n: i32 },
+    /// `child_completed`: a child of `parent` completed.
+    Child { parent: u32 },
+}
+
+/// Runs the lanes' tasks (lane `i` has task `first`, or `NONE`) until each suspended for good
+/// or completed, completing ancestors as the join protocol says.
+///
+/// The work alternates between a divergent part (resuming a frame, freeing a record) and one
+/// join RMW per lane (`atom.release.gpu.add` on a join counter, see
+/// [`crate::runtime::join`]), issued by all lanes that have one at the same instruction. A
+/// release RMW waits for the lane's earlier writes (`MEMBAR.GPU`); issued from several
+/// divergent places, those waits would run one after another, while from one place they
+/// overlap. Returns (resumes, tasks completed) for this lane.
 ///
 /// # Safety
-/// This lane owns the task for this round (it claimed it).
-unsafe fn run_task<P: Program>(w: &WarpCtx, id: u32) -> (u32, u32) {
-    let rec = w.record::<P::Task>(id);
-    // SAFETY: the task is live and ours; its header was published with it.
-    let slot = unsafe { Record::result_slot(rec) };
-    let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, slot);
-    let mut resumes = 0;
+/// The whole warp calls this together; a lane's `first` task was claimed by it this round.
+unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32) -> (u32, u32) {
+    let mut next = if first == NONE {
+        Next::Idle
+    } else {
+        Next::Resume(first)
+    };
+    let (mut resumes, mut completed) = (0u32, 0u32);
     loop {
-        resumes += 1;
-        // SAFETY: the frame is pinned in its record and only this lane resumes it now.
-        let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
-        match step {
-            Step::Done => {
-                // SAFETY: the record is live; the join counter is an atomic.
-                let join = unsafe { Record::join(rec) };
-                let mut completed = 0;
-                if join::finish(join, ctx.spawned) == AfterReturn::Complete {
-                    // SAFETY: the task is complete and nobody else will touch it.
-                    completed = unsafe { complete::<P>(w, id) };
-                }
-                return (resumes, completed);
+        // Divergent part: run until this lane needs a join RMW (or has nothing left).
+        let mut rmw = None;
+        match next {
+            Next::Idle => {}
+            Next::Resume(id) => {
+                resumes += 1;
+                // SAFETY: this lane owns task `id` now (contract, or the join protocol handed it
+                // to this lane).
+                let (r, done) = unsafe { resume::<P>(w, id) };
+                rmw = r;
+                completed += u32::from(done);
             }
-            Step::Wait => {
-                let n = ctx.spawned;
-                ctx.spawned = 0;
-                // SAFETY: we run the task; readers of `queue` come after the join RMW.
-                unsafe { Record::set_queue(rec, ctx.resume_queue) };
-                // SAFETY: as above.
-                let join = unsafe { Record::join(rec) };
-                match join::wait(join, n) {
-                    AfterWait::Continue => continue,
-                    AfterWait::Suspended => return (resumes, 0),
-                }
+            Next::Complete(id) => {
+                completed += 1;
+                // SAFETY: the join protocol chose this lane to complete task `id`.
+                rmw = unsafe { complete::<P>(w, id) };
             }
+        }
+        // SAFETY: every lane of the warp runs this loop until all are idle (the ballot below
+        // is uniform), so the warp is converged here.
+        unsafe { sync_warp(FULL) };
+        // Converged part: one release RMW per lane that needs one, at this one instruction.
+        let mut prev = 0;
+        let (target, delta) = match rmw {
+            Some(Rmw::Wait { id, n }) => (id, n),
+            Some(Rmw::Finish { id, n }) => (id, n + join::FINISHED),
+            Some(Rmw::Child { parent }) => (parent, -1),
+            None => (NONE, 0),
+        };
+        if target != NONE {
+            // SAFETY: the record is live (the task itself, or a parent that outlives its
+            // children); its join counter is an atomic.
+            let j = unsafe { Record::join(w.record::<P::Task>(target)) };
+            // Release: see `join`'s "Memory ordering"; the Acquire half is the fence below,
+            // taken only by the lane that sees a trigger.
+            prev = j.fetch_add(delta, Ordering::Release);
+        }
+        next = match rmw {
+            None => Next::Idle,
+            Some(Rmw::Wait { id, n }) if prev + n == 0 => Next::Resume(id),
+            Some(Rmw::Wait { .. }) => Next::Idle,
+            Some(Rmw::Finish { id, n }) if prev + n == 0 => Next::Complete(id),
+            Some(Rmw::Finish { .. }) => Next::Idle,
+            Some(Rmw::Child { parent }) if prev == 1 => {
+                // The parent waits at a taskwait and this was its last child: enqueue it.
+                crate::runtime::sync::fence(Ordering::Acquire);
+                // SAFETY: the parent's `queue` was written before its join RMW, acquired above.
+                w.stage(
+                    unsafe { Record::queue(w.record::<P::Task>(parent)) },
+                    parent,
+                );
+                Next::Idle
+            }
+            Some(Rmw::Child { parent }) if prev == join::FINISHED + 1 => Next::Complete(parent),
+            Some(Rmw::Child { .. }) => Next::Idle,
+        };
+        if matches!(next, Next::Resume(_) | Next::Complete(_)) {
+            // Acquire: this lane goes on with a task whose children completed (their results
+            // and subtrees are now visible).
+            crate::runtime::sync::fence(Ordering::Acquire);
+        }
+        // SAFETY: converged (see above).
+        let more = unsafe { crate::arch::warp::ballot(FULL, next != Next::Idle) };
+        if more == 0 {
+            return (resumes, completed);
         }
     }
 }
 
-/// Completes task `id` (returned, all children complete), and its ancestors that this
-/// completes in turn; re-enqueues the first ancestor that was waiting at a taskwait.
+/// Resumes task `id` until it suspends or returns; returns the join RMW it needs, if any, and
+/// whether it completed here (a task that returns with no children outstanding).
 ///
-/// Returns how many tasks it completed.
+/// # Safety
+/// This lane owns task `id`.
+unsafe fn resume<P: Program>(w: &WarpCtx, id: u32) -> (Option<Rmw>, bool) {
+    let rec = w.record::<P::Task>(id);
+    // SAFETY: the task is live and ours; its header was published with it.
+    let slot = unsafe { Record::result_slot(rec) };
+    let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, slot);
+    // SAFETY: the frame is pinned in its record and only this lane resumes it now.
+    let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
+    let n = ctx.spawned as i32;
+    match step {
+        Step::Wait => {
+            // SAFETY: we run the task; readers of `queue` come after the join RMW.
+            unsafe { Record::set_queue(rec, ctx.resume_queue) };
+            (Some(Rmw::Wait { id, n }), false)
+        }
+        // Returned with every child of earlier epochs complete and none now: complete at
+        // once, with no RMW on its own counter (see `join::finish`).
+        // SAFETY: the task is complete and nobody else touches it.
+        Step::Done if n == 0 => (unsafe { complete::<P>(w, id) }, true),
+        Step::Done => (Some(Rmw::Finish { id, n }), false),
+    }
+}
+
+/// Frees complete task `id` and returns the RMW that tells its parent, or marks the run done
+/// when `id` is the root.
 ///
 /// # Safety
 /// Task `id` is complete and this lane is the one the join protocol chose to complete it.
-unsafe fn complete<P: Program>(w: &WarpCtx, id: u32) -> u32 {
-    let mut id = id;
-    let mut completed = 0;
-    loop {
-        completed += 1;
-        let rec = w.record::<P::Task>(id);
-        // SAFETY: the record is live and complete; nobody else touches it now.
-        let parent = unsafe { Record::parent(rec) };
-        // SAFETY: as above.
-        unsafe { Record::drop_task(rec) };
-        w.free::<P::Task>(id);
-        if parent == NONE {
-            // The root: the run is done. Release: the root's result and every task's writes
-            // (acquired along the completion chain) happen before the host reads them.
-            let stop = w.run_atomic(unsafe { &raw mut (*w.run).stop });
-            let mut seen = stop.load(Ordering::Relaxed);
-            while seen & STOP_DONE == 0 {
-                match stop.compare_exchange(
-                    seen,
-                    seen | STOP_DONE,
-                    Ordering::Release,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => break,
-                    Err(now) => seen = now,
-                }
-            }
-            return completed;
-        }
-        let prec = w.record::<P::Task>(parent);
-        // SAFETY: the parent is live until all its children (we are one) completed.
-        match join::child_completed(unsafe { Record::join(prec) }) {
-            ParentNext::Nothing => return completed,
-            ParentNext::Resume => {
-                // SAFETY: the parent's `queue` was written before its join RMW, acquired above.
-                w.stage(unsafe { Record::queue(prec) }, parent);
-                return completed;
-            }
-            ParentNext::Complete => id = parent,
+unsafe fn complete<P: Program>(w: &WarpCtx, id: u32) -> Option<Rmw> {
+    let rec = w.record::<P::Task>(id);
+    // SAFETY: the record is live and complete; nobody else touches it now.
+    let parent = unsafe { Record::parent(rec) };
+    // SAFETY: as above.
+    unsafe { Record::drop_task(rec) };
+    w.free::<P::Task>(id);
+    if parent != NONE {
+        return Some(Rmw::Child { parent });
+    }
+    // The root: the run is done. Release: the root's result and every task's writes
+    // (acquired along the completion chain) happen before the host reads them.
+    // SAFETY: a field of the live control block.
+    let stop = w.run_atomic(unsafe { &raw mut (*w.run).stop });
+    let mut seen = stop.load(Ordering::Relaxed);
+    while seen & STOP_DONE == 0 {
+        match stop.compare_exchange(seen, seen | STOP_DONE, Ordering::Release, Ordering::Relaxed) {
+            Ok(_) => break,
+            Err(now) => seen = now,
         }
     }
+    None
 }
 
 /// The device side of `spawn!`: allocates a record from the warp's slab, fills it, stages it

@@ -1,0 +1,522 @@
+//! The benchmark harness: the paper's programs on the GPU, and the same algorithms on the
+//! CPU (sequential Rust, and rayon on every core), timed the same way and checked on every
+//! run.
+//!
+//! ```text
+//! cargo run --release -p gtap-examples --example bench -- [--runs N] [--out FILE] [NAME...]
+//! ```
+//!
+//! NAMEs select benchmarks by prefix (`fib`, `nqueens`, `mergesort`, `cilksort`, `tree`);
+//! none means all. GPU times are kernel times from CUDA events; CPU times are wall-clock
+//! around the computation. Each benchmark is run once to warm up, then `--runs` times
+//! (default 10; CPU baselines whose first run takes over a second run 3 times, over ten
+//! seconds once). The synthetic tree reads from a 2^20-entry (8 MiB) table.
+//! The table printed last has the median, minimum and maximum; `--out` writes it as CSV.
+
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use gtap_examples::buf::{Buf, Rng, insertion_sort, merge_into};
+use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
+use gtap_host::Gpu;
+use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+
+/// The statistics of the last GPU run, printed after each GPU benchmark.
+static LAST: Mutex<Option<gtap_host::gpu_runtime::GpuStats>> = Mutex::new(None);
+
+fn note(s: gtap_host::gpu_runtime::GpuStats) -> (Duration, u64) {
+    let out = (s.kernel_time, s.tasks);
+    *LAST.lock().unwrap() = Some(s);
+    out
+}
+
+/// One line of the results table.
+struct Row {
+    bench: String,
+    backend: &'static str,
+    times: Vec<Duration>,
+    tasks: u64,
+}
+
+impl Row {
+    fn median_ms(&self) -> f64 {
+        let mut t: Vec<f64> = self.times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        t.sort_by(f64::total_cmp);
+        let n = t.len();
+        if n % 2 == 1 {
+            t[n / 2]
+        } else {
+            (t[n / 2 - 1] + t[n / 2]) / 2.0
+        }
+    }
+    fn min_ms(&self) -> f64 {
+        self.times
+            .iter()
+            .map(|d| d.as_secs_f64() * 1e3)
+            .fold(f64::INFINITY, f64::min)
+    }
+    fn max_ms(&self) -> f64 {
+        self.times
+            .iter()
+            .map(|d| d.as_secs_f64() * 1e3)
+            .fold(0.0, f64::max)
+    }
+}
+
+struct Harness {
+    runs: usize,
+    rows: Vec<Row>,
+    gpu: Option<GpuRuntime>,
+}
+
+impl Harness {
+    /// Times `f` (which returns its own measured time and a task count, and checks its
+    /// result) once to warm up and then `runs` times.
+    fn measure(
+        &mut self,
+        bench: String,
+        backend: &'static str,
+        mut f: impl FnMut() -> (Duration, u64),
+    ) {
+        let (first, _) = f();
+        let runs = if backend != "gpu" && first > Duration::from_secs(1) {
+            3.max(self.runs / 3)
+        } else {
+            self.runs
+        };
+        let mut times = Vec::with_capacity(runs.max(1));
+        if runs == 0 {
+            times.push(first);
+        }
+        let mut tasks = 0;
+        for _ in 0..runs {
+            let (t, n) = f();
+            times.push(t);
+            tasks = n;
+        }
+        let row = Row {
+            bench,
+            backend,
+            times,
+            tasks,
+        };
+        eprintln!(
+            "{:<28} {:<5} median {:>10.3} ms  (min {:.3}, max {:.3}, {} runs)",
+            row.bench,
+            row.backend,
+            row.median_ms(),
+            row.min_ms(),
+            row.max_ms(),
+            row.times.len()
+        );
+        if backend == "gpu"
+            && let Some(s) = LAST.lock().unwrap().take()
+        {
+            eprintln!(
+                "    grid {} x {}, rounds {} ({:.1}% idle), steals {} of {}, peak records/warp {}, peak queue {}",
+                s.grid,
+                s.block,
+                s.rounds,
+                100.0 * s.idle_rounds as f64 / s.rounds.max(1) as f64,
+                s.steals_won,
+                s.steals_attempted,
+                s.peak_records_per_warp,
+                s.peak_queue
+            );
+        }
+        self.rows.push(row);
+    }
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
+    let start = Instant::now();
+    let v = f();
+    (start.elapsed(), v)
+}
+
+// ---- CPU baselines: the same algorithms, sequential and with rayon ----
+
+fn fib_seq(n: u32) -> u64 {
+    if n < 2 {
+        n as u64
+    } else {
+        fib_seq(n - 1) + fib_seq(n - 2)
+    }
+}
+
+fn fib_rayon(n: u32) -> u64 {
+    if n < 2 {
+        return n as u64;
+    }
+    let (a, b) = rayon::join(|| fib_rayon(n - 1), || fib_rayon(n - 2));
+    a + b
+}
+
+fn nqueens_rayon(n: u32, row: u32, cols: u32, dl: u32, dr: u32, cutoff: u32) -> u64 {
+    if row == n {
+        return 1;
+    }
+    if row >= cutoff {
+        return nqueens::count_seq(n, row, cols, dl, dr);
+    }
+    let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let mut free = full & !(cols | dl | dr);
+    let mut bits = Vec::new();
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        bits.push(bit);
+    }
+    use rayon::prelude::*;
+    bits.par_iter()
+        .map(|&bit| {
+            nqueens_rayon(
+                n,
+                row + 1,
+                cols | bit,
+                (dl | bit) << 1,
+                (dr | bit) >> 1,
+                cutoff,
+            )
+        })
+        .sum()
+}
+
+fn mergesort_cpu(data: &mut [u32], tmp: &mut [u32], cutoff: usize, par: bool) {
+    let n = data.len();
+    if n <= cutoff.max(1) {
+        insertion_sort(data);
+        return;
+    }
+    let mid = n / 2;
+    {
+        let (dl, dr) = data.split_at_mut(mid);
+        let (tl, tr) = tmp.split_at_mut(mid);
+        if par {
+            rayon::join(
+                || mergesort_cpu(dl, tl, cutoff, true),
+                || mergesort_cpu(dr, tr, cutoff, true),
+            );
+        } else {
+            mergesort_cpu(dl, tl, cutoff, false);
+            mergesort_cpu(dr, tr, cutoff, false);
+        }
+    }
+    let (a, b) = data.split_at(mid);
+    merge_into(a, b, tmp);
+    data.copy_from_slice(tmp);
+}
+
+fn merge_cpu(x: &[u32], y: &[u32], out: &mut [u32], cutoff: usize, par: bool) {
+    let (x, y) = if x.len() < y.len() { (y, x) } else { (x, y) };
+    if x.len() + y.len() <= cutoff.max(2) || x.len() < 2 || !par {
+        merge_into(x, y, out);
+        return;
+    }
+    let xm = x.len() / 2;
+    let ym = y.partition_point(|&v| v < x[xm]);
+    let (ol, or) = out.split_at_mut(xm + ym);
+    rayon::join(
+        || merge_cpu(&x[..xm], &y[..ym], ol, cutoff, true),
+        || merge_cpu(&x[xm..], &y[ym..], or, cutoff, true),
+    );
+}
+
+fn cilksort_cpu(
+    data: &mut [u32],
+    tmp: &mut [u32],
+    sort_cutoff: usize,
+    merge_cutoff: usize,
+    par: bool,
+) {
+    let n = data.len();
+    if n <= sort_cutoff.max(4) {
+        insertion_sort(data);
+        return;
+    }
+    let q = n / 4;
+    {
+        let (d01, d23) = data.split_at_mut(2 * q);
+        let (d0, d1) = d01.split_at_mut(q);
+        let (d2, d3) = d23.split_at_mut(q);
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let (t0, t1) = t01.split_at_mut(q);
+        let (t2, t3) = t23.split_at_mut(q);
+        let s = |d: &mut [u32], t: &mut [u32]| cilksort_cpu(d, t, sort_cutoff, merge_cutoff, par);
+        if par {
+            rayon::join(
+                || rayon::join(|| s(d0, t0), || s(d1, t1)),
+                || rayon::join(|| s(d2, t2), || s(d3, t3)),
+            );
+        } else {
+            s(d0, t0);
+            s(d1, t1);
+            s(d2, t2);
+            s(d3, t3);
+        }
+    }
+    {
+        let (d01, d23) = data.split_at(2 * q);
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let m = |a: &[u32], b: &[u32], o: &mut [u32]| merge_cpu(a, b, o, merge_cutoff, par);
+        if par {
+            rayon::join(
+                || m(&d01[..q], &d01[q..], t01),
+                || m(&d23[..q], &d23[q..], t23),
+            );
+        } else {
+            m(&d01[..q], &d01[q..], t01);
+            m(&d23[..q], &d23[q..], t23);
+        }
+    }
+    let (t01, t23) = tmp.split_at(2 * q);
+    merge_cpu(t01, t23, data, merge_cutoff, par);
+}
+
+fn tree_rayon(depth: u32, id: u64, w: tree::Work) -> (u64, u64) {
+    let own = (1, tree::node_work(id, w));
+    if depth == 0 {
+        return own;
+    }
+    let (l, r) = rayon::join(
+        || tree_rayon(depth - 1, 2 * id + 1, w),
+        || tree_rayon(depth - 1, 2 * id + 2, w),
+    );
+    (own.0 + l.0 + r.0, own.1.wrapping_add(l.1).wrapping_add(r.1))
+}
+
+// ---- GPU helpers ----
+
+fn upload<T: gtap_host::cudarc::driver::DeviceRepr>(gpu: &Gpu, data: &[T]) -> CudaSlice<T> {
+    gpu.stream().clone_htod(data).expect("upload")
+}
+
+fn dptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
+    let (p, _sync) = s.device_ptr(gpu.stream());
+    p
+}
+
+fn random_input(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next() as u32).collect()
+}
+
+fn main() -> ExitCode {
+    let mut runs = 10;
+    let mut out = None;
+    let mut names = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(10),
+            "--out" => out = args.next(),
+            _ => names.push(a),
+        }
+    }
+    let wanted =
+        |name: &str| names.is_empty() || names.iter().any(|n| name.starts_with(n.as_str()));
+    let gpu = match Gpu::new(0) {
+        Ok(gpu) => {
+            eprintln!("GPU: {}", gpu.props());
+            Some(
+                GpuRuntime::new(
+                    gpu,
+                    gtap_examples::PTX,
+                    GpuConfig::new().tasks_per_warp(8192),
+                )
+                .expect("GPU runtime"),
+            )
+        }
+        Err(e) => {
+            eprintln!("no GPU ({e}); CPU baselines only");
+            None
+        }
+    };
+    eprintln!("CPU: {} threads for rayon", rayon::current_num_threads());
+    let mut h = Harness {
+        runs,
+        rows: Vec::new(),
+        gpu,
+    };
+
+    if wanted("fib") {
+        for n in [30, 35, 40] {
+            let want = fib::reference(n);
+            if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
+                // SAFETY: `rt` points into `h`, which `measure` does not touch through `gpu`.
+                let rt = unsafe { &mut *rt };
+                h.measure(format!("fib({n})"), "gpu", || {
+                    let (v, s) = rt.run(fib::program::fib(n)).expect("GPU run");
+                    assert_eq!(v, want, "fib({n}) on the GPU");
+                    note(s)
+                });
+            }
+            h.measure(format!("fib({n})"), "seq", || {
+                let (t, v) = timed(|| fib_seq(std::hint::black_box(n)));
+                assert_eq!(v, want);
+                (t, 0)
+            });
+            h.measure(format!("fib({n})"), "rayon", || {
+                let (t, v) = timed(|| fib_rayon(std::hint::black_box(n)));
+                assert_eq!(v, want);
+                (t, 0)
+            });
+        }
+    }
+    if wanted("nqueens") {
+        for n in [12u32, 14, 16] {
+            let want = nqueens::KNOWN[n as usize];
+            if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
+                // SAFETY: as above.
+                let rt = unsafe { &mut *rt };
+                h.measure(format!("nqueens({n}), cutoff 7"), "gpu", || {
+                    let (v, s) = rt
+                        .run(nqueens::program::nqueens(n, 0, 0, 0, 0, 7))
+                        .expect("GPU run");
+                    assert_eq!(v, want, "nqueens({n}) on the GPU");
+                    note(s)
+                });
+            }
+            h.measure(format!("nqueens({n}), cutoff 7"), "seq", || {
+                let (t, v) = timed(|| nqueens::count_seq(n, 0, 0, 0, 0));
+                assert_eq!(v, want);
+                (t, 0)
+            });
+            h.measure(format!("nqueens({n}), cutoff 7"), "rayon", || {
+                let (t, v) = timed(|| nqueens_rayon(n, 0, 0, 0, 0, 7));
+                assert_eq!(v, want);
+                (t, 0)
+            });
+        }
+    }
+    for (name, n, is_cilk) in [
+        ("mergesort", 10_000_000usize, false),
+        ("cilksort", 100_000_000, true),
+    ] {
+        if !wanted(name) {
+            continue;
+        }
+        let label = format!("{name} {n:.0e}");
+        let input = random_input(n, 12345);
+        let mut sorted = input.clone();
+        sorted.sort_unstable();
+        if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
+            // SAFETY: as above.
+            let rt = unsafe { &mut *rt };
+            let gpu = rt.gpu().clone();
+            let tmp = upload(&gpu, &vec![0u32; n]);
+            h.measure(label.clone(), "gpu", || {
+                let data = upload(&gpu, &input);
+                // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                let (d, t) = unsafe {
+                    (
+                        Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                        Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                    )
+                };
+                let (_, s) = if is_cilk {
+                    rt.run(cilksort::program::cilksort(d, t, 0, n, 64, 256))
+                        .expect("GPU run")
+                } else {
+                    rt.run(mergesort::program::mergesort(d, t, 0, n, 128))
+                        .expect("GPU run")
+                };
+                assert!(
+                    gpu.stream().clone_dtoh(&data).expect("download") == sorted,
+                    "{name} on the GPU"
+                );
+                note(s)
+            });
+        }
+        for (backend, par) in [("seq", false), ("rayon", true)] {
+            let mut tmp = vec![0u32; n];
+            h.measure(label.clone(), backend, || {
+                let mut data = input.clone();
+                let (t, ()) = timed(|| {
+                    if is_cilk {
+                        cilksort_cpu(&mut data, &mut tmp, 4096, 4096, par)
+                    } else {
+                        mergesort_cpu(&mut data, &mut tmp, 4096, par)
+                    }
+                });
+                assert!(data == sorted, "{name} on the CPU");
+                (t, 0)
+            });
+        }
+    }
+    if wanted("tree") {
+        let (depth, mem_ops, iters) = (22u32, 256u32, 256u32);
+        let mut rng = Rng::new(7);
+        let table: &'static [u64] = Box::leak(
+            (0..1usize << 24)
+                .map(|_| rng.next())
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        );
+        let host_work = tree::Work::new(table, mem_ops, iters);
+        let want = tree_rayon(depth, 0, host_work);
+        let label = format!("full binary tree D={depth}, mem {mem_ops}, fma {iters}");
+        if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
+            // SAFETY: as above.
+            let rt = unsafe { &mut *rt };
+            let gpu = rt.gpu().clone();
+            let dtable = upload(&gpu, table);
+            // SAFETY: the device table holds 2^20 u64s and outlives the runs.
+            let w = unsafe {
+                tree::Work::from_raw(dptr(&gpu, &dtable) as *const u64, 1 << 20, mem_ops, iters)
+            };
+            h.measure(label.clone(), "gpu", || {
+                let (v, s) = rt
+                    .run(tree::full_binary::node(depth, 0, w))
+                    .expect("GPU run");
+                assert_eq!(v, want, "tree on the GPU");
+                note(s)
+            });
+        }
+        h.measure(label.clone(), "seq", || {
+            let (t, v) = timed(|| tree::full_binary_reference(depth, 0, host_work));
+            assert_eq!(v, want);
+            (t, 0)
+        });
+        h.measure(label, "rayon", || {
+            let (t, v) = timed(|| tree_rayon(depth, 0, host_work));
+            assert_eq!(v, want);
+            (t, 0)
+        });
+    }
+
+    let mut csv = String::from("benchmark,backend,median_ms,min_ms,max_ms,runs,tasks\n");
+    println!("| benchmark | backend | median ms | min ms | max ms | runs | tasks |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for r in &h.rows {
+        println!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} | {} | {} |",
+            r.bench,
+            r.backend,
+            r.median_ms(),
+            r.min_ms(),
+            r.max_ms(),
+            r.times.len(),
+            r.tasks
+        );
+        csv.push_str(&format!(
+            "{},{},{:.4},{:.4},{:.4},{},{}\n",
+            r.bench,
+            r.backend,
+            r.median_ms(),
+            r.min_ms(),
+            r.max_ms(),
+            r.times.len(),
+            r.tasks
+        ));
+    }
+    if let Some(path) = out
+        && let Err(e) = std::fs::write(&path, csv)
+    {
+        eprintln!("could not write {path}: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
