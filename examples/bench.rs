@@ -23,6 +23,9 @@ use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 
+/// Entries of the synthetic tree's table (8 MiB of `u64`), the same on the GPU and the CPU.
+const TREE_TABLE: usize = 1 << 20;
+
 /// The statistics of the last GPU run, printed after each GPU benchmark.
 static LAST: Mutex<Option<gtap_host::gpu_runtime::GpuStats>> = Mutex::new(None);
 
@@ -450,7 +453,7 @@ fn main() -> ExitCode {
         let (depth, mem_ops, iters) = (22u32, 256u32, 256u32);
         let mut rng = Rng::new(7);
         let table: &'static [u64] = Box::leak(
-            (0..1usize << 24)
+            (0..TREE_TABLE)
                 .map(|_| rng.next())
                 .collect::<Vec<_>>()
                 .into_boxed_slice(),
@@ -465,7 +468,12 @@ fn main() -> ExitCode {
             let dtable = upload(&gpu, table);
             // SAFETY: the device table holds 2^20 u64s and outlives the runs.
             let w = unsafe {
-                tree::Work::from_raw(dptr(&gpu, &dtable) as *const u64, 1 << 20, mem_ops, iters)
+                tree::Work::from_raw(
+                    dptr(&gpu, &dtable) as *const u64,
+                    TREE_TABLE,
+                    mem_ops,
+                    iters,
+                )
             };
             h.measure(label.clone(), "gpu", || {
                 let (v, s) = rt
