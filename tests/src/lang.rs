@@ -202,7 +202,7 @@ impl Counter {
     }
 }
 
-/// What [`lang::branches`] computes, sequentially.
+/// What [`program::branches`] computes, sequentially.
 pub fn branches_reference(n: u32) -> u64 {
     if n == 0 {
         return 1;

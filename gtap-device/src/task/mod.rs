@@ -7,6 +7,16 @@
 //! there after the join. See `gtap-macros` for the lowering and `examples/fib-expanded.rs`
 //! for a worked expansion.
 //!
+//! # Why rustc's coroutines
+//! GTaP's compiler splits a task at each taskwait and spills what is live into a record, with
+//! its own liveness analysis and restrictions (no taskwait in loops or branches in practice,
+//! annotated locals). rustc's coroutine transform already does exactly that job, for any
+//! control flow, with borrow checking across the suspension points, and its output compiles
+//! to PTX. So the macro only rewrites `taskwait!()` into `yield` and `spawn!` into runtime
+//! calls, and leaves liveness, layout and the state machine to rustc. The cost is that a
+//! frame's layout is rustc's choice in each compilation: frames never cross between the host
+//! and the GPU (a root task travels as its `#[repr(C)]` arguments, see [`Program::Args`]).
+//!
 //! | file | what |
 //! |---|---|
 //! | [`program`] | the [`Program`] trait the macro implements: the task enum and its dispatch |

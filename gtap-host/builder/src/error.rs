@@ -85,3 +85,38 @@ pub enum BuildError {
         known: String,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_component_says_how_to_install_it() {
+        let e = BuildError::MissingComponent {
+            component: "rust-src",
+            toolchain: "nightly-2026-05-20".into(),
+            looked_for: PathBuf::from("/x/lib/rustlib/src/rust/library/core/Cargo.toml"),
+            why: "build `core`",
+        };
+        let msg = e.to_string();
+        assert!(
+            msg.contains("rustup component add rust-src --toolchain nightly-2026-05-20"),
+            "{msg}"
+        );
+        assert!(msg.contains("rustup toolchain install"), "{msg}");
+        assert!(msg.contains("/x/lib/rustlib/src"), "{msg}");
+    }
+
+    #[test]
+    fn a_device_compile_error_points_at_the_compiler_output() {
+        let e = BuildError::DeviceCompile {
+            krate: "kernels".into(),
+            command: "cargo rustc ...".into(),
+        };
+        let msg = e.to_string();
+        assert!(
+            msg.contains("`kernels`") && msg.contains("messages are above"),
+            "{msg}"
+        );
+    }
+}
