@@ -91,7 +91,6 @@ pub mod program {
     /// a run's root task crosses to the GPU as its arguments, and the GPU builds its frame
     /// (frames are coroutines, whose layout is rustc's choice in each compilation).
     #[repr(C)]
-    #[derive(Clone, Copy)]
     #[allow(non_camel_case_types)]
     pub enum Args {
         /// The arguments of task `fib`.
@@ -100,7 +99,6 @@ pub mod program {
 
     /// `fib`'s parameters.
     #[repr(C)]
-    #[derive(Clone, Copy)]
     pub struct FibArgs {
         /// `n`.
         pub n: u32,

@@ -145,7 +145,6 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         /// One variant per task of this program, holding its arguments, with a layout the
         /// host and the GPU agree on (generated).
         #[repr(C)]
-        #[derive(Clone, Copy)]
         #[allow(non_camel_case_types)]
         pub enum Args { #( #[doc = #args_docs] #all_names(#args_tys), )* }
 
@@ -247,6 +246,13 @@ fn expand_task(task: &ItemFn) -> (TaskOut, bool, Vec<syn::Error>) {
         })
         .collect();
     // Constructor parameters without `mut` (the frame fn keeps the user's patterns).
+    let read_args: Vec<TokenStream> = arg_names
+        .iter()
+        .map(|n| {
+            let read = quote!(::core::ptr::read(&#n));
+            quote_spanned! {Span::mixed_site()=> unsafe { #read } }
+        })
+        .collect();
     let ctor_params = arg_names
         .iter()
         .zip(&arg_types)
@@ -286,15 +292,14 @@ fn expand_task(task: &ItemFn) -> (TaskOut, bool, Vec<syn::Error>) {
         #( #attrs )*
         #[allow(clippy::too_many_arguments)]
         #vis fn #name(#( #ctor_params ),*) -> ::gtap::Call<Program, #ret> {
-            ::gtap::Call::__new(
-                Task::#name(#frame_fn(#( #arg_names ),*)),
-                Args::#name(#args_struct { #( #arg_names ),* }),
-            )
+            // The parameters are `Copy` (checked above); reading them bitwise for the
+            // arguments keeps a non-`Copy` parameter to that one, clear error.
+            let args = #args_struct { #( #arg_names: #read_args ),* };
+            ::gtap::Call::__new(Task::#name(#frame_fn(#( #arg_names ),*)), Args::#name(args))
         }
 
         #[doc(hidden)]
         #[repr(C)]
-        #[derive(Clone, Copy)]
         #[allow(non_camel_case_types)]
         pub struct #args_struct { #( pub #arg_names: #arg_types, )* }
     };

@@ -1,6 +1,9 @@
 //! The paper's programs on the CPU backend, each checked against its sequential reference,
 //! with several worker counts.
 
+mod common;
+
+use common::{check_sorted_permutation, random_input};
 use gtap_examples::buf::{Buf, Rng};
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 use gtap_host::cpu::{CpuConfig, CpuRuntime};
@@ -50,21 +53,6 @@ fn nqueens_sequential_part_matches_the_known_counts() {
             nqueens::KNOWN[n as usize]
         );
     }
-}
-
-fn random_input(n: usize, seed: u64) -> Vec<u32> {
-    let mut rng = Rng::new(seed);
-    (0..n).map(|_| rng.next() as u32).collect()
-}
-
-fn check_sorted_permutation(input: &[u32], output: &[u32]) {
-    assert!(
-        output.windows(2).all(|w| w[0] <= w[1]),
-        "output is not sorted"
-    );
-    let mut expected = input.to_vec();
-    expected.sort_unstable();
-    assert_eq!(expected, output, "output is not a permutation of the input");
 }
 
 #[test]

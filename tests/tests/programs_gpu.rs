@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{device_ptr, download, upload};
+use common::{check_sorted_permutation, device_ptr, download, random_input, upload};
 use gtap_examples::buf::{Buf, Rng};
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
@@ -55,21 +55,6 @@ fn nqueens_is_correct_on_every_shape() {
             );
         }
     }
-}
-
-fn random_input(n: usize, seed: u64) -> Vec<u32> {
-    let mut rng = Rng::new(seed);
-    (0..n).map(|_| rng.next() as u32).collect()
-}
-
-fn check_sorted_permutation(input: &[u32], output: &[u32]) {
-    assert!(
-        output.windows(2).all(|w| w[0] <= w[1]),
-        "output is not sorted"
-    );
-    let mut expected = input.to_vec();
-    expected.sort_unstable();
-    assert_eq!(expected, output, "output is not a permutation of the input");
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub trait Program: Sized + 'static {
     /// from the host to the GPU as its arguments and is built there with
     /// [`Program::start`]: the layout of a frame (a coroutine) is rustc's choice and may
     /// differ between two compilations, so frames never cross.
-    type Args: Copy + 'static;
+    type Args: 'static;
 
     /// The frame of a task called with `args` (not started yet).
     fn start(args: Self::Args) -> Self::Task;
@@ -88,8 +88,8 @@ impl<P: Program, R> Call<P, R> {
         }
     }
 
-    /// The call's arguments (how a root task is sent to the GPU).
-    pub fn args(&self) -> P::Args {
+    /// The call's arguments, without the frame (how a root task is sent to the GPU).
+    pub fn into_args(self) -> P::Args {
         self.args
     }
 

@@ -300,9 +300,9 @@ impl GpuRuntime {
         let root_result = addr(&stream, result_slice);
 
         // The root task travels as its arguments; warp 0 builds its frame (see the kernel).
-        let args = root.args();
-        drop(root);
-        // SAFETY: `P::Args` is a `repr(C)` value (`Copy`); reading its bytes is fine.
+        let args = root.into_args();
+        // SAFETY: `P::Args` is a `repr(C)` value of `Copy` fields (the macro checks every task
+        // parameter); reading its bytes is fine, and it owns nothing to drop twice.
         let args_bytes = unsafe {
             std::slice::from_raw_parts((&raw const args).cast::<u8>(), size_of::<P::Args>())
         };

@@ -42,3 +42,20 @@ pub fn device_ptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
     let (p, _sync) = s.device_ptr(gpu.stream());
     p
 }
+
+/// `n` pseudo-random `u32`s from `seed`.
+pub fn random_input(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = gtap_examples::buf::Rng::new(seed);
+    (0..n).map(|_| rng.next() as u32).collect()
+}
+
+/// Asserts that `output` is `input` sorted.
+pub fn check_sorted_permutation(input: &[u32], output: &[u32]) {
+    assert!(
+        output.windows(2).all(|w| w[0] <= w[1]),
+        "output is not sorted"
+    );
+    let mut expected = input.to_vec();
+    expected.sort_unstable();
+    assert_eq!(expected, output, "output is not a permutation of the input");
+}
