@@ -323,14 +323,15 @@ fn main() -> ExitCode {
     let gpu = match Gpu::new(0) {
         Ok(gpu) => {
             eprintln!("GPU: {}", gpu.props());
-            Some(
-                GpuRuntime::new(
-                    gpu,
-                    gtap_examples::PTX,
-                    GpuConfig::new().tasks_per_warp(8192),
-                )
-                .expect("GPU runtime"),
-            )
+            let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u32>().ok());
+            let mut config = GpuConfig::new().tasks_per_warp(8192);
+            if let Some(r) = env("GTAP_MAX_REGISTERS") {
+                config = config.max_registers(r);
+            }
+            if let Some(b) = env("GTAP_BLOCK") {
+                config = config.block(b);
+            }
+            Some(GpuRuntime::new(gpu, gtap_examples::PTX, config).expect("GPU runtime"))
         }
         Err(e) => {
             eprintln!("no GPU ({e}); CPU baselines only");

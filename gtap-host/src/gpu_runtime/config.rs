@@ -27,6 +27,9 @@ pub struct GpuConfig {
     pub steal_attempts: u32,
     /// A run longer than this is stopped and reported as [`GpuRunError::TimedOut`].
     pub timeout: Duration,
+    /// Registers per thread the driver may give the kernels (`None`: its own choice). Fewer
+    /// registers let more warps be resident (block size permitting), at the price of spills.
+    pub max_registers: Option<u32>,
 }
 
 impl Default for GpuConfig {
@@ -39,6 +42,7 @@ impl Default for GpuConfig {
             num_queues: 1,
             steal_attempts: 8,
             timeout: Duration::from_secs(120),
+            max_registers: None,
         }
     }
 }
@@ -91,6 +95,12 @@ impl GpuConfig {
         self
     }
 
+    /// Limits the registers per thread (16 to 255).
+    pub fn max_registers(mut self, registers: u32) -> Self {
+        self.max_registers = Some(registers);
+        self
+    }
+
     /// Checks the settings that do not depend on the device.
     pub fn validate(&self) -> Result<(), GpuRunError> {
         let bad = |setting: &'static str, value: u64, why: &'static str| {
@@ -140,6 +150,11 @@ impl GpuConfig {
                 0,
                 "an idle warp must try at least one victim",
             );
+        }
+        if let Some(r) = self.max_registers
+            && !(16..=255).contains(&r)
+        {
+            return bad("max_registers", r.into(), "must be between 16 and 255");
         }
         if self.timeout.is_zero() {
             return bad("timeout", 0, "must be longer than zero");

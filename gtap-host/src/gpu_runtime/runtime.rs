@@ -57,6 +57,26 @@ struct Buffers {
     args: Option<CudaSlice<u8>>,
 }
 
+/// `ptx` with a `.maxnreg n` directive on every kernel entry: the driver's compiler then keeps
+/// each thread to `n` registers (spilling to local memory if it must), which lets more warps
+/// be resident on an SM.
+fn limit_registers(ptx: &str, n: u32) -> String {
+    let mut out = String::with_capacity(ptx.len() + 64);
+    let mut in_entry_params = false;
+    for line in ptx.lines() {
+        if line.starts_with(".visible .entry") || line.starts_with(".entry") {
+            in_entry_params = true;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if in_entry_params && line.trim_start().starts_with(')') {
+            out.push_str(&format!(".maxnreg {n}\n"));
+            in_entry_params = false;
+        }
+    }
+    out
+}
+
 /// Page-locked host memory mapped into the device, where a panicking task reports its
 /// location (readable after the kernel trapped, when device memory no longer is).
 struct PanicSink {
@@ -158,7 +178,10 @@ impl GpuRuntime {
     pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
         config.validate()?;
         config.validate_for(gpu.props())?;
-        let module = gpu.load(ptx)?;
+        let module = match config.max_registers {
+            Some(n) => gpu.load(&limit_registers(ptx, n))?,
+            None => gpu.load(ptx)?,
+        };
         let control = gpu
             .context()
             .new_stream()
