@@ -195,6 +195,7 @@ mod tests {
             (GpuConfig::new().num_queues(9), "num_queues"),
             (GpuConfig::new().num_queues(0), "num_queues"),
             (GpuConfig::new().timeout(Duration::ZERO), "timeout"),
+            (GpuConfig::new().max_registers(8), "max_registers"),
         ] {
             let err = cfg.validate().unwrap_err().to_string();
             assert!(err.contains(setting), "{err}");

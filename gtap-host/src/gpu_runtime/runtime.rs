@@ -554,3 +554,17 @@ impl GpuRuntime {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::limit_registers;
+
+    #[test]
+    fn maxnreg_goes_after_each_entry_parameter_list() {
+        let ptx = ".version 7.0\n.visible .entry a(\n\t.param .u64 a_param_0\n)\n{\n\tret;\n}\n.entry b(\n)\n{\n}\n";
+        let out = limit_registers(ptx, 40);
+        assert_eq!(out.matches(".maxnreg 40").count(), 2, "{out}");
+        assert!(out.contains("a_param_0\n)\n.maxnreg 40\n{"), "{out}");
+        assert!(out.contains(".entry b(\n)\n.maxnreg 40\n{"), "{out}");
+    }
+}
