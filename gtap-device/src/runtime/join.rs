@@ -82,22 +82,75 @@ pub enum ParentNext {
     Complete,
 }
 
+/// The protocol's three RMWs as data: what each adds to a join counter, and what the old
+/// value it returns means. [`wait`], [`finish`] and [`child_completed`] are these plus the
+/// RMW and the Acquire fence; the GPU runtime issues the RMWs of a whole warp at one
+/// instruction and uses these to read the results.
+pub mod step {
+    use super::{AfterReturn, AfterWait, FINISHED, ParentNext};
+
+    /// What a taskwait with `n` children adds to the task's own counter.
+    #[inline(always)]
+    pub fn wait_delta(n: u32) -> i32 {
+        n as i32
+    }
+
+    /// The outcome of a taskwait's add, from the value the counter had before it.
+    #[inline(always)]
+    pub fn after_wait(prev: i32, n: u32) -> AfterWait {
+        if prev + n as i32 == 0 {
+            AfterWait::Continue
+        } else {
+            AfterWait::Suspended
+        }
+    }
+
+    /// What a return with `n` children not waited for adds to the task's own counter.
+    #[inline(always)]
+    pub fn finish_delta(n: u32) -> i32 {
+        n as i32 + FINISHED
+    }
+
+    /// The outcome of a return's add, from the value the counter had before it.
+    #[inline(always)]
+    pub fn after_finish(prev: i32, n: u32) -> AfterReturn {
+        if prev + n as i32 == 0 {
+            AfterReturn::Complete
+        } else {
+            AfterReturn::Pending
+        }
+    }
+
+    /// What a completing child adds to its parent's counter.
+    pub const CHILD_DELTA: i32 = -1;
+
+    /// What a completing child must do, from the value its parent's counter had before.
+    #[inline(always)]
+    pub fn after_child(prev: i32) -> ParentNext {
+        if prev == 1 {
+            ParentNext::Resume
+        } else if prev == FINISHED + 1 {
+            ParentNext::Complete
+        } else {
+            ParentNext::Nothing
+        }
+    }
+}
+
 /// The task reaches a taskwait with `n` children spawned since its last one.
 #[inline]
 pub fn wait(join: &AtomicI32, n: u32) -> AfterWait {
     debug_assert!(n <= MAX_OUTSTANDING);
-    let n = n as i32;
     // Release: publishes the frame and `queue` to the child that resumes us. The Acquire
     // half is needed only when we go on at once, so it is a fence on that path alone (an
     // acquire RMW would cost every task an L1 invalidation on the GPU).
-    let prev = join.fetch_add(n, Ordering::Release);
-    if prev + n == 0 {
+    let prev = join.fetch_add(step::wait_delta(n), Ordering::Release);
+    let next = step::after_wait(prev, n);
+    if next == AfterWait::Continue {
         // Acquire: takes in the children that already completed (their results).
         fence(Ordering::Acquire);
-        AfterWait::Continue
-    } else {
-        AfterWait::Suspended
     }
+    next
 }
 
 /// The task returned with `n` children spawned since its last taskwait (not waited for).
@@ -110,16 +163,14 @@ pub fn finish(join: &AtomicI32, n: u32) -> AfterReturn {
         // the task resumed.
         return AfterReturn::Complete;
     }
-    let n = n as i32;
     // Release as in `wait`; Acquire (by fence, on that path only) so that completing now
     // comes after the whole subtree.
-    let prev = join.fetch_add(n + FINISHED, Ordering::Release);
-    if prev + n == 0 {
+    let prev = join.fetch_add(step::finish_delta(n), Ordering::Release);
+    let next = step::after_finish(prev, n);
+    if next == AfterReturn::Complete {
         fence(Ordering::Acquire);
-        AfterReturn::Complete
-    } else {
-        AfterReturn::Pending
     }
+    next
 }
 
 /// A child of the task owning `parent_join` completed.
@@ -128,16 +179,12 @@ pub fn child_completed(parent_join: &AtomicI32) -> ParentNext {
     // Release: publishes this child's result and subtree. Only the child that fires a
     // trigger needs Acquire (it takes in the other children and the parent's own add), so
     // it alone issues the fence.
-    let prev = parent_join.fetch_sub(1, Ordering::Release);
-    if prev == 1 {
+    let prev = parent_join.fetch_add(step::CHILD_DELTA, Ordering::Release);
+    let next = step::after_child(prev);
+    if next != ParentNext::Nothing {
         fence(Ordering::Acquire);
-        ParentNext::Resume
-    } else if prev == FINISHED + 1 {
-        fence(Ordering::Acquire);
-        ParentNext::Complete
-    } else {
-        ParentNext::Nothing
     }
+    next
 }
 
 #[cfg(all(test, not(loom)))]

@@ -11,7 +11,7 @@ use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::nanosleep;
 use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
 use crate::runtime::deque::{claim, publish};
-use crate::runtime::join;
+use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
 use crate::runtime::record::Record;
 use crate::runtime::sync::Ordering;
 use crate::task::{Ctx, Program, Step};
@@ -411,9 +411,9 @@ enum Next {
 #[derive(Clone, Copy)]
 enum Rmw {
     /// `wait`: task `id` added its `n` children at a taskwait.
-    Wait { id: u32, n: i32 },
+    Wait { id: u32, n: u32 },
     /// `finish`: task `id` returned with `n` children not waited for.
-    Finish { id: u32, n: i32 },
+    Finish { id: u32, n: u32 },
     /// `child_completed`: a child of `parent` completed.
     Child { parent: u32 },
 }
@@ -462,9 +462,9 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32) -> (u32, u32) {
         // Converged part: one release RMW per lane that needs one, at this one instruction.
         let mut prev = 0;
         let (target, delta) = match rmw {
-            Some(Rmw::Wait { id, n }) => (id, n),
-            Some(Rmw::Finish { id, n }) => (id, n + join::FINISHED),
-            Some(Rmw::Child { parent }) => (parent, -1),
+            Some(Rmw::Wait { id, n }) => (id, join::step::wait_delta(n)),
+            Some(Rmw::Finish { id, n }) => (id, join::step::finish_delta(n)),
+            Some(Rmw::Child { parent }) => (parent, join::step::CHILD_DELTA),
             None => (NONE, 0),
         };
         if target != NONE {
@@ -477,22 +477,29 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32) -> (u32, u32) {
         }
         next = match rmw {
             None => Next::Idle,
-            Some(Rmw::Wait { id, n }) if prev + n == 0 => Next::Resume(id),
-            Some(Rmw::Wait { .. }) => Next::Idle,
-            Some(Rmw::Finish { id, n }) if prev + n == 0 => Next::Complete(id),
-            Some(Rmw::Finish { .. }) => Next::Idle,
-            Some(Rmw::Child { parent }) if prev == 1 => {
-                // The parent waits at a taskwait and this was its last child: enqueue it.
-                crate::runtime::sync::fence(Ordering::Acquire);
-                // SAFETY: the parent's `queue` was written before its join RMW, acquired above.
-                w.stage(
-                    unsafe { Record::queue(w.record::<P::Task>(parent)) },
-                    parent,
-                );
-                Next::Idle
-            }
-            Some(Rmw::Child { parent }) if prev == join::FINISHED + 1 => Next::Complete(parent),
-            Some(Rmw::Child { .. }) => Next::Idle,
+            Some(Rmw::Wait { id, n }) => match join::step::after_wait(prev, n) {
+                AfterWait::Continue => Next::Resume(id),
+                AfterWait::Suspended => Next::Idle,
+            },
+            Some(Rmw::Finish { id, n }) => match join::step::after_finish(prev, n) {
+                AfterReturn::Complete => Next::Complete(id),
+                AfterReturn::Pending => Next::Idle,
+            },
+            Some(Rmw::Child { parent }) => match join::step::after_child(prev) {
+                ParentNext::Resume => {
+                    // The parent waits at a taskwait and this was its last child.
+                    crate::runtime::sync::fence(Ordering::Acquire);
+                    // SAFETY: the parent's `queue` was written before its join RMW, acquired
+                    // above.
+                    w.stage(
+                        unsafe { Record::queue(w.record::<P::Task>(parent)) },
+                        parent,
+                    );
+                    Next::Idle
+                }
+                ParentNext::Complete => Next::Complete(parent),
+                ParentNext::Nothing => Next::Idle,
+            },
         };
         if matches!(next, Next::Resume(_) | Next::Complete(_)) {
             // Acquire: this lane goes on with a task whose children completed (their results
@@ -519,7 +526,7 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32) -> (Option<Rmw>, bool) {
     let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, slot);
     // SAFETY: the frame is pinned in its record and only this lane resumes it now.
     let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
-    let n = ctx.spawned as i32;
+    let n = ctx.spawned;
     match step {
         Step::Wait => {
             // SAFETY: we run the task; readers of `queue` come after the join RMW.
