@@ -42,7 +42,8 @@ pub struct Record<T> {
     /// spawner; read by every worker that resumes the task.
     result_slot: *mut u8,
     /// Whether `task` holds a frame not yet dropped. Written by the spawner (true) and the
-    /// completing worker (false); read by the host after an aborted run, to drop what is left.
+    /// completing worker (false); read by the host after an aborted CPU run, to drop what is
+    /// left. Not maintained on the GPU (frames there are never dropped by the host).
     live: bool,
     /// The task's frame; initialized while `live`.
     task: MaybeUninit<T>,
@@ -84,6 +85,9 @@ impl<T> Record<T> {
             (&raw mut (*rec).parent).write(parent);
             (&raw mut (*rec).queue).write(queue);
             (&raw mut (*rec).result_slot).write(result_slot);
+            // The host drops the frames left in a CPU run's records after an abort; nothing
+            // reads `live` on the GPU, so the GPU does not pay for the store.
+            #[cfg(not(target_arch = "nvptx64"))]
             (&raw mut (*rec).live).write(true);
             (&raw mut (*rec).task).write(MaybeUninit::new(task));
         }
@@ -178,6 +182,7 @@ impl<T> Record<T> {
         // SAFETY: per the contract the frame is initialized and unused; it is pinned in the
         // record, and dropping it in place is what the pinning contract asks.
         unsafe {
+            #[cfg(not(target_arch = "nvptx64"))]
             (&raw mut (*rec).live).write(false);
             core::ptr::drop_in_place(Self::task(rec));
         }

@@ -18,7 +18,7 @@ pub const MAX_QUEUES: u32 = 8;
 /// Bytes of shared memory each warp of the kernel needs (its `WarpShared`); the host
 /// launches with `warps_per_block * WARP_SHARED_BYTES` of dynamic shared memory. The kernel
 /// checks this against its own layout at compile time.
-pub const WARP_SHARED_BYTES: u32 = 5 * 4 * MAX_QUEUES + 4 * 4 + 4 * 64;
+pub const WARP_SHARED_BYTES: u32 = 6 * 4 * MAX_QUEUES + 4 * 4 + 4 * 64;
 
 /// "No record": the end of a free list, the root's parent.
 pub const NONE: u32 = crate::runtime::record::NONE;

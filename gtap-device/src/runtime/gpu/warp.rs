@@ -35,6 +35,9 @@ pub struct WarpShared {
     pub room: [u32; MAX_QUEUES as usize],
     /// Per queue: the steal end as lane 0 last read it (never ahead of the real one).
     pub head: [u32; MAX_QUEUES as usize],
+    /// Per queue: where this round's staging starts (`tail + private`), set by lane 0 at the
+    /// round's start.
+    pub stage_base: [u32; MAX_QUEUES as usize],
     /// Records allocated this round. Bumped by lanes, reset by lane 0.
     pub alloc_taken: u32,
     /// Free stack depth at the round's start.
@@ -113,6 +116,29 @@ pub unsafe fn cta_claim(key: u32, p_of: impl Fn(u32) -> *mut u32) -> u32 {
         pending &= !group;
     }
     mine
+}
+
+/// [`cta_claim`] for a counter all callers share: one `.cta` atomic by the lowest active lane
+/// and one shuffle.
+///
+/// # Convergence
+/// As [`cta_claim`].
+///
+/// # Safety
+/// As [`cta_claim`].
+#[inline(always)]
+pub unsafe fn cta_claim_one(p: *mut u32) -> u32 {
+    use crate::arch::warp::{active_mask, lane_mask_lt, shfl_idx};
+    let mask = active_mask();
+    let leader = mask.trailing_zeros();
+    let mut base = 0;
+    if crate::arch::index::lane_id() == leader {
+        // SAFETY: forwarded from this function's contract.
+        base = unsafe { cta_add(p, mask.count_ones()) };
+    }
+    // SAFETY: every lane of `mask` runs this shuffle (see "Convergence").
+    let base = unsafe { shfl_idx(mask, base, leader) };
+    base + (mask & lane_mask_lt()).count_ones()
 }
 
 impl WarpCtx {
@@ -228,7 +254,7 @@ impl WarpCtx {
     pub fn alloc(&self) -> Option<u32> {
         let sh = self.sh;
         // SAFETY: `alloc_taken` is bumped only atomically during a round.
-        let k = unsafe { cta_claim(0, |_| &raw mut (*sh).alloc_taken) };
+        let k = unsafe { cta_claim_one(&raw mut (*sh).alloc_taken) };
         let sh = self.shared();
         let run = self.run();
         let slab = self.warp * run.tasks_per_warp;
@@ -251,7 +277,7 @@ impl WarpCtx {
         if owner == self.warp {
             let sh = self.sh;
             // SAFETY: `freed_n` is bumped only atomically during a round.
-            let f = unsafe { cta_claim(0, |_| &raw mut (*sh).freed_n) } as usize;
+            let f = unsafe { cta_claim_one(&raw mut (*sh).freed_n) } as usize;
             if f < FREED_CAP {
                 // SAFETY: slot `f` is this lane's alone (the atomic handed it out).
                 unsafe { (*sh).freed[f] = id };
@@ -285,16 +311,21 @@ impl WarpCtx {
             return;
         };
         let sh = self.sh;
-        // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`.
-        let idx = unsafe { cta_claim(q, |q| &raw mut (*sh).staged[q as usize]) };
+        // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`. With
+        // one queue (the same for every warp, so a uniform branch) all lanes share a counter.
+        let idx = unsafe {
+            if run.num_queues == 1 {
+                cta_claim_one(&raw mut (*sh).staged[0])
+            } else {
+                cta_claim(q, |q| &raw mut (*sh).staged[q as usize])
+            }
+        };
         let sh = self.shared();
         if idx >= sh.room[q as usize] {
             self.fail(error_code::QUEUE_FULL, run.queue_capacity, 0);
             return;
         }
-        let pos = sh.tail[q as usize]
-            .wrapping_add(sh.private[q as usize])
-            .wrapping_add(idx);
+        let pos = sh.stage_base[q as usize].wrapping_add(idx);
         // Relaxed: published later by the round's push (release fence + count).
         self.ring(self.warp, q, pos).store(id, Ordering::Relaxed);
     }
@@ -309,6 +340,7 @@ pub fn init(sh: &mut WarpShared, warp: u32) {
         staged: [0; MAX_QUEUES as usize],
         room: [0; MAX_QUEUES as usize],
         head: [0; MAX_QUEUES as usize],
+        stage_base: [0; MAX_QUEUES as usize],
         alloc_taken: 0,
         sp: 0,
         fresh: 0,

@@ -345,6 +345,7 @@ fn open_round(w: &WarpCtx) {
                 .wrapping_sub(sh.head[q]);
         }
         sh.room[q] = run.queue_capacity.saturating_sub(used);
+        sh.stage_base[q] = sh.tail[q].wrapping_add(sh.private[q]);
     }
 }
 
