@@ -202,11 +202,16 @@ impl WarpCtx {
         unsafe { &*(self.run().remote_free as *const AtomicU32).add(owner as usize) }
     }
 
-    /// This warp's shared state.
+    /// This warp's shared state, for lane 0 between rounds.
+    ///
+    /// # Safety
+    /// The caller is lane 0, between the barrier that ends one round's lane work and the one
+    /// that starts the next (or at kernel start or end): no other lane touches the state then.
+    /// The reference (of any lifetime `'a` the caller picks) must not outlive that window.
     #[inline(always)]
-    pub fn shared(&self) -> &mut WarpShared {
-        // SAFETY: the warp's own slot of the block's shared memory; lanes touch its fields
-        // only through the atomics and the round discipline described in the module docs.
+    pub unsafe fn lane0<'a>(&self) -> &'a mut WarpShared {
+        // SAFETY: the warp's own slot of the block's shared memory, and by this function's
+        // contract lane 0 is alone with it.
         unsafe { &mut *self.sh }
     }
 
@@ -255,14 +260,16 @@ impl WarpCtx {
         let sh = self.sh;
         // SAFETY: `alloc_taken` is bumped only atomically during a round.
         let k = unsafe { cta_claim_one(&raw mut (*sh).alloc_taken) };
-        let sh = self.shared();
+        // SAFETY: lane 0 wrote `sp` and `fresh` before this round's barrier; lanes only read
+        // them during the round.
+        let (sp, fresh) = unsafe { ((*sh).sp, (*sh).fresh) };
         let run = self.run();
         let slab = self.warp * run.tasks_per_warp;
-        if k < sh.sp {
+        if k < sp {
             // SAFETY: entries below `sp` were written by lane 0 before this round's barrier.
-            return Some(unsafe { *self.free_stack(sh.sp - 1 - k) });
+            return Some(unsafe { *self.free_stack(sp - 1 - k) });
         }
-        let local = sh.fresh + (k - sh.sp);
+        let local = fresh + (k - sp);
         if local >= run.tasks_per_warp {
             self.fail(error_code::POOL_EXHAUSTED, run.tasks_per_warp, 0);
             return None;
@@ -320,12 +327,14 @@ impl WarpCtx {
                 cta_claim(q, |q| &raw mut (*sh).staged[q as usize])
             }
         };
-        let sh = self.shared();
-        if idx >= sh.room[q as usize] {
+        // SAFETY: lane 0 wrote `room` and `stage_base` before this round's barrier; lanes only
+        // read them during the round. `q < MAX_QUEUES` (checked above against num_queues).
+        let (room, base) = unsafe { ((*sh).room[q as usize], (*sh).stage_base[q as usize]) };
+        if idx >= room {
             self.fail(error_code::QUEUE_FULL, run.queue_capacity, 0);
             return;
         }
-        let pos = sh.stage_base[q as usize].wrapping_add(idx);
+        let pos = base.wrapping_add(idx);
         // Relaxed: published later by the round's push (release fence + count).
         self.ring(self.warp, q, pos).store(id, Ordering::Relaxed);
     }

@@ -70,7 +70,8 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         return;
     }
     if lane == 0 {
-        warp::init(w.shared(), warp);
+        // SAFETY: lane 0 at kernel start, before the first barrier.
+        warp::init(unsafe { w.lane0() }, warp);
         if warp == 0 {
             // The root task: built here from its arguments (a frame's layout may differ
             // between the host's compilation and this one; the `repr(C)` arguments' does not),
@@ -96,7 +97,9 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     let mut idle = true;
     // Per-lane counts, summed over the warp once at the end.
     let (mut lane_resumes, mut lane_completed) = (0u64, 0u64);
+    // SAFETY: fields of the control block, which lives for the kernel (contract).
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
+    // SAFETY: as above.
     let abort_request = w.run_atomic(unsafe { &raw mut (*run).abort_request });
 
     loop {
@@ -195,7 +198,8 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     // SAFETY: as above.
     stats.tasks = unsafe { warp_sum(lane_completed) };
     if lane == 0 {
-        stats.records_touched = w.shared().fresh;
+        // SAFETY: lane 0 after the loop; every lane has left it.
+        stats.records_touched = unsafe { w.lane0() }.fresh;
         // SAFETY: one stats slot per warp, written once, read by the host after the kernel.
         unsafe { *(cfg.stats as *mut WarpStats).add(warp as usize) = stats };
     }
@@ -243,7 +247,8 @@ unsafe fn warp_sum(v: u64) -> u64 {
 fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats) -> Batch {
     let run = w.run();
     let nq = run.num_queues;
-    let sh = w.shared();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
     for step in 0..nq {
         let q = (queue + step) % nq;
         let kept = sh.private[q as usize];
@@ -326,7 +331,8 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
 /// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
 fn open_round(w: &WarpCtx) {
     let run = w.run();
-    let sh = w.shared();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
     sh.alloc_taken = 0;
     sh.freed_n = 0;
     for q in 0..run.num_queues as usize {
@@ -352,7 +358,8 @@ fn open_round(w: &WarpCtx) {
 /// Lane 0, after the lanes ran: settle the allocator and publish the staged tasks.
 fn close_round<P: Program>(w: &WarpCtx, current: u32, stats: &mut WarpStats) {
     let run = w.run();
-    let sh = w.shared();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
     // Allocator: what came from the stack and what from the fresh records.
     let taken = sh.alloc_taken;
     let from_stack = taken.min(sh.sp);
