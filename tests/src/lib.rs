@@ -9,6 +9,7 @@
 
 pub mod intrinsics;
 pub mod lang;
+pub mod random;
 
 /// This library's PTX (its kernels and the GPU kernel of [`lang`]), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]

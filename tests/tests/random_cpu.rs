@@ -1,0 +1,49 @@
+//! Thousands of random fork-join programs on the CPU backend (see `gtap_tests::random`): each
+//! result and task count must match the sequential reference, for several worker counts and
+//! EPAQ queue counts.
+
+use gtap_host::cpu::{CpuConfig, CpuRuntime};
+use gtap_tests::lang::Counter;
+use gtap_tests::random::{program, reference};
+
+fn counter() -> (Counter, &'static mut u64) {
+    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
+    let ptr: *mut u64 = cell;
+    // SAFETY: zeroed, aligned, leaked.
+    (unsafe { Counter::from_ptr(ptr) }, cell)
+}
+
+#[test]
+fn random_programs_match_their_reference() {
+    let mut programs = 0;
+    let mut tasks = 0;
+    for (threads, queues, seeds) in [
+        (1usize, 1u32, 0..500u64),
+        (2, 3, 500..1500),
+        (4, 2, 1500..3000),
+    ] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).num_queues(queues)).unwrap();
+        for seed in seeds {
+            let (c, _cell) = counter();
+            let (value, _) = rt.run(program::node(seed, 0, queues, c)).unwrap();
+            let (want, nodes) = reference(seed, 0);
+            assert_eq!(
+                value, want,
+                "value of random program {seed} ({threads} threads, {queues} queues)"
+            );
+            assert_eq!(
+                c.get(),
+                nodes,
+                "tasks run by random program {seed} ({threads} threads, {queues} queues)"
+            );
+            programs += 1;
+            tasks += nodes;
+        }
+    }
+    assert_eq!(programs, 3000);
+    eprintln!("{programs} random programs, {tasks} tasks");
+    assert!(
+        tasks > 100_000,
+        "the programs are too small to test anything: {tasks} tasks"
+    );
+}

@@ -1,0 +1,58 @@
+//! Random fork-join programs on the GPU (see `gtap_tests::random`): 10,200 programs across
+//! launch shapes and EPAQ queue counts, each result and task count checked against the
+//! sequential reference. Skipped (with a message) without a GPU.
+
+mod common;
+
+use common::{device_ptr, download, upload};
+use gtap_host::gpu_runtime::GpuConfig;
+use gtap_tests::lang::Counter;
+use gtap_tests::random::{program, reference};
+
+#[test]
+fn random_programs_match_their_reference_on_the_gpu() {
+    let shapes = [
+        (GpuConfig::new().grid(1).block(32), 1u32),
+        (GpuConfig::new().grid(16).block(64).num_queues(3), 3),
+        (GpuConfig::new().grid(200).block(128).num_queues(2), 2),
+        (GpuConfig::new().num_queues(3), 3),
+    ];
+    let mut programs = 0u64;
+    let mut tasks = 0u64;
+    for (i, (config, queues)) in shapes.into_iter().enumerate() {
+        let Some(mut rt) = common::runtime(gtap_tests::PTX, config) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        let first = i as u64 * 100_000;
+        for seed in first..first + 2550 {
+            let cell = upload(&gpu, &[0u64]);
+            // SAFETY: a zeroed, aligned device u64 that outlives the run.
+            let counter = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+            let (value, stats) = rt.run(program::node(seed, 0, queues, counter)).unwrap();
+            let (want, nodes) = reference(seed, 0);
+            assert_eq!(
+                value,
+                want,
+                "value of random program {seed} with {:?}",
+                rt.config()
+            );
+            assert_eq!(
+                download(&gpu, &cell)[0],
+                nodes,
+                "tasks run by program {seed} with {:?}",
+                rt.config()
+            );
+            assert_eq!(
+                stats.tasks,
+                nodes,
+                "tasks completed in program {seed} with {:?}",
+                rt.config()
+            );
+            programs += 1;
+            tasks += nodes;
+        }
+    }
+    eprintln!("{programs} random programs on the GPU, {tasks} tasks");
+    assert_eq!(programs, 10_200);
+}
