@@ -7,7 +7,7 @@
 //! taskwait inside a `match` arm), and the EPAQ queue of every spawn and taskwait. A node's
 //! value is its own hash plus the values of the children it joined (wrapping); every node
 //! adds one to a counter, so fire-and-forget children are checked too.
-//! [`reference`] computes the same value and node count with plain recursion.
+//! [`reference()`] computes the same value and node count with plain recursion.
 
 use crate::lang::Counter;
 
