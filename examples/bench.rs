@@ -3,10 +3,10 @@
 //! run.
 //!
 //! ```text
-//! cargo run --release -p gtap-examples --example bench -- [--runs N] [--out FILE] [NAME...]
+//! cargo run --release -p gtap-examples --example bench -- [--runs N] [--out FILE] [--gpu-only] [NAME...]
 //! ```
 //!
-//! NAMEs select benchmarks by prefix (`fib`, `nqueens`, `mergesort`, `cilksort`, `tree`);
+//! NAMEs select benchmarks by prefix (`fib`, `epaq`, `nqueens`, `mergesort`, `cilksort`, `tree`);
 //! none means all. GPU times are kernel times from CUDA events; CPU times are wall-clock
 //! around the computation. Each benchmark is run once to warm up, then `--runs` times
 //! (default 10; CPU baselines whose first run takes over a second run 3 times, over ten
@@ -72,6 +72,8 @@ struct Harness {
     runs: usize,
     rows: Vec<Row>,
     gpu: Option<GpuRuntime>,
+    /// `--gpu-only`: skip the CPU baselines.
+    gpu_only: bool,
 }
 
 impl Harness {
@@ -83,6 +85,9 @@ impl Harness {
         backend: &'static str,
         mut f: impl FnMut() -> (Duration, u64),
     ) {
+        if self.gpu_only && backend != "gpu" {
+            return;
+        }
         let (first, _) = f();
         let runs = if backend != "gpu" && first > Duration::from_secs(1) {
             3.max(self.runs / 3)
@@ -309,12 +314,14 @@ fn random_input(n: usize, seed: u64) -> Vec<u32> {
 fn main() -> ExitCode {
     let mut runs = 10;
     let mut out = None;
+    let mut gpu_only = false;
     let mut names = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(10),
             "--out" => out = args.next(),
+            "--gpu-only" => gpu_only = true,
             _ => names.push(a),
         }
     }
@@ -331,6 +338,12 @@ fn main() -> ExitCode {
             if let Some(b) = env("GTAP_BLOCK") {
                 config = config.block(b);
             }
+            if let Some(k) = env("GTAP_KEEP") {
+                config = config.keep_unpublished(k);
+            }
+            if env("GTAP_RESUME_INLINE") == Some(1) {
+                config = config.resume_inline(true);
+            }
             Some(GpuRuntime::new(gpu, gtap_examples::PTX, config).expect("GPU runtime"))
         }
         Err(e) => {
@@ -343,6 +356,7 @@ fn main() -> ExitCode {
         runs,
         rows: Vec::new(),
         gpu,
+        gpu_only,
     };
 
     if wanted("fib") {
@@ -367,6 +381,46 @@ fn main() -> ExitCode {
                 assert_eq!(v, want);
                 (t, 0)
             });
+        }
+    }
+    if wanted("epaq") {
+        // GTaP section 6.4: fib(40) with a cutoff (the sequential code below it), one queue
+        // against three EPAQ queues (recursing tasks, cutoff tasks, continuations).
+        let cutoffs: Vec<u32> = std::env::var("GTAP_CUTOFFS")
+            .ok()
+            .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
+            .unwrap_or_else(|| vec![10]);
+        let n = 40;
+        let want = fib::reference(n);
+        if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
+            // SAFETY: `rt` points into `h`, which `measure` does not touch through `gpu`.
+            let rt = unsafe { &mut *rt };
+            let base = rt.config().clone();
+            for &cutoff in &cutoffs {
+                for (queues, epaq) in [(1, 0), (3, 1)] {
+                    // A warp that follows one queue keeps more tasks alive: more records.
+                    let config = base
+                        .clone()
+                        .num_queues(queues)
+                        .tasks_per_warp(32768)
+                        .queue_capacity(16384);
+                    rt.set_config(config).expect("EPAQ configuration");
+                    let tasks = fib::cutoff_task_count(n, cutoff);
+                    h.measure(
+                        format!("fib({n}) cutoff {cutoff}, {queues} queue(s)"),
+                        "gpu",
+                        || {
+                            let (v, s) = rt
+                                .run(fib::epaq::fib_cutoff(n, cutoff, epaq))
+                                .unwrap_or_else(|e| panic!("GPU run: {e}"));
+                            assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
+                            assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
+                            note(s)
+                        },
+                    );
+                }
+            }
+            rt.set_config(base).expect("configuration");
         }
     }
     if wanted("nqueens") {

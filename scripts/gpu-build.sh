@@ -24,7 +24,7 @@ cargo build --release -p gtap-examples --examples
 for e in $(find target/release/examples -maxdepth 1 -type f -executable ! -name '*-*'); do
   objcopy --strip-debug "$e" ".gpu-bin/examples/$(basename "$e")"
 done
-cp scripts/gpu-run.sh .gpu-bin/
+cp scripts/gpu-run.sh scripts/gpu-sanitize.sh .gpu-bin/
 echo "built into .gpu-bin:"
 ls .gpu-bin/tests .gpu-bin/examples
 du -sh .gpu-bin

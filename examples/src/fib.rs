@@ -1,4 +1,5 @@
-//! Fibonacci with no cutoff: every call is a task (GTaP's task-overhead benchmark).
+//! Fibonacci with no cutoff: every call is a task (GTaP's task-overhead benchmark); and
+//! Fibonacci with a cutoff and EPAQ queues (GTaP's section 6.4 benchmark).
 
 /// The task program.
 #[gtap::program(name = "fib")]
@@ -14,6 +15,68 @@ pub mod program {
         taskwait!();
         a.get() + b.get()
     }
+}
+
+/// Fibonacci with a cutoff: calls below `cutoff` run sequentially inside their task. With
+/// `epaq != 0` the three kinds of work go to three EPAQ queues (run with
+/// `num_queues = 3`), as in GTaP's evaluation: tasks that will recurse (queue 0), tasks
+/// that will run the sequential code (queue 1), and continuations after the taskwait
+/// (queue 2). With `epaq == 0` everything goes to queue 0.
+#[gtap::program(name = "fib_epaq")]
+pub mod epaq {
+    /// `fib(n)`, sequential below `cutoff`.
+    #[gtap::task]
+    pub fn fib_cutoff(n: u32, cutoff: u32, epaq: u32) -> u64 {
+        if n < 2 {
+            return n as u64;
+        }
+        if n < cutoff {
+            return super::fib_recursive(n);
+        }
+        let q = |m: u32| if epaq != 0 && m < cutoff { 1 } else { 0 };
+        let a = spawn!(queue(q(n - 1)), fib_cutoff(n - 1, cutoff, epaq));
+        let b = spawn!(queue(q(n - 2)), fib_cutoff(n - 2, cutoff, epaq));
+        taskwait!(queue(if epaq != 0 { 2 } else { 0 }));
+        a.get() + b.get()
+    }
+}
+
+/// `fib(n)` by the recursion's own work, sequentially: the work of a cutoff task. It visits
+/// the same call tree as `fib(n - 1) + fib(n - 2)` recursion (exponential on purpose: the
+/// same work as the tasks it replaces), with an explicit stack instead of calls, which on
+/// the GPU would go through the call ABI and spill the worker's registers at every leaf.
+///
+/// # Panics
+/// If `n > 93` (`fib(94)` overflows `u64`).
+pub fn fib_recursive(n: u32) -> u64 {
+    assert!(n <= 93, "fib({n}) overflows u64");
+    // Pending calls; popping `m >= 2` pushes `m - 1` and `m - 2`, so at most `n + 1` wait.
+    let mut stack = [0u8; 96];
+    stack[0] = n as u8;
+    let mut depth = 1;
+    let mut sum = 0u64;
+    while depth > 0 {
+        depth -= 1;
+        let m = stack[depth];
+        if m < 2 {
+            sum += m as u64;
+        } else {
+            stack[depth] = m - 1;
+            stack[depth + 1] = m - 2;
+            depth += 2;
+        }
+    }
+    sum
+}
+
+/// How many tasks `fib_cutoff(n, cutoff)` runs.
+pub fn cutoff_task_count(n: u32, cutoff: u32) -> u64 {
+    // t(m) = 1 below the cutoff, else 1 + t(m - 1) + t(m - 2); built bottom-up.
+    let (mut older, mut old) = (1u64, 1u64); // t(m - 2), t(m - 1)
+    for _ in cutoff.max(2)..=n {
+        (older, old) = (old, 1 + old + older);
+    }
+    old
 }
 
 /// `fib(n)` computed sequentially (the check).

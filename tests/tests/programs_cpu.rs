@@ -29,6 +29,20 @@ fn fib_matches_the_closed_form_and_runs_one_task_per_call() {
 }
 
 #[test]
+fn fib_with_a_cutoff_matches_with_and_without_epaq_queues() {
+    let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(3)).unwrap();
+    for (n, cutoff) in [(1, 10), (12, 2), (20, 5), (22, 10)] {
+        for epaq in [0, 1] {
+            let (v, stats) = rt.run(fib::epaq::fib_cutoff(n, cutoff, epaq)).unwrap();
+            assert_eq!(v, fib::reference(n), "fib({n}) cutoff {cutoff}");
+            assert_eq!(stats.tasks_executed, fib::cutoff_task_count(n, cutoff));
+        }
+    }
+    // The plain program is the cutoff program with the cutoff at 2.
+    assert_eq!(fib::cutoff_task_count(25, 2), fib::task_count(25));
+}
+
+#[test]
 fn nqueens_matches_the_known_counts() {
     let mut rt = runtime(4);
     for n in 1..=14u32 {

@@ -16,6 +16,14 @@ fn shapes() -> Vec<GpuConfig> {
         GpuConfig::new().grid(7).block(64),
         GpuConfig::new().grid(64).block(256),
         GpuConfig::new(),
+        // The scheduling switches: warps that keep many tasks unpublished, and parents
+        // resumed by the lane that completed their last child.
+        GpuConfig::new()
+            .grid(7)
+            .block(64)
+            .keep_unpublished(128)
+            .resume_inline(true),
+        GpuConfig::new().keep_unpublished(512).resume_inline(true),
     ]
 }
 
@@ -36,6 +44,52 @@ fn fib_is_correct_on_every_shape() {
                 stats.tasks,
                 fib::task_count(n),
                 "tasks of fib({n}) with {:?}",
+                rt.config()
+            );
+        }
+    }
+}
+
+#[test]
+fn fib_with_a_cutoff_is_correct_with_one_and_three_queues() {
+    for config in shapes() {
+        for (queues, epaq) in [(1, 0), (3, 1)] {
+            let Some(mut rt) =
+                common::runtime(gtap_examples::PTX, config.clone().num_queues(queues))
+            else {
+                return;
+            };
+            for (n, cutoff) in [(20, 2), (24, 5), (27, 10)] {
+                let (v, stats) = rt.run(fib::epaq::fib_cutoff(n, cutoff, epaq)).unwrap();
+                assert_eq!(
+                    v,
+                    fib::reference(n),
+                    "fib({n}) cutoff {cutoff}, {queues} queues"
+                );
+                assert_eq!(stats.tasks, fib::cutoff_task_count(n, cutoff));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_benchmark_sizes_are_correct() {
+    // fib up to 40 and nqueens up to 16 on the default shape and on wide blocks.
+    for config in [GpuConfig::new(), GpuConfig::new().block(256)] {
+        let Some(mut rt) = common::runtime(gtap_examples::PTX, config.tasks_per_warp(8192)) else {
+            return;
+        };
+        for n in 28..=40 {
+            let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
+            assert_eq!(v, fib::reference(n), "fib({n}) with {:?}", rt.config());
+            assert_eq!(stats.tasks, fib::task_count(n), "tasks of fib({n})");
+        }
+        for n in 12..=16u32 {
+            let (v, _) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, 7)).unwrap();
+            assert_eq!(
+                v,
+                nqueens::KNOWN[n as usize],
+                "nqueens({n}) with {:?}",
                 rt.config()
             );
         }

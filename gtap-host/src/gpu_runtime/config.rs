@@ -30,6 +30,14 @@ pub struct GpuConfig {
     /// Registers per thread the driver may give the kernels (`None`: its own choice). Fewer
     /// registers let more warps be resident (block size permitting), at the price of spills.
     pub max_registers: Option<u32>,
+    /// The most tasks a warp keeps for itself, unpublished, at the end of a round (default
+    /// 32, a warp's width, as GTaP). More saves the warp the atomics of publishing and popping
+    /// while it has plenty of work, but hides those tasks from thieves. `0..=queue_capacity/2`.
+    pub keep_unpublished: u32,
+    /// Whether the lane that completes a parent's last child resumes the parent at once (when
+    /// the parent's continuation goes to the current queue) instead of queueing it for a later
+    /// round. Default off (GTaP's behaviour).
+    pub resume_inline: bool,
 }
 
 impl Default for GpuConfig {
@@ -43,6 +51,8 @@ impl Default for GpuConfig {
             steal_attempts: 8,
             timeout: Duration::from_secs(120),
             max_registers: None,
+            keep_unpublished: 32,
+            resume_inline: false,
         }
     }
 }
@@ -101,6 +111,18 @@ impl GpuConfig {
         self
     }
 
+    /// Sets the most tasks a warp keeps unpublished between rounds.
+    pub fn keep_unpublished(mut self, tasks: u32) -> Self {
+        self.keep_unpublished = tasks;
+        self
+    }
+
+    /// Sets whether a parent resumes at once in the lane that completed its last child.
+    pub fn resume_inline(mut self, on: bool) -> Self {
+        self.resume_inline = on;
+        self
+    }
+
     /// Checks the settings that do not depend on the device.
     pub fn validate(&self) -> Result<(), GpuRunError> {
         let bad = |setting: &'static str, value: u64, why: &'static str| {
@@ -156,6 +178,13 @@ impl GpuConfig {
         {
             return bad("max_registers", r.into(), "must be between 16 and 255");
         }
+        if self.keep_unpublished > self.queue_capacity / 2 {
+            return bad(
+                "keep_unpublished",
+                self.keep_unpublished.into(),
+                "must be at most half of queue_capacity",
+            );
+        }
         if self.timeout.is_zero() {
             return bad("timeout", 0, "must be longer than zero");
         }
@@ -196,6 +225,7 @@ mod tests {
             (GpuConfig::new().num_queues(0), "num_queues"),
             (GpuConfig::new().timeout(Duration::ZERO), "timeout"),
             (GpuConfig::new().max_registers(8), "max_registers"),
+            (GpuConfig::new().keep_unpublished(4096), "keep_unpublished"),
         ] {
             let err = cfg.validate().unwrap_err().to_string();
             assert!(err.contains(setting), "{err}");

@@ -8,7 +8,7 @@ use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use gtap_device::runtime::deque::DequeState;
 use gtap_device::runtime::gpu::layout::{
-    GpuRun, NONE, PanicReport, WARP_SHARED_BYTES, WarpStats, error_code,
+    GpuRun, NONE, PanicReport, WARP_SHARED_BYTES, WarpStats, error_code, tuning,
 };
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
@@ -360,6 +360,12 @@ impl GpuRuntime {
             steal_attempts: cfg.steal_attempts,
             panic_report: self.panic.device,
             args_size: size_of::<P::Args>() as u32,
+            keep_max: cfg.keep_unpublished,
+            tuning: if cfg.resume_inline {
+                tuning::RESUME_INLINE
+            } else {
+                0
+            },
             ..GpuRun::default()
         };
         self.panic.clear();

@@ -52,6 +52,14 @@ pub mod error_code {
     pub const ABORTED: u32 = 7;
 }
 
+/// Bits of [`GpuRun::tuning`].
+pub mod tuning {
+    /// The lane that completes a parent's last child resumes the parent at once, in the same
+    /// round, instead of staging it for a later round (when the parent's continuation goes to
+    /// the round's queue).
+    pub const RESUME_INLINE: u32 = 1;
+}
+
 /// The run's control block, in device memory. The host fills the configuration and array
 /// addresses and zeroes the rest before launching the kernel.
 #[repr(C)]
@@ -99,6 +107,11 @@ pub struct GpuRun {
     pub error_a: u32,
     /// Second detail of the error.
     pub error_b: u32,
+    /// The most tasks a warp keeps unpublished in its current queue at the end of a round
+    /// (`32..=queue_capacity`); see `GpuConfig::keep_unpublished`.
+    pub keep_max: u32,
+    /// Scheduling switches ([`tuning`] bits), uniform across the grid.
+    pub tuning: u32,
     /// Device address of a [`PanicReport`] in mapped host memory, or 0. A panicking task
     /// writes its location there before it traps (after a trap no CUDA call works, so the
     /// report must already be in host memory).

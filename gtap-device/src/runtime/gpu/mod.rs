@@ -6,7 +6,7 @@
 //! 1. **Take a batch.** The tasks the warp kept from its last round (up to 32, never
 //!    published), then a warp-cooperative *pop batch* from its own deque (lane 0 claims up to
 //!    `32 - kept` entries by CAS on `count`, the lanes read the ids in parallel), trying its
-//!    EPAQ queues round-robin from the last one used; if all are empty, a *steal batch* from a
+//!    EPAQ queues round-robin from the one the last round chose; if all are empty, a *steal batch* from a
 //!    random victim (lane 0 takes the victim's steal lock and claims up to 32 entries, the
 //!    lanes read them at the victim's `head`, lane 0 advances `head` and unlocks).
 //! 2. **Run.** Each lane with a task resumes its frame (`Program::resume`), then applies the
@@ -14,9 +14,10 @@
 //!    parent too, up the tree), a task at a taskwait either goes on at once (its children are
 //!    all complete) or stays suspended until its last child re-enqueues it.
 //! 3. **Publish.** Spawned children and re-enqueued parents were written during the round
-//!    into the ring above the owner's `tail`, unpublished. The warp keeps the newest 32 of its
-//!    current queue for the next round and *push batches* the rest: one release fence, one
-//!    `count += n`.
+//!    into the ring above the owner's `tail`, unpublished. The warp picks the next round's
+//!    queue (with EPAQ: the next one, round-robin, that holds a whole batch), keeps the newest
+//!    `keep_max` (default 32) of its new tasks for itself and *push batches* the rest: one
+//!    release RMW, `count += n`, per queue.
 //!
 //! Task records come from the warp's own slab (no global counter per spawn): a free stack
 //! the warp alone uses, a bump pointer into never-used records, and a lock-free list on

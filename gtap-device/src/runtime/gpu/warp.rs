@@ -8,7 +8,7 @@
 
 use core::mem::size_of;
 
-use super::layout::{GpuRun, MAX_QUEUES, NONE, STOP_ABORT, error_code};
+use super::layout::{GpuRun, MAX_QUEUES, STOP_ABORT, error_code};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::runtime::deque::DequeState;
@@ -239,15 +239,17 @@ impl WarpCtx {
             self.run_atomic(b_p).store(b, Ordering::Relaxed);
         }
         // Relaxed: warps only stop on this bit; they read nothing the failing lane wrote.
+        self.raise_stop(stop_p, STOP_ABORT, Ordering::Relaxed);
+    }
+
+    /// Sets `bit` in the control block's `stop` word (at `stop_p`) with `ordering`, keeping
+    /// the bits already set (a CAS loop: the facade has no `fetch_or` at `.gpu` scope).
+    #[inline(never)]
+    pub fn raise_stop(&self, stop_p: *mut u32, bit: u32, ordering: Ordering) {
         let stop = self.run_atomic(stop_p);
         let mut seen = stop.load(Ordering::Relaxed);
-        while seen & STOP_ABORT == 0 {
-            match stop.compare_exchange(
-                seen,
-                seen | STOP_ABORT,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
+        while seen & bit == 0 {
+            match stop.compare_exchange(seen, seen | bit, ordering, Ordering::Relaxed) {
                 Ok(_) => break,
                 Err(now) => seen = now,
             }
@@ -292,18 +294,79 @@ impl WarpCtx {
             }
         }
         // Another warp's record (or the round's buffer is full): push it on the owner's
-        // remote list. Release: the record's last uses happen before its reuse by the owner,
-        // who takes the list with an Acquire exchange.
-        let head = self.remote_free(owner);
-        // SAFETY: `id` is a valid record; its free link is an atomic.
-        let next = unsafe { Record::<T>::next_free(self.record::<T>(id)) };
-        let mut h = head.load(Ordering::Relaxed);
-        loop {
-            next.store(h, Ordering::Relaxed);
-            match head.compare_exchange(h, id, Ordering::Release, Ordering::Relaxed) {
-                Ok(_) => return,
-                Err(now) => h = now,
+        // remote list.
+        // SAFETY: `id` is a record this lane may free (contract of the callers).
+        unsafe { self.push_remote::<T>(owner, id) };
+    }
+
+    /// Pushes record `id` onto `owner`'s remote free list, together with the records of the
+    /// other lanes pushing to the same owner at the same time: the lanes of a group link
+    /// their records into one chain and the group's lowest lane pushes the chain with one
+    /// CAS. (Lanes pushing one by one onto one head retried up to 32 times, each retry a
+    /// release CAS with its `MEMBAR.GPU`.)
+    ///
+    /// Memory ordering: every lane's last use of its record and its link store come before
+    /// the `bar.warp.sync` of the group; the leader's Release CAS after it is cumulative, so
+    /// the owner, who takes the list with an Acquire exchange, sees them all before it
+    /// reuses the records.
+    ///
+    /// # Convergence
+    /// Works for any set of converged lanes, as [`cta_claim`].
+    ///
+    /// # Safety
+    /// Record `id` is complete and this lane's to free.
+    #[inline(never)]
+    unsafe fn push_remote<T>(&self, owner: u32, id: u32) {
+        use crate::arch::warp::{active_mask, ballot, shfl_idx, sync_warp};
+        let mask = active_mask();
+        let lane = crate::arch::index::lane_id();
+        let mut pending = mask;
+        while pending != 0 {
+            let leader = pending.trailing_zeros();
+            // SAFETY: every lane of `mask` runs the same iterations (`pending` is uniform).
+            let leader_owner = unsafe { shfl_idx(mask, owner, leader) };
+            // SAFETY: as above.
+            let group = unsafe { ballot(mask, owner == leader_owner) } & pending;
+            // The next lane of the group above this one (the chain runs from the lowest lane
+            // up), and the group's last lane.
+            let above = if lane == 31 {
+                0
+            } else {
+                group & (u32::MAX << (lane + 1))
+            };
+            let succ = if above == 0 {
+                lane
+            } else {
+                above.trailing_zeros()
+            };
+            let last = 31 - group.leading_zeros();
+            // SAFETY: as above; every lane names a source lane inside `mask`.
+            let next_id = unsafe { shfl_idx(mask, id, succ) };
+            // SAFETY: as above.
+            let last_id = unsafe { shfl_idx(mask, id, last) };
+            if group & (1 << lane) != 0 && lane != last {
+                // SAFETY: `id` is a valid record; its free link is an atomic. Relaxed: ordered
+                // before the leader's push by the barrier below.
+                unsafe { Record::<T>::next_free(self.record::<T>(id)) }
+                    .store(next_id, Ordering::Relaxed);
             }
+            // SAFETY: every lane of `mask` reaches this barrier in this iteration.
+            unsafe { sync_warp(mask) };
+            if lane == leader {
+                let head = self.remote_free(leader_owner);
+                // SAFETY: the group's last record is valid; its free link is an atomic.
+                let tail_link = unsafe { Record::<T>::next_free(self.record::<T>(last_id)) };
+                let mut h = head.load(Ordering::Relaxed);
+                loop {
+                    tail_link.store(h, Ordering::Relaxed);
+                    // Release: see the function's docs.
+                    match head.compare_exchange(h, id, Ordering::Release, Ordering::Relaxed) {
+                        Ok(_) => break,
+                        Err(now) => h = now,
+                    }
+                }
+            }
+            pending &= !group;
         }
     }
 
@@ -361,6 +424,3 @@ pub fn init(sh: &mut WarpShared, warp: u32) {
         sh.fresh = 1;
     }
 }
-
-/// The id that ends a remote free list.
-pub const END: u32 = NONE;

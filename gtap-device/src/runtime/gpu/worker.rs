@@ -4,7 +4,7 @@
 use core::mem::{align_of, size_of};
 use core::pin::Pin;
 
-use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code};
+use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code, tuning};
 use super::warp::{self, FREED_CAP, WarpCtx, WarpShared};
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
 use crate::arch::shared::dynamic_shared_memory;
@@ -178,16 +178,28 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         unsafe { sync_warp(FULL) };
         // SAFETY: `id` (when not NONE) was claimed by this warp for this round, so this lane
         // alone runs it; the whole warp calls `run_lanes` together.
-        let (r, c) = unsafe { run_lanes::<P>(&w, id) };
+        let (r, c) = unsafe { run_lanes::<P>(&w, id, queue) };
         lane_resumes += u64::from(r);
         lane_completed += u64::from(c);
         // SAFETY: every lane comes back here; orders the round's writes before lane 0's
         // bookkeeping and publication.
         unsafe { sync_warp(FULL) };
 
-        // 3. Publish (lane 0).
+        // 3. Settle the allocator (lane 0), return the freed records (all lanes), publish
+        // (lane 0).
+        let (mut base, mut freed) = (0, 0);
         if lane == 0 {
-            close_round::<P>(&w, queue, &mut stats);
+            (base, freed) = settle_allocator(&w);
+        }
+        // SAFETY: converged.
+        let (base, freed) = unsafe { (shfl_idx(FULL, base, 0), shfl_idx(FULL, freed, 0)) };
+        // SAFETY: between the round's barriers; positions from `base` are above what the
+        // round's allocations left on the stack.
+        unsafe { copy_freed(&w, lane, base, freed) };
+        // SAFETY: converged; orders the copies before lane 0 moves the stack pointer past them.
+        unsafe { sync_warp(FULL) };
+        if lane == 0 {
+            queue = close_round::<P>(&w, queue, freed, &mut stats);
         }
         // SAFETY: converged.
         unsafe { sync_warp(FULL) };
@@ -241,9 +253,9 @@ unsafe fn warp_sum(v: u64) -> u64 {
     v
 }
 
-/// Lane 0: the tasks of this round. Kept entries of the current queue first, then a pop
-/// batch from it; if the queue is empty, the other queues round-robin; if all are empty, a
-/// steal from random victims.
+/// Lane 0: the tasks of this round. Kept entries of the current queue first (the newest 32
+/// alone, with no atomic, when the warp kept more), then a pop batch from it; if the queue is
+/// empty, the other queues round-robin; if all are empty, a steal from random victims.
 fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats) -> Batch {
     let run = w.run();
     let nq = run.num_queues;
@@ -251,7 +263,23 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
     let sh = unsafe { w.lane0() };
     for step in 0..nq {
         let q = (queue + step) % nq;
-        let kept = sh.private[q as usize];
+        let private = sh.private[q as usize];
+        if private >= WARP_SIZE {
+            // A whole batch of unpublished entries (possible when the warp keeps more than a
+            // warp's width, `keep_max`): the newest 32, with no atomic at all.
+            let rest = private - WARP_SIZE;
+            sh.private[q as usize] = rest;
+            return Batch {
+                n: WARP_SIZE,
+                kept: WARP_SIZE,
+                kept_base: sh.tail[q as usize].wrapping_add(rest),
+                src_warp: w.warp,
+                src_base: 0,
+                queue: q,
+                stolen: false,
+            };
+        }
+        let kept = private;
         sh.private[q as usize] = 0;
         let want = WARP_SIZE - kept;
         // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
@@ -355,27 +383,57 @@ fn open_round(w: &WarpCtx) {
     }
 }
 
-/// Lane 0, after the lanes ran: settle the allocator and publish the staged tasks.
-fn close_round<P: Program>(w: &WarpCtx, current: u32, stats: &mut WarpStats) {
+/// Lane 0, after the lanes ran: settles the allocator (what came from the free stack and
+/// what from the fresh records) and returns where this round's freed ids go on the free stack
+/// and how many there are, for the lanes to copy ([`copy_freed`]).
+fn settle_allocator(w: &WarpCtx) -> (u32, u32) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
-    // Allocator: what came from the stack and what from the fresh records.
     let taken = sh.alloc_taken;
     let from_stack = taken.min(sh.sp);
     sh.sp -= from_stack;
     sh.fresh = (sh.fresh + (taken - from_stack)).min(run.tasks_per_warp);
-    let freed = (sh.freed_n as usize).min(FREED_CAP);
-    for i in 0..freed {
-        // SAFETY: the stack holds at most the warp's own records, fewer than its slab.
-        unsafe { *w.free_stack(sh.sp) = sh.freed[i] };
-        sh.sp += 1;
+    (sh.sp, sh.freed_n.min(FREED_CAP as u32))
+}
+
+/// Every lane: copies the round's freed ids `lane, lane + 32, ..` below `n` onto the free
+/// stack from position `base`, in parallel (lane 0 alone would take up to 64 serial steps).
+///
+/// # Safety
+/// Between the barrier after the lanes' work and the one before [`close_round`]: the freed
+/// ids are settled, and nobody reads the free stack above `base`.
+#[inline(always)]
+unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
+    let mut i = lane;
+    while i < n {
+        // SAFETY: `i < n <= FREED_CAP`; the stack holds at most the warp's own records, fewer
+        // than its slab, so `base + i < tasks_per_warp` (contract for the positions).
+        unsafe { *w.free_stack(base + i) = (*w.sh).freed[i as usize] };
+        i += WARP_SIZE;
     }
+}
+
+/// Lane 0, after the lanes ran and copied the freed ids: refills the free stack from the
+/// remote list when it runs low, and publishes the staged tasks. Returns the queue the next
+/// round starts from.
+///
+/// With several EPAQ queues the warp turns to the next queue (round-robin, the current one
+/// last) that holds a whole batch, or to the one that holds the most if none does; it keeps
+/// up to `keep_max` of that queue's new tasks and publishes the rest of every queue. Taking
+/// turns keeps every round's tasks of one kind (EPAQ's point) while no queue waits for
+/// another to drain: a recursion whose leaves go to their own queue would otherwise expand
+/// its whole tree before running one leaf, and hold a record for every node at once.
+fn close_round<P: Program>(w: &WarpCtx, current: u32, freed: u32, stats: &mut WarpStats) -> u32 {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    sh.sp += freed;
     if sh.sp < 2 * WARP_SIZE {
         // Acquire: pairs with the Release pushes of other warps (their last uses of the
         // records happen before we hand them out again).
-        let mut id = w.remote_free(w.warp).swap(warp::END, Ordering::Acquire);
-        while id != warp::END {
+        let mut id = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
+        while id != NONE {
             // SAFETY: as above; `id` is one of this warp's records, now free.
             unsafe { *w.free_stack(sh.sp) = id };
             sh.sp += 1;
@@ -384,12 +442,41 @@ fn close_round<P: Program>(w: &WarpCtx, current: u32, stats: &mut WarpStats) {
                 .load(Ordering::Relaxed);
         }
     }
-    // Publish: keep the newest (up to a warp's width) of the current queue, push the rest.
-    for q in 0..run.num_queues as usize {
+    let nq = run.num_queues as usize;
+    let mut next = current as usize;
+    if nq > 1 {
+        // Tasks the warp holds in queue `q`: published (as far as it knows: thieves may have
+        // taken some), kept and staged.
+        let holds = |q: usize| {
+            sh.tail[q]
+                .wrapping_sub(sh.head[q])
+                .wrapping_add(sh.private[q] + sh.staged[q].min(sh.room[q]))
+        };
+        // The next queue after the current one that holds a whole batch, the current one
+        // last; if none does, the one that holds the most.
+        let mut found = false;
+        for step in 1..=nq {
+            let q = (current as usize + step) % nq;
+            if holds(q) >= WARP_SIZE {
+                next = q;
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            for q in 0..nq {
+                if holds(q) > holds(next) {
+                    next = q;
+                }
+            }
+        }
+    }
+    // Publish: keep the newest (up to `keep_max`) of the next queue, push the rest.
+    for q in 0..nq {
         let staged = sh.staged[q].min(sh.room[q]);
         let total = sh.private[q] + staged;
-        let keep = if q as u32 == current {
-            total.min(WARP_SIZE)
+        let keep = if q == next {
+            total.min(run.keep_max)
         } else {
             0
         };
@@ -402,6 +489,7 @@ fn close_round<P: Program>(w: &WarpCtx, current: u32, stats: &mut WarpStats) {
         }
         sh.private[q] = keep;
     }
+    next as u32
 }
 
 /// What a lane does next in [`run_lanes`].
@@ -438,7 +526,8 @@ enum Rmw {
 ///
 /// # Safety
 /// The whole warp calls this together; a lane's `first` task was claimed by it this round.
-unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32) -> (u32, u32) {
+unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> (u32, u32) {
+    let inline = w.run().tuning & tuning::RESUME_INLINE != 0;
     let mut next = if first == NONE {
         Next::Idle
     } else {
@@ -499,11 +588,13 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32) -> (u32, u32) {
                     crate::runtime::sync::fence(Ordering::Acquire);
                     // SAFETY: the parent's `queue` was written before its join RMW, acquired
                     // above.
-                    w.stage(
-                        unsafe { Record::queue(w.record::<P::Task>(parent)) },
-                        parent,
-                    );
-                    Next::Idle
+                    let q = unsafe { Record::queue(w.record::<P::Task>(parent)) };
+                    if inline && q == current {
+                        Next::Resume(parent)
+                    } else {
+                        w.stage(q, parent);
+                        Next::Idle
+                    }
                 }
                 ParentNext::Complete => Next::Complete(parent),
                 ParentNext::Nothing => Next::Idle,
@@ -567,14 +658,11 @@ unsafe fn complete<P: Program>(w: &WarpCtx, id: u32) -> Option<Rmw> {
     // The root: the run is done. Release: the root's result and every task's writes
     // (acquired along the completion chain) happen before the host reads them.
     // SAFETY: a field of the live control block.
-    let stop = w.run_atomic(unsafe { &raw mut (*w.run).stop });
-    let mut seen = stop.load(Ordering::Relaxed);
-    while seen & STOP_DONE == 0 {
-        match stop.compare_exchange(seen, seen | STOP_DONE, Ordering::Release, Ordering::Relaxed) {
-            Ok(_) => break,
-            Err(now) => seen = now,
-        }
-    }
+    w.raise_stop(
+        unsafe { &raw mut (*w.run).stop },
+        STOP_DONE,
+        Ordering::Release,
+    );
     None
 }
 
