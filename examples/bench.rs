@@ -12,6 +12,10 @@
 //! (default 10; CPU baselines whose first run takes over a second run 3 times, over ten
 //! seconds once). The synthetic tree reads from a 2^20-entry (8 MiB) table.
 //! The table printed last has the median, minimum and maximum; `--out` writes it as CSV.
+//!
+//! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
+//! (`keep_unpublished`) and `GTAP_RESUME_INLINE=1` set the GPU configuration;
+//! `GTAP_FIB_N=30,35` the fib sizes; `GTAP_CUTOFFS=2,4,..` the cutoffs of the EPAQ fib runs.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -338,6 +342,9 @@ fn main() -> ExitCode {
             if let Some(b) = env("GTAP_BLOCK") {
                 config = config.block(b);
             }
+            if let Some(g) = env("GTAP_GRID") {
+                config = config.grid(g);
+            }
             if let Some(k) = env("GTAP_KEEP") {
                 config = config.keep_unpublished(k);
             }
@@ -360,7 +367,11 @@ fn main() -> ExitCode {
     };
 
     if wanted("fib") {
-        for n in [30, 35, 40] {
+        let sizes: Vec<u32> = std::env::var("GTAP_FIB_N")
+            .ok()
+            .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
+            .unwrap_or_else(|| vec![30, 35, 40]);
+        for n in sizes {
             let want = fib::reference(n);
             if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
                 // SAFETY: `rt` points into `h`, which `measure` does not touch through `gpu`.

@@ -13,8 +13,13 @@ use crate::DeviceProps;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuConfig {
     /// Blocks in the grid. `None`: as many as can be resident at once (occupancy × SMs), so
-    /// that every worker runs from the start.
+    /// that every worker runs from the start, but at most `warps_per_sm` warps per SM.
     pub grid: Option<u32>,
+    /// With `grid: None`, the most warps per SM the default grid puts to work (default 16).
+    /// Fewer warps than the SM can hold ran faster on an H200 (results/README.md: fib(40)
+    /// 84 ms with 16 per SM, 113 ms with all 32 resident; nqueens, cilksort and the tree
+    /// equal or better), as they contend less for the memory system and each other's queues.
+    pub warps_per_sm: u32,
     /// Threads per block, a multiple of 32 (default 32, as in GTaP's thread-level runs).
     pub block: u32,
     /// Task records per warp (each warp allocates from its own slab).
@@ -44,6 +49,7 @@ impl Default for GpuConfig {
     fn default() -> Self {
         GpuConfig {
             grid: None,
+            warps_per_sm: 16,
             block: 32,
             tasks_per_warp: 4096,
             queue_capacity: 4096,
@@ -66,6 +72,12 @@ impl GpuConfig {
     /// Sets the number of blocks.
     pub fn grid(mut self, blocks: u32) -> Self {
         self.grid = Some(blocks);
+        self
+    }
+
+    /// Sets the most warps per SM of the default grid (64 or more: every resident warp).
+    pub fn warps_per_sm(mut self, warps: u32) -> Self {
+        self.warps_per_sm = warps;
         self
     }
 
@@ -137,6 +149,13 @@ impl GpuConfig {
                 "block",
                 self.block.into(),
                 "threads per block must be a positive multiple of 32 (a warp)",
+            );
+        }
+        if self.warps_per_sm == 0 {
+            return bad(
+                "warps_per_sm",
+                0,
+                "the default grid needs at least one warp per SM",
             );
         }
         if self.grid == Some(0) {

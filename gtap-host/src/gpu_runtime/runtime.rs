@@ -226,7 +226,7 @@ impl GpuRuntime {
     }
 
     /// The grid the next run of `P` uses: the configured one, or every block that can be
-    /// resident at once.
+    /// resident at once up to `warps_per_sm` warps per SM (at least one block per SM).
     pub fn grid_for<P: Program>(&self) -> Result<u32, GpuRunError> {
         if let Some(g) = self.config.grid {
             return Ok(g);
@@ -237,7 +237,8 @@ impl GpuRuntime {
             .function()
             .occupancy_max_active_blocks_per_multiprocessor(self.config.block, smem, None)
             .map_err(driver("cuOccupancyMaxActiveBlocksPerMultiprocessor"))?;
-        Ok(per_sm.max(1) * self.gpu.props().sm_count)
+        let cap = (self.config.warps_per_sm / (self.config.block / 32)).max(1);
+        Ok(per_sm.clamp(1, cap) * self.gpu.props().sm_count)
     }
 
     /// Runs `root` to completion on the GPU and returns its result with the run's statistics.
