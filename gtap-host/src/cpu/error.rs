@@ -88,10 +88,10 @@ pub enum CpuError {
     /// task reaches through raw pointers in its arguments (such as a buffer view) must outlive
     /// it as well.
     #[error(
-        "the run took longer than {after:?} and a task did not return when asked to stop (a \
-         task that never returns?); its worker thread was left running and the run's memory \
-         leaked, so keep any buffer the task points into alive; the runtime is ready for the \
-         next run"
+        "the run took longer than {after:?} and a task did not return when asked to stop: a \
+         task that never returns, or one slower than the grace period (then raise \
+         CpuConfig::timeout); its worker thread was left running and the run's memory leaked, \
+         so keep any buffer the task points into alive; the runtime is ready for the next run"
     )]
     Stuck {
         /// The timeout.
