@@ -43,32 +43,36 @@ fn note(s: gtap_host::gpu_runtime::GpuStats) -> (Duration, u64) {
 struct Row {
     bench: String,
     backend: &'static str,
-    times: Vec<Duration>,
+    /// How many times were measured.
+    runs: usize,
+    /// Figures of those times, in milliseconds: computed once, printed three times (progress,
+    /// markdown and CSV).
+    median_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
     tasks: u64,
 }
 
 impl Row {
-    fn median_ms(&self) -> f64 {
-        let mut t: Vec<f64> = self.times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+    /// The row of `times` (at least one).
+    fn new(bench: String, backend: &'static str, times: &[Duration], tasks: u64) -> Row {
+        let mut t: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
         t.sort_by(f64::total_cmp);
         let n = t.len();
-        if n % 2 == 1 {
+        let median_ms = if n % 2 == 1 {
             t[n / 2]
         } else {
             (t[n / 2 - 1] + t[n / 2]) / 2.0
+        };
+        Row {
+            bench,
+            backend,
+            runs: n,
+            median_ms,
+            min_ms: t[0],
+            max_ms: t[n - 1],
+            tasks,
         }
-    }
-    fn min_ms(&self) -> f64 {
-        self.times
-            .iter()
-            .map(|d| d.as_secs_f64() * 1e3)
-            .fold(f64::INFINITY, f64::min)
-    }
-    fn max_ms(&self) -> f64 {
-        self.times
-            .iter()
-            .map(|d| d.as_secs_f64() * 1e3)
-            .fold(0.0, f64::max)
     }
 }
 
@@ -108,20 +112,10 @@ impl Harness {
             times.push(t);
             tasks = n;
         }
-        let row = Row {
-            bench,
-            backend,
-            times,
-            tasks,
-        };
+        let row = Row::new(bench, backend, &times, tasks);
         eprintln!(
             "{:<28} {:<5} median {:>10.3} ms  (min {:.3}, max {:.3}, {} runs)",
-            row.bench,
-            row.backend,
-            row.median_ms(),
-            row.min_ms(),
-            row.max_ms(),
-            row.times.len()
+            row.bench, row.backend, row.median_ms, row.min_ms, row.max_ms, row.runs
         );
         if backend == "gpu"
             && let Some(s) = LAST.lock().unwrap().take()
@@ -567,23 +561,11 @@ fn main() -> ExitCode {
     for r in &h.rows {
         println!(
             "| {} | {} | {:.3} | {:.3} | {:.3} | {} | {} |",
-            r.bench,
-            r.backend,
-            r.median_ms(),
-            r.min_ms(),
-            r.max_ms(),
-            r.times.len(),
-            r.tasks
+            r.bench, r.backend, r.median_ms, r.min_ms, r.max_ms, r.runs, r.tasks
         );
         csv.push_str(&format!(
             "{},{},{:.4},{:.4},{:.4},{},{}\n",
-            r.bench,
-            r.backend,
-            r.median_ms(),
-            r.min_ms(),
-            r.max_ms(),
-            r.times.len(),
-            r.tasks
+            r.bench, r.backend, r.median_ms, r.min_ms, r.max_ms, r.runs, r.tasks
         ));
     }
     if let Some(path) = out

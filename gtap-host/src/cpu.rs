@@ -32,10 +32,10 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `cpu/config.rs` | [`CpuConfig`]: threads, task records, queue sizes, and their validation |
+//! | `cpu/config.rs` | [`CpuConfig`]: threads, task records, queue sizes, timeout, and their validation |
 //! | `cpu/error.rs` | [`CpuError`]: which limit a run hit and the setter that raises it |
 //! | `cpu/memory.rs` | the runtime's memory, allocated once and reused across runs |
-//! | `cpu/runtime.rs` | [`CpuRuntime`], [`CpuStats`]: starting the workers, catching panics |
+//! | `cpu/runtime.rs` | [`CpuRuntime`], [`CpuStats`]: starting the workers, catching panics, the timeout |
 //!
 //! # Errors
 //! A run stops at the first limit it hits and returns the matching [`CpuError`]:
@@ -44,10 +44,20 @@
 //! - a task spawned more than its program's `max_children` children between two taskwaits;
 //! - `spawn!(into ..)` found its slots full;
 //! - an EPAQ queue index is out of range;
-//! - a task panicked.
+//! - a task panicked;
+//! - the run took longer than [`CpuConfig::timeout`].
 //!
-//! Every worker stops, so a failing run neither hangs nor leaks threads. The runtime stays
-//! usable: the next run starts from fresh state.
+//! Every worker stops at its next task boundary, so a failing run neither hangs nor leaks
+//! threads. The runtime stays usable: the next run starts from fresh state.
+//!
+//! # Tasks that never return
+//! A host thread cannot be stopped inside a task body. When the timeout has passed and a
+//! worker is still inside a task after a grace period, the run ends with
+//! [`CpuError::Stuck`]: the caller gets control back, that worker thread is left running, and
+//! the memory it uses (records, queues, the run's shared state) is leaked so that it stays
+//! valid for it. This is why the workers are not scoped threads: `CpuRuntime::run` keeps
+//! everything they borrow in heap allocations that it either frees after joining them or
+//! leaks. The runtime then allocates fresh memory for its next run.
 //!
 //! A task panic is caught on its worker thread (`catch_unwind`). This needs the default
 //! `panic = "unwind"`. With `panic = "abort"` a task panic aborts the process, as anywhere

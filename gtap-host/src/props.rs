@@ -29,9 +29,11 @@ pub struct DeviceProps {
     pub max_threads_per_sm: u32,
     /// The most blocks resident on one SM.
     pub max_blocks_per_sm: u32,
+    /// The most blocks a grid may have in x, the dimension gtap launches along.
+    pub max_grid_dim_x: u32,
     /// Threads per warp (32 on every NVIDIA GPU so far).
     pub warp_size: u32,
-    /// Static shared memory one block may use without opting in, in bytes.
+    /// Shared memory (static and dynamic) one block may use without opting in, in bytes.
     pub shared_mem_per_block: usize,
     /// Shared memory one block may use after opting in
     /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`), in bytes.
@@ -73,6 +75,7 @@ impl DeviceProps {
             max_threads_per_block: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
             max_threads_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
             max_blocks_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
+            max_grid_dim_x: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
             warp_size: attr(Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
             shared_mem_per_block: bytes(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
             shared_mem_per_block_optin: bytes(
@@ -126,11 +129,11 @@ impl fmt::Display for DeviceProps {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// An H100 as its driver describes it.
-    fn h100() -> DeviceProps {
+    pub(crate) fn h100() -> DeviceProps {
         DeviceProps {
             ordinal: 0,
             name: "NVIDIA H100 80GB HBM3".into(),
@@ -139,6 +142,7 @@ mod tests {
             max_threads_per_block: 1024,
             max_threads_per_sm: 2048,
             max_blocks_per_sm: 32,
+            max_grid_dim_x: i32::MAX as u32,
             warp_size: 32,
             shared_mem_per_block: 48 * 1024,
             shared_mem_per_block_optin: 227 * 1024,

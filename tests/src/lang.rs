@@ -1,7 +1,8 @@
 //! A task program that uses every feature of the task language, for the CPU and GPU tests
 //! (`tests/language_cpu.rs`, `tests/language_gpu.rs`): taskwait in loops, branches and match
 //! arms, several taskwaits per task, early returns, tasks without results, a variable number
-//! of children, mutual recursion, EPAQ queue choices, and deliberate limit violations.
+//! of children, mutual recursion, EPAQ queue choices, and deliberate limit violations and
+//! tasks that do not return.
 
 use gtap::device::arch::{DeviceAtomicU64, Relaxed};
 
@@ -160,6 +161,24 @@ pub mod program {
     pub fn index(i: u32) -> u32 {
         let table = [10u32, 11, 12, 13];
         table[i as usize]
+    }
+
+    /// Spawns `children` children (up to 16), then spins until `release` is nonzero, then
+    /// joins them and returns the sum of their squares: a task body that does not return until
+    /// the test says so (CPU tests of stuck tasks). Started as the root, it is sure to be
+    /// running when the run's time is up: worker 0 starts the root before anything else.
+    #[gtap::task]
+    pub fn spin(release: Counter, children: u32) -> u64 {
+        let kids = slots!(u64; 16);
+        for i in 0..children {
+            spawn!(into kids, square(i));
+        }
+        // An atomic load per round: the loop cannot be optimized into one that never reads.
+        while release.get() == 0 {
+            core::hint::spin_loop();
+        }
+        taskwait!();
+        kids.iter().sum::<u64>()
     }
 
     /// Spawns more children than its program allows between two taskwaits.

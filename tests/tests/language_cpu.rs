@@ -2,6 +2,8 @@
 //! branches and match arms, several taskwaits per task, early returns, tasks without
 //! results, a variable number of children, tasks calling each other, EPAQ queues.
 
+use std::time::{Duration, Instant};
+
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 use gtap_tests::lang::{Counter, branches_reference, program as lang};
 
@@ -129,4 +131,60 @@ fn a_panic_inside_a_task_is_an_error_and_the_runtime_stays_usable() {
     let err = rt.run(lang::index(7)).unwrap_err();
     assert!(matches!(err, CpuError::TaskPanicked { .. }), "{err}");
     assert_eq!(rt.run(lang::index(3)).unwrap().0, 13);
+}
+
+#[test]
+fn a_run_longer_than_the_timeout_is_stopped_and_the_runtime_stays_usable() {
+    let timeout = Duration::from_millis(20);
+    let mut rt = CpuRuntime::new(CpuConfig::new().threads(2).timeout(timeout)).unwrap();
+    let began = Instant::now();
+    // Four billion joins in a chain: hours of work.
+    let err = rt.run(lang::loop_join(u32::MAX)).unwrap_err();
+    let took = began.elapsed();
+    assert!(
+        matches!(err, CpuError::TimedOut { after } if after == timeout),
+        "{err}"
+    );
+    assert!(err.to_string().contains("CpuConfig::timeout"), "{err}");
+    // Every worker stops at its next task boundary: long before the grace period would end.
+    assert!(took < Duration::from_secs(2), "the run took {took:?}");
+    assert_eq!(
+        rt.run(lang::loop_join(50)).unwrap().0,
+        (0..50u64).map(|i| i * i).sum()
+    );
+    assert_eq!(rt.run(lang::fan(3, 4)).unwrap().0, 1 + 4 + 16 + 64);
+}
+
+#[test]
+fn a_task_that_never_returns_is_reported_stuck_and_the_runtime_stays_usable() {
+    let timeout = Duration::from_millis(20);
+    for (threads, children) in [(1, 0), (2, 5)] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).timeout(timeout)).unwrap();
+        rt.run(lang::fan(2, 3)).unwrap();
+        let first_records = rt.records_addr();
+        let release = counter();
+        let began = Instant::now();
+        let err = rt.run(lang::spin(release, children)).unwrap_err();
+        let took = began.elapsed();
+        assert!(
+            matches!(err, CpuError::Stuck { after } if after == timeout),
+            "{threads} threads: {err}"
+        );
+        assert!(err.to_string().contains("did not return"), "{err}");
+        // The timeout plus the shortest grace period (0.1 s), with room for a slow machine.
+        assert!(took < Duration::from_secs(2), "the run took {took:?}");
+        // The stuck worker still spins in the old memory; the runtime runs on fresh memory.
+        assert_eq!(
+            rt.run(lang::loop_join(50)).unwrap().0,
+            (0..50u64).map(|i| i * i).sum()
+        );
+        assert_eq!(rt.run(lang::staged(5)).unwrap().0, 25 + 36 + 49 + 64);
+        assert_ne!(
+            rt.records_addr(),
+            first_records,
+            "the stuck run's records were reused"
+        );
+        // Let the stuck task return: its worker then finishes in the leaked memory and exits.
+        release.add(1);
+    }
 }

@@ -156,12 +156,54 @@ fn bad_configurations_are_rejected_before_launch() {
         (config().queue_capacity(100), "queue_capacity"),
         (config().num_queues(9), "num_queues"),
         (config().tasks_per_warp(0), "tasks_per_warp"),
+        // More blocks than any GPU's grid takes.
+        (config().grid(u32::MAX), "grid"),
+        // 2^20 blocks of 2 warps with 2^24 records each: more records than ids.
+        (
+            config().grid(1 << 20).tasks_per_warp(1 << 24),
+            "tasks_per_warp",
+        ),
+        // 2^21 warps of 8 queues of 2^24 entries: 2^50 bytes of queues.
+        (
+            config()
+                .grid(1 << 20)
+                .tasks_per_warp(1)
+                .num_queues(8)
+                .queue_capacity(1 << 24),
+            "queue_capacity",
+        ),
     ] {
-        let err = gtap_host::gpu_runtime::GpuRuntime::new(gpu.clone(), gtap_tests::PTX, cfg)
-            .err()
-            .expect("rejected");
+        let err =
+            gtap_host::gpu_runtime::GpuRuntime::new(gpu.clone(), gtap_tests::PTX, cfg.clone())
+                .err()
+                .unwrap_or_else(|| panic!("{cfg:?} must be rejected"));
         assert!(err.to_string().contains(setting), "{err}");
     }
+
+    // With the grid left to the runtime, the memory is checked at the run, against the grid
+    // the program's occupancy gives; nothing is allocated or launched, and the runtime stays
+    // usable.
+    let mut rt = gtap_host::gpu_runtime::GpuRuntime::new(gpu, gtap_tests::PTX, config()).unwrap();
+    // At least one block of 32 warps per SM, each with 2^29 bytes of queues: 2^41 bytes on
+    // 128 SMs, more than any GPU has.
+    let absurd = GpuConfig {
+        grid: None,
+        ..config().block(1024).num_queues(8).queue_capacity(1 << 24)
+    };
+    rt.set_config(absurd).unwrap();
+    let err = rt.run(lang::fan(3, 4)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GpuRunError::NotEnoughMemory {
+                setting: "queue_capacity",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    rt.set_config(config()).unwrap();
+    assert_eq!(rt.run(lang::fan(3, 4)).unwrap().0, 1 + 4 + 16 + 64);
 }
 
 #[test]

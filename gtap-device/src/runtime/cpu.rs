@@ -224,6 +224,17 @@ impl<'m, P: Program> Run<'m, P> {
         self.termination.fail(error)
     }
 
+    /// Stops a run that is still going with [`RuntimeError::Aborted`] (the host's time limit
+    /// passed, or it could not start every worker). Workers stop at their next step, between
+    /// tasks: a task body that never returns keeps its worker. Returns whether the run was
+    /// still going: a run whose root completed, or that already failed, keeps its outcome.
+    pub fn abort(&self) -> bool {
+        // A root that completes between this check and the `fail` below still leaves the run
+        // failed with `Aborted`: the host then reports a timeout for a run that just made it,
+        // which is true of its duration and loses nothing (the frames are dropped as usual).
+        self.termination.stop() == 0 && self.termination.fail(RuntimeError::Aborted)
+    }
+
     /// Records handed out at least once in this run: an upper bound on the peak number of
     /// records in use (see [`Pool::touched`]).
     pub fn peak_records(&self) -> u32 {

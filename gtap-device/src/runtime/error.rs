@@ -1,10 +1,11 @@
 //! What can stop a run, and the slot where the first such error is kept.
 //!
-//! Every error is a limit that was hit (or a task that panicked, on the host). The first
-//! worker to hit one records it in the run's [`ErrorSlot`] and raises the abort flag
-//! ([`super::termination`]); every other worker stops at its next step, and the backend returns
-//! the recorded error. Errors that happen after the first are dropped: they are usually
-//! consequences of the first.
+//! Every error is a limit that was hit (or, on the host, a task that panicked or a run the host
+//! stopped because it took too long). The first worker to hit one records it in the run's
+//! [`ErrorSlot`] and raises the abort flag ([`super::termination`]); every other worker stops
+//! at its next step, and the backend returns the recorded error. Errors that happen after the
+//! first are dropped: they are usually consequences of the
+//! first.
 //!
 //! # Memory ordering
 //! The slot is written once: the CAS `EMPTY -> WRITING` (Acquire) elects the single writer,
@@ -58,6 +59,9 @@ pub enum RuntimeError {
         /// The task that was running.
         task: &'static str,
     },
+    /// The host stopped the run (the CPU backend's `Run::abort`): its time limit passed, or a
+    /// worker thread could not be started.
+    Aborted,
 }
 
 impl fmt::Display for RuntimeError {
@@ -88,6 +92,7 @@ impl fmt::Display for RuntimeError {
                 )
             }
             RuntimeError::TaskPanicked { task } => write!(f, "task `{task}` panicked"),
+            RuntimeError::Aborted => f.write_str("the host stopped the run"),
         }
     }
 }

@@ -1,4 +1,7 @@
-//! [`CpuConfig`]: how many threads, how many task records, how large each queue.
+//! [`CpuConfig`]: how many threads, how many task records, how large each queue, how long a
+//! run may take.
+
+use std::time::Duration;
 
 use super::error::CpuError;
 
@@ -10,6 +13,8 @@ pub const MAX_TASK_CAPACITY: u32 = gtap_device::runtime::pool::MAX_CAPACITY;
 pub const MAX_QUEUE_CAPACITY: u32 = gtap_device::runtime::deque::MAX_CAPACITY;
 /// The most EPAQ queues.
 pub const MAX_NUM_QUEUES: u32 = 64;
+/// The default [`CpuConfig::timeout`]: the GPU runtime's default too.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Settings of a [`CpuRuntime`](super::CpuRuntime). Build it with the setters, which share
 /// the fields' names; [`CpuRuntime::new`](super::CpuRuntime::new) validates it.
@@ -37,6 +42,14 @@ pub struct CpuConfig {
     /// Default 1. The CPU backend checks the indices but keeps one queue per worker: queues
     /// change how a GPU warp groups tasks, never a result.
     pub num_queues: u32,
+    /// How long a run may take before it is stopped with [`CpuError::TimedOut`]. Default 120 s,
+    /// as on the GPU; `None`: no limit, a run that never ends then never returns.
+    ///
+    /// Workers stop between tasks. A task whose body has not returned after a further grace
+    /// period (as long as the timeout, but at least 0.1 s and at most 5 s) cannot be stopped
+    /// from outside: the run then ends with [`CpuError::Stuck`] and leaves that worker thread
+    /// running (see there).
+    pub timeout: Option<Duration>,
 }
 
 impl Default for CpuConfig {
@@ -46,6 +59,7 @@ impl Default for CpuConfig {
             task_capacity: 1 << 20,
             queue_capacity: 1 << 16,
             num_queues: 1,
+            timeout: Some(DEFAULT_TIMEOUT),
         }
     }
 }
@@ -77,6 +91,13 @@ impl CpuConfig {
     /// Sets [`CpuConfig::num_queues`].
     pub fn num_queues(mut self, queues: u32) -> Self {
         self.num_queues = queues;
+        self
+    }
+
+    /// Sets [`CpuConfig::timeout`] to `Some(timeout)` (to run without a limit, set the field
+    /// to `None`).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
         self
     }
 
@@ -116,6 +137,13 @@ impl CpuConfig {
                 "must be between 1 and 64",
             );
         }
+        if self.timeout.is_some_and(|t| t.is_zero()) {
+            return invalid(
+                "timeout",
+                0,
+                "must be longer than zero (set the field to None for no limit)",
+            );
+        }
         Ok(())
     }
 }
@@ -144,6 +172,7 @@ mod tests {
             (CpuConfig::new().queue_capacity(1 << 31), "queue_capacity"),
             (CpuConfig::new().num_queues(0), "num_queues"),
             (CpuConfig::new().num_queues(65), "num_queues"),
+            (CpuConfig::new().timeout(Duration::ZERO), "timeout"),
         ];
         for (config, name) in cases {
             match config.validate() {
@@ -159,5 +188,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(msg.contains("CpuConfig::queue_capacity(1000)"), "{msg}");
+    }
+
+    #[test]
+    fn timeout_defaults_to_the_gpu_default_and_can_be_lifted() {
+        assert_eq!(CpuConfig::new().timeout, Some(DEFAULT_TIMEOUT));
+        let c = CpuConfig::new().timeout(Duration::from_millis(5));
+        assert_eq!(c.timeout, Some(Duration::from_millis(5)));
+        let unlimited = CpuConfig {
+            timeout: None,
+            ..CpuConfig::new()
+        };
+        unlimited.validate().unwrap();
     }
 }

@@ -1,5 +1,7 @@
 //! [`CpuError`]: why a CPU run failed, and what to change.
 
+use std::time::Duration;
+
 use gtap_device::runtime::RuntimeError;
 
 /// Why [`CpuRuntime::new`](super::CpuRuntime::new) or
@@ -67,6 +69,34 @@ pub enum CpuError {
         /// The panic message.
         message: String,
     },
+    /// The run took longer than [`CpuConfig::timeout`](super::CpuConfig::timeout) and was
+    /// stopped: every worker left its loop at its next task boundary, the frames of the
+    /// unfinished tasks were dropped, and the runtime is ready for the next run.
+    #[error(
+        "the run took longer than {after:?} and was stopped: raise CpuConfig::timeout if it is \
+         just long, or look for tasks that never finish"
+    )]
+    TimedOut {
+        /// The timeout.
+        after: Duration,
+    },
+    /// The run took longer than the timeout and a task did not return when asked to stop
+    /// (e.g. a loop that never ends inside a task body). A host thread cannot be interrupted
+    /// inside a task: its worker thread is left running, and the memory of that run (records,
+    /// queues, the root's result slot) is leaked so that it stays valid for that thread. The
+    /// runtime allocates fresh memory at the next run and stays usable. Memory that the stuck
+    /// task reaches through raw pointers in its arguments (such as a buffer view) must outlive
+    /// it as well.
+    #[error(
+        "the run took longer than {after:?} and a task did not return when asked to stop: a \
+         task that never returns, or one slower than the grace period (then raise \
+         CpuConfig::timeout); its worker thread was left running and the run's memory leaked, \
+         so keep any buffer the task points into alive; the runtime is ready for the next run"
+    )]
+    Stuck {
+        /// The timeout.
+        after: Duration,
+    },
     /// A worker thread could not be started.
     #[error("could not start worker thread {index}: {source}; lower CpuConfig::threads")]
     ThreadSpawn {
@@ -99,8 +129,14 @@ pub enum CpuError {
 
 impl CpuError {
     /// The host error for a runtime error; `panic_message` is the message of the panic that
-    /// caused a [`RuntimeError::TaskPanicked`].
-    pub(crate) fn from_runtime(error: RuntimeError, panic_message: Option<String>) -> Self {
+    /// caused a [`RuntimeError::TaskPanicked`], and `timeout` the run's timeout, the reason
+    /// for a [`RuntimeError::Aborted`] (the host's other reason, a worker that could not be
+    /// started, is reported as [`CpuError::ThreadSpawn`] instead).
+    pub(crate) fn from_runtime(
+        error: RuntimeError,
+        panic_message: Option<String>,
+        timeout: Option<Duration>,
+    ) -> Self {
         match error {
             RuntimeError::PoolExhausted { capacity } => CpuError::PoolExhausted { capacity },
             RuntimeError::QueueFull { capacity } => CpuError::QueueFull { capacity },
@@ -115,6 +151,9 @@ impl CpuError {
                 task,
                 message: panic_message.unwrap_or_else(|| String::from("(no message)")),
             },
+            RuntimeError::Aborted => CpuError::TimedOut {
+                after: timeout.unwrap_or_default(),
+            },
         }
     }
 }
@@ -125,18 +164,19 @@ mod tests {
 
     #[test]
     fn limit_errors_name_the_setter() {
-        let e = CpuError::from_runtime(RuntimeError::PoolExhausted { capacity: 8 }, None);
+        let e = CpuError::from_runtime(RuntimeError::PoolExhausted { capacity: 8 }, None, None);
         assert!(
             e.to_string().contains("8 task records")
                 && e.to_string().contains("CpuConfig::task_capacity")
         );
-        let e = CpuError::from_runtime(RuntimeError::QueueFull { capacity: 4 }, None);
+        let e = CpuError::from_runtime(RuntimeError::QueueFull { capacity: 4 }, None, None);
         assert!(e.to_string().contains("CpuConfig::queue_capacity"));
         let e = CpuError::from_runtime(
             RuntimeError::TooManyChildren {
                 task: "wide",
                 limit: 3,
             },
+            None,
             None,
         );
         assert!(e.to_string().contains("`wide`") && e.to_string().contains("max_children"));
@@ -146,12 +186,18 @@ mod tests {
                 num_queues: 1,
             },
             None,
+            None,
         );
         assert!(e.to_string().contains("CpuConfig::num_queues"));
         let e = CpuError::from_runtime(
             RuntimeError::TaskPanicked { task: "t" },
             Some("boom".into()),
+            None,
         );
         assert_eq!(e.to_string(), "task `t` panicked: boom");
+        let e =
+            CpuError::from_runtime(RuntimeError::Aborted, None, Some(Duration::from_millis(20)));
+        assert!(matches!(e, CpuError::TimedOut { after } if after.as_millis() == 20));
+        assert!(e.to_string().contains("CpuConfig::timeout"), "{e}");
     }
 }

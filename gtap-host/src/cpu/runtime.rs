@@ -1,9 +1,10 @@
 //! [`CpuRuntime`]: starts the worker threads for one run and collects the outcome.
 
 use std::any::Any;
+use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use gtap_device::runtime::RuntimeError;
@@ -42,15 +43,91 @@ pub struct CpuStats {
 /// later run with the same configuration.
 pub struct CpuRuntime {
     config: CpuConfig,
-    memory: CpuMemory,
+    /// The runs' memory. `None` while a run is in flight (it is then reached only through a
+    /// raw pointer, see [`CpuRuntime::run`]), and after a run that could not give it back (a
+    /// stuck task, a failed reallocation): the next run allocates it again.
+    memory: Option<Box<CpuMemory>>,
+}
+
+/// The state of one run that the worker threads share, in a heap allocation of its own: the
+/// host frees it after joining every worker, or leaks it when a worker is stuck in a task.
+struct Shared<'m, P: Program, R> {
+    run: Run<'m, P>,
+    /// Written by the worker that completes the root (through the pointer given to
+    /// [`Run::seed`]), read by the host after joining it.
+    result: UnsafeCell<MaybeUninit<R>>,
+    /// The message of the panic that is the run's error, if it is one.
+    panic_message: Mutex<Option<String>>,
+    exits: Exits,
+}
+
+/// How many worker threads have left their loop, and a condition variable that the host
+/// waits on, with a deadline, until all have.
+struct Exits {
+    /// Workers that have exited. Incremented by each worker's [`ExitGuard`] as the last thing
+    /// its thread does with the run; read by the host.
+    count: Mutex<usize>,
+    /// Notified at each increment of `count`.
+    changed: Condvar,
+}
+
+impl Exits {
+    /// Waits until `n` workers have exited or `deadline` passes; returns whether all did.
+    fn wait(&self, n: usize, deadline: Option<Instant>) -> bool {
+        let mut count = self.count.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if *count >= n {
+                return true;
+            }
+            count = match deadline {
+                None => self
+                    .changed
+                    .wait(count)
+                    .unwrap_or_else(PoisonError::into_inner),
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return false;
+                    }
+                    self.changed
+                        .wait_timeout(count, left)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+            };
+        }
+    }
+}
+
+/// Counts its worker as exited when dropped: at the end of the worker's thread, also when it
+/// unwinds.
+struct ExitGuard<'a>(&'a Exits);
+
+impl Drop for ExitGuard<'_> {
+    fn drop(&mut self) {
+        let mut count = self.0.count.lock().unwrap_or_else(PoisonError::into_inner);
+        *count += 1;
+        self.0.changed.notify_all();
+    }
+}
+
+/// How long the host waits, after stopping a run, for workers still inside a task before it
+/// reports [`CpuError::Stuck`]: as long as the timeout, but at least 0.1 s and at most 5 s.
+fn stuck_grace(timeout: Option<Duration>) -> Duration {
+    timeout
+        .unwrap_or_default()
+        .clamp(Duration::from_millis(100), Duration::from_secs(5))
 }
 
 impl CpuRuntime {
     /// A runtime with `config`, validated, and its queues allocated.
     pub fn new(config: CpuConfig) -> Result<Self, CpuError> {
         config.validate()?;
-        let memory = CpuMemory::new(config.threads, config.queue_capacity)?;
-        Ok(CpuRuntime { config, memory })
+        let memory = Box::new(CpuMemory::new(config.threads, config.queue_capacity)?);
+        Ok(CpuRuntime {
+            config,
+            memory: Some(memory),
+        })
     }
 
     /// The configuration.
@@ -65,9 +142,13 @@ impl CpuRuntime {
         if config.threads != self.config.threads
             || config.queue_capacity != self.config.queue_capacity
         {
-            // Free the old queues first, so that peak memory is not old + new.
-            self.memory = CpuMemory::new(1, 2)?;
-            self.memory = CpuMemory::new(config.threads, config.queue_capacity)?;
+            // Free the old queues first, so that peak memory is not old + new. Should the new
+            // allocation fail, the next run tries again.
+            self.memory = None;
+            self.memory = Some(Box::new(CpuMemory::new(
+                config.threads,
+                config.queue_capacity,
+            )?));
         }
         self.config = config;
         Ok(())
@@ -76,18 +157,26 @@ impl CpuRuntime {
     /// The address of the task record buffer, once a run allocated it (to check reuse).
     #[doc(hidden)]
     pub fn records_addr(&self) -> Option<usize> {
-        self.memory.records_addr()
+        self.memory.as_ref().and_then(|m| m.records_addr())
     }
 
     /// Runs `root` to completion on the configured number of threads and returns its result.
     ///
-    /// On an error (a limit hit, a task panic) every worker stops, the frames of the tasks
-    /// left unfinished are dropped, and the error says which limit to raise. The runtime stays
-    /// usable for the next run.
+    /// On an error (a limit hit, a task panic, the timeout) every worker stops, the frames of
+    /// the tasks left unfinished are dropped, and the error says which limit to raise. The
+    /// runtime stays usable for the next run. A task that does not return after the timeout
+    /// ends the run with [`CpuError::Stuck`] instead (see there).
     pub fn run<P: Program, R: Copy + Send + 'static>(
         &mut self,
         root: Call<P, R>,
     ) -> Result<(R, CpuStats), CpuError> {
+        // How the workers borrow: they are not scoped threads, because a stuck worker must be
+        // able to outlive this call. Everything they use is in two heap allocations that this
+        // function reaches only through raw pointers while they run: the `CpuMemory` (taken
+        // out of the runtime) and the run's `Shared` state. Once every worker has been joined,
+        // the memory goes back to the runtime and the shared state is freed; if a worker is
+        // stuck (or this function unwinds while workers run), both are leaked instead, so
+        // every reference a worker holds stays valid for as long as its thread lives.
         let capacity = self.config.task_capacity;
         let oom = || CpuError::OutOfMemory {
             what: "the task records",
@@ -96,79 +185,163 @@ impl CpuRuntime {
         };
         let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
         let threads = self.config.threads;
-        let mut result = MaybeUninit::<R>::uninit();
-        let panic_message: Mutex<Option<String>> = Mutex::new(None);
-        let mut spawn_error: Option<CpuError> = None;
-
-        let run_memory = self.memory.for_run(layout, capacity)?;
+        let timeout = self.config.timeout;
+        let memory = match self.memory.take() {
+            Some(memory) => memory,
+            None => Box::new(CpuMemory::new(threads, self.config.queue_capacity)?),
+        };
+        // From here until the memory is boxed again, it is reached only through this pointer
+        // (a `Box` must not be moved while threads use references derived from it).
+        let memory = Box::into_raw(memory);
+        // SAFETY: `memory` came from `Box::into_raw` just above and nothing else refers to it;
+        // it stays allocated until it is boxed again below, after every worker was joined, or
+        // forever when it is leaked.
+        let run_memory = match unsafe { &mut *memory }.for_run(layout, capacity) {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: from `Box::into_raw` above; the failed `for_run` left no borrow.
+                self.memory = Some(unsafe { Box::from_raw(memory) });
+                return Err(e);
+            }
+        };
         let options = RunOptions {
             num_queues: self.config.num_queues,
             idle: std::thread::yield_now,
         };
-        // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
-        // from `Record::array_layout`) and is used by nothing else while `run` lives.
-        let mut run = unsafe { Run::<P>::new(run_memory, options) };
-        // SAFETY: `result` outlives the run and has the root's result type.
-        unsafe { run.seed(root.into_task(), result.as_mut_ptr().cast()) }
-            .map_err(|e| CpuError::from_runtime(e, None))?;
+        let shared_raw = Box::into_raw(Box::new(Shared {
+            // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
+            // from `Record::array_layout`) and is used by nothing else while the run lives:
+            // `memory` is out of `self` until the run is over.
+            run: unsafe { Run::<P>::new(run_memory, options) },
+            result: UnsafeCell::new(MaybeUninit::uninit()),
+            panic_message: Mutex::new(None),
+            exits: Exits {
+                count: Mutex::new(0),
+                changed: Condvar::new(),
+            },
+        }));
+        // SAFETY: `shared_raw` came from `Box::into_raw` just above; no worker exists yet, so
+        // this is the only reference. `result` has the root's result type and lives as long as
+        // the run (both are in the same allocation).
+        let seeded = unsafe {
+            let result_slot = (*shared_raw).result.get().cast::<u8>();
+            (*shared_raw).run.seed(root.into_task(), result_slot)
+        };
+        if let Err(e) = seeded {
+            // SAFETY: no worker was started; both pointers came from `Box::into_raw` above and
+            // are given back once each (the shared state, which borrows the memory, first).
+            unsafe {
+                drop(Box::from_raw(shared_raw));
+                self.memory = Some(Box::from_raw(memory));
+            }
+            return Err(CpuError::from_runtime(e, None, timeout));
+        }
+        // SAFETY: the shared state stays allocated until every worker was joined, or forever
+        // (see the top of this function); from here on, until the joins, only shared
+        // references to it are made.
+        let (run, panic_message, exits) = unsafe {
+            (
+                &(*shared_raw).run,
+                &(*shared_raw).panic_message,
+                &(*shared_raw).exits,
+            )
+        };
 
         let started = Instant::now();
+        let mut handles = Vec::with_capacity(threads);
+        let mut spawn_error = None;
+        for index in 0..threads {
+            let builder = std::thread::Builder::new().name(format!("gtap-cpu-{index}"));
+            // SAFETY: the thread borrows `run`, `panic_message` and `exits` (and, through `run`,
+            // the memory). Both allocations are freed only after this thread was joined, or
+            // never (a stuck worker); see the top of this function. It returns plain
+            // `WorkerStats`, which borrow nothing.
+            let spawned = unsafe {
+                builder.spawn_unchecked(move || {
+                    let _exit = ExitGuard(exits);
+                    worker_thread(run, index as u32, panic_message)
+                })
+            };
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(source) => {
+                    spawn_error = Some(CpuError::ThreadSpawn { index, source });
+                    break;
+                }
+            }
+        }
+
+        // Wait for the workers; at the deadline (at once if one could not be started), stop
+        // the run; if a worker is still inside a task a grace period later, give up on it.
+        let mut deadline = timeout.and_then(|t| started.checked_add(t));
+        if spawn_error.is_some() {
+            run.abort();
+            deadline = Some(started);
+        }
+        if !exits.wait(handles.len(), deadline) {
+            run.abort();
+            let grace = Instant::now().checked_add(stuck_grace(timeout));
+            if !exits.wait(handles.len(), grace) {
+                // Leave the threads running: dropping their handles detaches them. The shared
+                // state and the memory are leaked, so what the threads use stays valid; the
+                // next run allocates fresh memory (`self.memory` is `None`).
+                drop(handles);
+                return Err(spawn_error.unwrap_or(CpuError::Stuck {
+                    after: timeout.unwrap_or_default(),
+                }));
+            }
+        }
+
         let mut totals = WorkerStats::default();
-        std::thread::scope(|scope| {
-            let run = &run;
-            let panic_message = &panic_message;
-            let mut handles = Vec::with_capacity(threads);
-            for index in 0..threads {
-                let spawned = std::thread::Builder::new()
-                    .name(format!("gtap-cpu-{index}"))
-                    .spawn_scoped(scope, move || {
-                        worker_thread(run, index as u32, panic_message)
-                    });
-                match spawned {
-                    Ok(handle) => handles.push(handle),
-                    Err(source) => {
-                        // Stop the workers already started; report the OS error below.
-                        run.fail(RuntimeError::TaskPanicked {
-                            task: "(starting the workers)",
-                        });
-                        spawn_error = Some(CpuError::ThreadSpawn { index, source });
-                        break;
-                    }
-                }
+        let mut worker_panic = None;
+        for handle in handles {
+            // Worker threads catch every panic of a task themselves.
+            match handle.join() {
+                Ok(stats) => totals += stats,
+                Err(payload) => worker_panic = Some(payload),
             }
-            for handle in handles {
-                // Worker threads catch every panic themselves.
-                match handle.join() {
-                    Ok(stats) => totals += stats,
-                    Err(payload) => panic::resume_unwind(payload),
-                }
-            }
-        });
+        }
         let elapsed = started.elapsed();
+        if let Some(payload) = worker_panic {
+            // A bug in the runtime, not in a task: the memory is leaked (the next run
+            // allocates fresh memory), as are the frames of the run.
+            panic::resume_unwind(payload);
+        }
+        // SAFETY: every worker was joined: this is the only reference to the shared state now.
+        let shared = unsafe { &mut *shared_raw };
         let stats = CpuStats {
             threads,
             tasks_executed: totals.tasks_executed,
             resumes: totals.resumes,
             steals_attempted: totals.steals_attempted,
             steals_won: totals.steals_won,
-            peak_records_in_use: run.peak_records(),
+            peak_records_in_use: shared.run.peak_records(),
             elapsed,
         };
-        let outcome = run.finish();
+        let outcome = shared.run.finish();
+        let value = match outcome {
+            // SAFETY: the root completed, so it delivered its result into `result`, and the
+            // worker that did it was joined.
+            Ok(()) => Ok(unsafe { shared.result.get_mut().assume_init() }),
+            Err(e) => {
+                let message = shared
+                    .panic_message
+                    .get_mut()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take();
+                Err(CpuError::from_runtime(e, message, timeout))
+            }
+        };
+        // SAFETY: every worker was joined; both pointers came from `Box::into_raw` above and
+        // are given back once each, the shared state (which borrows the memory) first.
+        unsafe {
+            drop(Box::from_raw(shared_raw));
+            self.memory = Some(Box::from_raw(memory));
+        }
         if let Some(e) = spawn_error {
             return Err(e);
         }
-        match outcome {
-            // SAFETY: the root completed, so it delivered its result into `result`, and the
-            // worker that did it was joined.
-            Ok(()) => Ok((unsafe { result.assume_init() }, stats)),
-            Err(e) => {
-                let message = panic_message
-                    .into_inner()
-                    .unwrap_or_else(PoisonError::into_inner);
-                Err(CpuError::from_runtime(e, message))
-            }
-        }
+        value.map(|v| (v, stats))
     }
 }
 

@@ -2,7 +2,11 @@
 
 use std::time::Duration;
 
-use gtap_device::runtime::gpu::layout::MAX_QUEUES;
+use std::mem::size_of;
+
+use gtap_device::runtime::deque::DequeState;
+use gtap_device::runtime::gpu::layout::{MAX_QUEUES, WARP_SHARED_BYTES, WarpStats};
+use gtap_device::runtime::record::Record;
 
 use super::GpuRunError;
 use crate::DeviceProps;
@@ -210,7 +214,10 @@ impl GpuConfig {
         Ok(())
     }
 
-    /// Checks the block size against the device.
+    /// Checks the settings against the device, before anything is allocated: the block size
+    /// and the shared memory its warps need, and, when the grid is set, the grid against the
+    /// device's limit and the memory of a run (with the smallest possible task records; a
+    /// run checks again with its program's records, see [`GpuConfig::check_launch`]).
     pub(crate) fn validate_for(&self, props: &DeviceProps) -> Result<(), GpuRunError> {
         if self.block > props.max_threads_per_block {
             return Err(GpuRunError::InvalidConfig {
@@ -219,7 +226,143 @@ impl GpuConfig {
                 why: "more threads per block than the device allows",
             });
         }
+        if u64::from(self.shared_mem_bytes()) > props.shared_mem_per_block as u64 {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "block",
+                value: self.block.into(),
+                why: "its warps need more shared memory than the device gives a block \
+                      (gtap_device::runtime::gpu::layout::WARP_SHARED_BYTES per warp)",
+            });
+        }
+        if let Some(grid) = self.grid {
+            self.check_launch(props, grid, size_of::<Record<()>>() as u64)?;
+        }
         Ok(())
+    }
+
+    /// Dynamic shared memory a block needs: [`WARP_SHARED_BYTES`] per warp.
+    pub(crate) fn shared_mem_bytes(&self) -> u32 {
+        self.block / 32 * WARP_SHARED_BYTES
+    }
+
+    /// Checks a launch of `grid` blocks of a program whose task records are `record_size`
+    /// bytes against the device, and returns what it allocates. Every size is computed in
+    /// checked `u64` arithmetic, so absurd settings are an error here, not an overflow or a
+    /// failed allocation later.
+    pub(crate) fn check_launch(
+        &self,
+        props: &DeviceProps,
+        grid: u32,
+        record_size: u64,
+    ) -> Result<DeviceFootprint, GpuRunError> {
+        if grid > props.max_grid_dim_x {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "grid",
+                value: grid.into(),
+                why: "more blocks than the device's largest grid (x dimension)",
+            });
+        }
+        let warps = u64::from(grid) * u64::from(self.block) / 32;
+        let records = warps * u64::from(self.tasks_per_warp);
+        if records > u64::from(u32::MAX - 1) {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "tasks_per_warp",
+                value: self.tasks_per_warp.into(),
+                why: "grid * block / 32 * tasks_per_warp task records exceed 2^32 ids",
+            });
+        }
+        let footprint = DeviceFootprint::new(self, warps, record_size);
+        let total = props.total_mem as u64;
+        let needed = footprint.total();
+        if needed.is_none_or(|n| n > total) {
+            let (what, setting, value) = footprint.largest(self, grid);
+            return Err(GpuRunError::NotEnoughMemory {
+                needed: needed.unwrap_or(u64::MAX),
+                total,
+                what,
+                setting,
+                value,
+            });
+        }
+        Ok(footprint)
+    }
+}
+
+/// The device memory of one run, in bytes per array (`None`: the size overflows `u64`). The
+/// arrays are those of [`gtap_device::runtime::gpu::layout`]; `GpuRuntime::run` allocates
+/// them with these sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DeviceFootprint {
+    /// Warps of the grid.
+    pub warps: u64,
+    /// Task records, plus 256 bytes for aligning them.
+    pub records: Option<u64>,
+    /// Free stacks: one record id per record.
+    pub free_stacks: Option<u64>,
+    /// Queue rings: one task id per entry.
+    pub rings: Option<u64>,
+    /// Queue states.
+    pub deques: Option<u64>,
+    /// Per-warp statistics and remote free lists.
+    pub per_warp: Option<u64>,
+}
+
+impl DeviceFootprint {
+    fn new(config: &GpuConfig, warps: u64, record_size: u64) -> Self {
+        let records = warps.checked_mul(config.tasks_per_warp.into());
+        let entries = warps
+            .checked_mul(config.num_queues.into())
+            .and_then(|q| q.checked_mul(config.queue_capacity.into()));
+        let queues = warps.checked_mul(config.num_queues.into());
+        DeviceFootprint {
+            warps,
+            records: records
+                .and_then(|r| r.checked_mul(record_size))
+                .and_then(|b| b.checked_add(256)),
+            free_stacks: records.and_then(|r| r.checked_mul(4)),
+            rings: entries.and_then(|e| e.checked_mul(4)),
+            deques: queues.and_then(|q| q.checked_mul(size_of::<DequeState>() as u64)),
+            per_warp: warps.checked_mul((size_of::<WarpStats>() + 4) as u64),
+        }
+    }
+
+    fn parts(&self) -> [Option<u64>; 5] {
+        [
+            self.records,
+            self.free_stacks,
+            self.rings,
+            self.deques,
+            self.per_warp,
+        ]
+    }
+
+    /// All arrays together.
+    pub fn total(&self) -> Option<u64> {
+        self.parts()
+            .into_iter()
+            .try_fold(0u64, |sum, part| sum.checked_add(part?))
+    }
+
+    /// The largest array (an overflowing one first): what it is, and the setting and value
+    /// that size it.
+    fn largest(&self, config: &GpuConfig, grid: u32) -> (&'static str, &'static str, u64) {
+        let named = [
+            ("the task records", "tasks_per_warp", config.tasks_per_warp),
+            ("the free stacks", "tasks_per_warp", config.tasks_per_warp),
+            ("the task queues", "queue_capacity", config.queue_capacity),
+            ("the queue states", "num_queues", config.num_queues),
+            ("the per-warp statistics", "grid", grid),
+        ];
+        // An overflowing size (`None`) counts as the largest.
+        let sizes = self.parts().map(|part| part.unwrap_or(u64::MAX));
+        let mut largest = 0;
+        for (i, &size) in sizes.iter().enumerate() {
+            if size > sizes[largest] {
+                largest = i;
+            }
+        }
+        let (what, setting, value) = named[largest];
+        (what, setting, value.into())
     }
 }
 
@@ -249,5 +392,167 @@ mod tests {
             let err = cfg.validate().unwrap_err().to_string();
             assert!(err.contains(setting), "{err}");
         }
+    }
+
+    /// A device as small as can be: little shared memory, a small grid, 64 MiB of memory.
+    fn tiny_gpu() -> DeviceProps {
+        DeviceProps {
+            shared_mem_per_block: 1024,
+            max_grid_dim_x: 1000,
+            total_mem: 64 << 20,
+            ..crate::props::tests::h100()
+        }
+    }
+
+    fn rejected(config: &GpuConfig, props: &DeviceProps) -> GpuRunError {
+        config.validate().expect("valid without a device");
+        config
+            .validate_for(props)
+            .expect_err("must be rejected for this device")
+    }
+
+    #[test]
+    fn the_defaults_fit_an_h100() {
+        let h100 = crate::props::tests::h100();
+        GpuConfig::new().validate_for(&h100).unwrap();
+        // The grid a run of the defaults uses on an H100: 32 blocks per SM.
+        let grid = 32 * h100.sm_count;
+        let sizes = GpuConfig::new().check_launch(&h100, grid, 512).unwrap();
+        assert_eq!(sizes.warps, u64::from(grid));
+        assert!(sizes.total().unwrap() < h100.total_mem as u64);
+    }
+
+    #[test]
+    fn shared_memory_beyond_the_block_limit_is_rejected() {
+        // 2 warps need 2 * WARP_SHARED_BYTES (464) bytes: fits in 1 KiB; 4 warps do not.
+        GpuConfig::new()
+            .block(64)
+            .validate_for(&tiny_gpu())
+            .unwrap();
+        match rejected(&GpuConfig::new().block(128), &tiny_gpu()) {
+            GpuRunError::InvalidConfig {
+                setting,
+                value,
+                why,
+            } => {
+                assert_eq!((setting, value), ("block", 128));
+                assert!(why.contains("shared memory"), "{why}");
+            }
+            other => panic!("expected InvalidConfig for block, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_grid_beyond_the_device_limit_is_rejected() {
+        GpuConfig::new()
+            .grid(1000)
+            .tasks_per_warp(16)
+            .queue_capacity(64)
+            .validate_for(&tiny_gpu())
+            .unwrap();
+        let err = rejected(&GpuConfig::new().grid(1001), &tiny_gpu());
+        assert!(
+            matches!(
+                err,
+                GpuRunError::InvalidConfig {
+                    setting: "grid",
+                    value: 1001,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn more_memory_than_the_device_has_is_rejected_naming_the_largest_part() {
+        // 100 warps of 4096 records of 32 bytes: 13 MiB of records, and 1.6 MiB of free stacks.
+        let fits = GpuConfig::new().grid(100).tasks_per_warp(4096);
+        fits.validate_for(&tiny_gpu()).unwrap();
+        // 100 warps of 65536 records: 210 MiB of records.
+        let err = rejected(&fits.clone().tasks_per_warp(1 << 16), &tiny_gpu());
+        match &err {
+            GpuRunError::NotEnoughMemory {
+                setting,
+                value,
+                total,
+                needed,
+                ..
+            } => {
+                assert_eq!(
+                    (*setting, *value, *total),
+                    ("tasks_per_warp", 1 << 16, 64 << 20)
+                );
+                assert!(*needed > 100 * (1 << 16) * 32, "{needed}");
+            }
+            other => panic!("expected NotEnoughMemory, got {other:?}"),
+        }
+        let msg = err.to_string();
+        assert!(
+            msg.contains("GpuConfig::tasks_per_warp (now 65536)"),
+            "{msg}"
+        );
+        // Queues the largest part: 100 warps of 8 queues of 2^16 entries, 200 MiB.
+        let err = rejected(
+            &fits.clone().num_queues(8).queue_capacity(1 << 16),
+            &tiny_gpu(),
+        );
+        assert!(
+            matches!(
+                err,
+                GpuRunError::NotEnoughMemory {
+                    setting: "queue_capacity",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn absurd_sizes_are_rejected_before_anything_is_allocated() {
+        let h100 = crate::props::tests::h100();
+        // The most records per warp with a large grid: more records than ids.
+        let err = rejected(
+            &GpuConfig::new().grid(1 << 20).tasks_per_warp(1 << 24),
+            &h100,
+        );
+        assert!(
+            matches!(
+                err,
+                GpuRunError::InvalidConfig {
+                    setting: "tasks_per_warp",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        // The largest queues on a large grid: 2^49 bytes of rings.
+        let err = rejected(
+            &GpuConfig::new()
+                .grid(1 << 20)
+                .tasks_per_warp(1)
+                .num_queues(8)
+                .queue_capacity(1 << 24),
+            &h100,
+        );
+        match err {
+            GpuRunError::NotEnoughMemory {
+                needed, setting, ..
+            } => assert_eq!((needed >> 49, setting), (1, "queue_capacity")),
+            other => panic!("expected NotEnoughMemory, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn sizes_that_overflow_u64_count_as_the_largest() {
+        let config = GpuConfig::new().num_queues(8).queue_capacity(1 << 24);
+        let sizes = DeviceFootprint::new(&config, 1 << 40, 32);
+        assert_eq!(sizes.rings, None);
+        assert_eq!(sizes.total(), None);
+        assert_eq!(
+            sizes.largest(&config, 1 << 30),
+            ("the task queues", "queue_capacity", 1 << 24)
+        );
     }
 }

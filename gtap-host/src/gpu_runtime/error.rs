@@ -64,6 +64,25 @@ pub enum GpuRunError {
         bytes: usize,
     },
 
+    /// The run would need more device memory than the GPU has; found before anything is
+    /// allocated.
+    #[error(
+        "the run needs {needed} bytes of GPU memory but the GPU has {total}; {what} take the \
+         most: lower GpuConfig::{setting} (now {value}) or GpuConfig::grid"
+    )]
+    NotEnoughMemory {
+        /// Bytes the run's arrays take together (`u64::MAX` when the sum overflows).
+        needed: u64,
+        /// The GPU's memory, in bytes.
+        total: u64,
+        /// The largest of the arrays.
+        what: &'static str,
+        /// The `GpuConfig` field that sizes it.
+        setting: &'static str,
+        /// That field's value.
+        value: u64,
+    },
+
     /// A warp ran out of task records.
     #[error(
         "a warp used all {per_warp} of its task records: raise GpuConfig::tasks_per_warp \

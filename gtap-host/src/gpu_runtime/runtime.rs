@@ -6,10 +6,7 @@ use std::time::{Duration, Instant};
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use gtap_device::runtime::deque::DequeState;
-use gtap_device::runtime::gpu::layout::{
-    GpuRun, NONE, PanicReport, WARP_SHARED_BYTES, WarpStats, error_code, tuning,
-};
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, PanicReport, WarpStats, error_code, tuning};
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
@@ -232,7 +229,7 @@ impl GpuRuntime {
             return Ok(g);
         }
         let kernel = self.kernel::<P>()?;
-        let smem = (self.config.block / 32 * WARP_SHARED_BYTES) as usize;
+        let smem = self.config.shared_mem_bytes() as usize;
         let per_sm = kernel
             .function()
             .occupancy_max_active_blocks_per_multiprocessor(self.config.block, smem, None)
@@ -253,17 +250,17 @@ impl GpuRuntime {
         let kernel = self.kernel::<P>()?;
         let cfg = self.config.clone();
         let grid = self.grid_for::<P>()?;
-        let warps = (grid as u64 * cfg.block as u64 / 32) as usize;
-        if warps as u64 * cfg.tasks_per_warp as u64 > u64::from(u32::MAX - 1) {
-            return Err(GpuRunError::InvalidConfig {
-                setting: "tasks_per_warp",
-                value: cfg.tasks_per_warp.into(),
-                why: "grid * block / 32 * tasks_per_warp task records exceed 2^32 ids",
-            });
-        }
-        let nq = cfg.num_queues as usize;
         let record_size = size_of::<Record<P::Task>>();
         let record_align = align_of::<Record<P::Task>>();
+        // Every size below comes from here: checked against the device before any allocation.
+        let sizes = cfg.check_launch(self.gpu.props(), grid, record_size as u64)?;
+        // Each part fits in the device's memory (`check_launch`), whose size is a `usize`; an
+        // unknown size (never, after that check) would be a failed allocation, not a panic.
+        let bytes = |part: Option<u64>| {
+            part.and_then(|b| usize::try_from(b).ok())
+                .unwrap_or(usize::MAX)
+        };
+        let warps = sizes.warps as usize;
         let stream = self.gpu.stream().clone();
 
         // Device memory (reused across runs when large enough).
@@ -273,7 +270,7 @@ impl GpuRuntime {
             ensure(
                 &stream,
                 &mut b.records,
-                warps * cfg.tasks_per_warp as usize * record_size + 256,
+                bytes(sizes.records),
                 "task records",
             )?,
         );
@@ -282,16 +279,11 @@ impl GpuRuntime {
             ensure(
                 &stream,
                 &mut b.rings,
-                warps * nq * cfg.queue_capacity as usize,
+                bytes(sizes.rings) / size_of::<u32>(),
                 "queues",
             )?,
         );
-        let deques_slice = ensure(
-            &stream,
-            &mut b.deques,
-            warps * nq * size_of::<DequeState>(),
-            "queue states",
-        )?;
+        let deques_slice = ensure(&stream, &mut b.deques, bytes(sizes.deques), "queue states")?;
         stream
             .memset_zeros(deques_slice)
             .map_err(driver("cuMemsetD8"))?;
@@ -301,7 +293,7 @@ impl GpuRuntime {
             ensure(
                 &stream,
                 &mut b.free_stacks,
-                warps * cfg.tasks_per_warp as usize,
+                bytes(sizes.free_stacks) / size_of::<u32>(),
                 "free stacks",
             )?,
         );
@@ -397,7 +389,7 @@ impl GpuRuntime {
         let launch = LaunchConfig {
             grid_dim: (grid, 1, 1),
             block_dim: (cfg.block, 1, 1),
-            shared_mem_bytes: cfg.block / 32 * WARP_SHARED_BYTES,
+            shared_mem_bytes: cfg.shared_mem_bytes(),
         };
         let mut builder = stream.launch_builder(kernel.function());
         builder.arg(&run_addr);
