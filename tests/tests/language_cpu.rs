@@ -47,6 +47,21 @@ fn several_taskwaits_keep_earlier_results() {
 }
 
 #[test]
+fn a_program_without_taskwait_runs_every_task() {
+    use gtap_tests::detached::{program as detached, tree_tasks};
+    let mut rt = runtime(4);
+    for (depth, fanout) in [(0, 2), (1, 2), (8, 3)] {
+        let counter = counter();
+        let (v, stats) = rt.run(detached::root(counter, depth, fanout)).unwrap();
+        let chain = u64::from(depth * 10);
+        let tasks = tree_tasks(depth, fanout.into());
+        assert_eq!(v, 7);
+        assert_eq!(counter.get(), tasks + chain * (chain + 1) / 2);
+        assert_eq!(stats.tasks_executed, 1 + tasks + chain + 1);
+    }
+}
+
+#[test]
 fn fire_and_forget_children_all_run_before_the_run_ends() {
     let mut rt = runtime(4);
     for depth in [0, 3, 10] {

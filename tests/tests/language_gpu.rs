@@ -76,6 +76,43 @@ fn fire_and_forget_children_all_run_on_the_gpu() {
 }
 
 #[test]
+fn a_program_without_taskwait_ends_when_every_task_has_run() {
+    // No join bookkeeping in such a program: the run must still wait for every task, on one
+    // warp, on a few blocks and on the default grid, whatever the root returns first.
+    use gtap_tests::detached::{program as detached, tree_tasks};
+    for config in [
+        GpuConfig::new().grid(1).block(32),
+        GpuConfig::new().grid(7).block(64),
+        GpuConfig::new().tasks_per_warp(8192),
+    ] {
+        let Some(mut rt) = common::runtime(gtap_tests::PTX, config) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        for (depth, fanout) in [(0, 2), (1, 2), (10, 3), (17, 2)] {
+            let cell = upload(&gpu, &[0u64]);
+            // SAFETY: a zeroed, aligned device u64 that outlives the run.
+            let counter = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+            let (v, stats) = rt.run(detached::root(counter, depth, fanout)).unwrap();
+            let chain = u64::from(depth * 10);
+            let tasks = tree_tasks(depth, fanout.into());
+            assert_eq!(v, 7);
+            assert_eq!(
+                download(&gpu, &cell)[0],
+                tasks + chain * (chain + 1) / 2,
+                "tree({depth}, {fanout}) with {:?}",
+                rt.config()
+            );
+            assert_eq!(
+                stats.tasks,
+                1 + tasks + chain + 1,
+                "tasks of tree({depth}, {fanout})"
+            );
+        }
+    }
+}
+
+#[test]
 fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
         return;

@@ -5,7 +5,7 @@ use std::time::Duration;
 use std::mem::size_of;
 
 use gtap_device::runtime::deque::DequeState;
-use gtap_device::runtime::gpu::layout::{MAX_QUEUES, WARP_SHARED_BYTES, WarpStats};
+use gtap_device::runtime::gpu::layout::{MAX_QUEUES, TaskCounts, WARP_SHARED_BYTES, WarpStats};
 use gtap_device::runtime::record::Record;
 
 use super::GpuRunError;
@@ -303,7 +303,7 @@ pub(crate) struct DeviceFootprint {
     pub rings: Option<u64>,
     /// Queue states.
     pub deques: Option<u64>,
-    /// Per-warp statistics and remote free lists.
+    /// Per-warp statistics, task counters and remote free lists.
     pub per_warp: Option<u64>,
 }
 
@@ -322,7 +322,8 @@ impl DeviceFootprint {
             free_stacks: records.and_then(|r| r.checked_mul(4)),
             rings: entries.and_then(|e| e.checked_mul(4)),
             deques: queues.and_then(|q| q.checked_mul(size_of::<DequeState>() as u64)),
-            per_warp: warps.checked_mul((size_of::<WarpStats>() + 4) as u64),
+            per_warp: warps
+                .checked_mul((size_of::<WarpStats>() + size_of::<TaskCounts>() + 4) as u64),
         }
     }
 

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use gtap_device::runtime::gpu::layout::{GpuRun, NONE, PanicReport, WarpStats, error_code, tuning};
+use gtap_device::runtime::gpu::layout::{
+    GpuRun, NONE, PanicReport, TaskCounts, WarpStats, error_code, tuning,
+};
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
@@ -50,6 +52,7 @@ struct Buffers {
     free_stacks: Option<CudaSlice<u32>>,
     remote_free: Option<CudaSlice<u32>>,
     stats: Option<CudaSlice<u8>>,
+    counters: Option<CudaSlice<u8>>,
     result: Option<CudaSlice<u8>>,
     args: Option<CudaSlice<u8>>,
 }
@@ -312,6 +315,16 @@ impl GpuRuntime {
             .memset_zeros(stats_slice)
             .map_err(driver("cuMemsetD8"))?;
         let stats_addr = addr(&stream, stats_slice);
+        let counters_slice = ensure(
+            &stream,
+            &mut b.counters,
+            warps * size_of::<TaskCounts>(),
+            "task counters",
+        )?;
+        stream
+            .memset_zeros(counters_slice)
+            .map_err(driver("cuMemsetD8"))?;
+        let counters = addr(&stream, counters_slice);
         let result_slice = ensure(&stream, &mut b.result, size_of::<R>(), "the result")?;
         let root_result = addr(&stream, result_slice);
 
@@ -342,6 +355,7 @@ impl GpuRuntime {
             free_stacks,
             remote_free,
             stats: stats_addr,
+            counters,
             root_result,
             root_args,
             num_warps: warps as u32,

@@ -10,6 +10,7 @@
 //! | free stacks | `num_warps * tasks_per_warp` record ids | the owner warp only |
 //! | remote free lists | `num_warps` list heads | any warp pushes (CAS); the owner takes all (exchange) |
 //! | warp statistics | `num_warps` [`WarpStats`] | each warp at its end |
+//! | task counters | `num_warps` [`TaskCounts`] | each warp after each round (programs without `taskwait!`) |
 //! | root result | `size_of::<R>()` bytes | the root task, when it returns |
 
 /// The most EPAQ queues a warp may have (per-warp state in shared memory is sized for it).
@@ -112,6 +113,9 @@ pub struct GpuRun {
     pub keep_max: u32,
     /// Scheduling switches ([`tuning`] bits), uniform across the grid.
     pub tuning: u32,
+    /// [`TaskCounts`], one per warp, zeroed by the host: how a program without `taskwait!`
+    /// detects its end (see `worker::quiescent`).
+    pub counters: u64,
     /// Device address of a [`PanicReport`] in mapped host memory, or 0. A panicking task
     /// writes its location there before it traps (after a trap no CUDA call works, so the
     /// report must already be in host memory).
@@ -152,6 +156,19 @@ impl Default for PanicReport {
             message: [0; 120],
         }
     }
+}
+
+/// Tasks one warp has spawned and completed so far, in a program without `taskwait!`
+/// (whose tasks complete without telling their parents, so the root's completion does not
+/// mean the end). Written by the warp's lane 0 after each round; read by the warp that
+/// checks for the end.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TaskCounts {
+    /// Tasks spawned by this warp's tasks (warp 0 also counts the root).
+    pub spawned: u64,
+    /// Tasks that completed on this warp.
+    pub completed: u64,
 }
 
 /// What one warp counted during a run, written by the warp when it leaves its loop.

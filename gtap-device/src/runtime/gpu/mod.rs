@@ -25,6 +25,13 @@
 //! there is no ABA). Records freed by their own warp go straight back to its stack at the end
 //! of the round.
 //!
+//! A program with no `taskwait!()` anywhere (`Program::HAS_TASKWAIT == false`, which the
+//! macro works out) skips the join protocol altogether: nobody ever waits, so a task completes
+//! when it returns, with no RMW on its parent's counter, and its children get no result slot.
+//! Such a run ends when every task spawned has completed: each warp publishes how many tasks
+//! it spawned and completed after each round, and warp 0, when idle, sums them
+//! (`worker::quiescent` argues why equal sums mean the end).
+//!
 //! The run ends when the root task completes ([`crate::runtime::termination`]'s argument
 //! holds unchanged: completion is tree-shaped, so the root completes after every task), or
 //! when a warp records an error or the host asks it to stop. No grid barrier is needed, so

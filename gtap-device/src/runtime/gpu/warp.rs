@@ -8,12 +8,12 @@
 
 use core::mem::size_of;
 
-use super::layout::{GpuRun, MAX_QUEUES, STOP_ABORT, error_code};
+use super::layout::{GpuRun, MAX_QUEUES, STOP_ABORT, TaskCounts, error_code};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::runtime::deque::DequeState;
 use crate::runtime::record::Record;
-use crate::runtime::sync::{AtomicU32, Ordering};
+use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
 /// How many records freed by their own warp one round can hold before the rest go through
 /// the warp's remote list.
@@ -184,6 +184,21 @@ impl WarpCtx {
         // SAFETY: in bounds (the capacity is a power of two, checked by the host); entries
         // are only accessed atomically.
         unsafe { &*(run.rings as *const AtomicU32).add(i) }
+    }
+
+    /// The task counters of `warp` (programs without `taskwait!`): (spawned, completed).
+    #[inline(always)]
+    pub fn counts(&self, warp: u32) -> (&AtomicU64, &AtomicU64) {
+        let c = self.run().counters as *mut TaskCounts;
+        // SAFETY: one `TaskCounts` per warp (`warp < num_warps`), zeroed by the host, only
+        // accessed atomically during the run; the facade's atomics have `u64`'s layout.
+        unsafe {
+            let c = c.add(warp as usize);
+            (
+                &*((&raw mut (*c).spawned) as *const AtomicU64),
+                &*((&raw mut (*c).completed) as *const AtomicU64),
+            )
+        }
     }
 
     /// Entry `i` of this warp's free stack.

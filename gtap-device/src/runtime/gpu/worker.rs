@@ -91,6 +91,9 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     unsafe { sync_warp(FULL) };
 
     let mut stats = WarpStats::default();
+    // Programs without `taskwait!`: tasks this warp spawned and completed (lane 0's copy;
+    // warp 0 counts the root as spawned).
+    let (mut spawned_total, mut completed_total) = (u64::from(warp == 0), 0u64);
     let mut queue = 0u32;
     let mut rng = warp.wrapping_mul(0x9E37_79B9) | 1;
     let mut backoff = 0u32;
@@ -164,6 +167,18 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         idle = b.n == 0;
         if b.n == 0 {
             stats.idle_rounds += 1;
+            // A program without `taskwait!` ends when every task spawned has completed;
+            // warp 0 checks whenever it has nothing to do.
+            // SAFETY: converged (`b.n` is uniform).
+            if !P::HAS_TASKWAIT && warp == 0 && unsafe { quiescent(&w, lane) } && lane == 0 {
+                // Release: as at the root's completion in `complete`.
+                // SAFETY: a field of the live control block.
+                w.raise_stop(
+                    unsafe { &raw mut (*run).stop },
+                    STOP_DONE,
+                    Ordering::Release,
+                );
+            }
             backoff = (backoff * 2).clamp(64, 4096);
             nanosleep(backoff);
             continue;
@@ -189,7 +204,20 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         // (lane 0).
         let (mut base, mut freed) = (0, 0);
         if lane == 0 {
-            (base, freed) = settle_allocator(&w);
+            let taken;
+            (base, freed, taken) = settle_allocator(&w);
+            if !P::HAS_TASKWAIT {
+                // Every task of the round completed (none can wait), and the round spawned
+                // `taken`. Published before the round's new tasks are (in `close_round`), so a
+                // completion counted anywhere comes after its spawn was counted.
+                spawned_total += u64::from(taken);
+                completed_total += u64::from(b.n);
+                let (s, c) = w.counts(warp);
+                s.store(spawned_total, Ordering::Relaxed);
+                // Release: the spawn count above and the round's work (ordered by the barrier
+                // before) happen before a checker that reads this count.
+                c.store(completed_total, Ordering::Release);
+            }
         }
         // SAFETY: converged.
         let (base, freed) = unsafe { (shfl_idx(FULL, base, 0), shfl_idx(FULL, freed, 0)) };
@@ -235,6 +263,43 @@ unsafe fn broadcast(b: Batch) -> Batch {
             stolen: shfl_idx(FULL, b.stolen as u32, 0) != 0,
         }
     }
+}
+
+/// Warp 0, idle, in a program without `taskwait!`: whether every task spawned so far has
+/// completed, which ends the run.
+///
+/// The lanes first sum every warp's `completed` count (Acquire), then, after a barrier, every
+/// warp's `spawned` count. A completion counted in the first sum happened, with its
+/// spawn's count before it (a warp publishes its counts before the tasks it spawned, and a
+/// task runs only after it was published or kept), so at the moment the first pass ends no
+/// more tasks have completed than were spawned, and the second pass sees at least as many
+/// spawns. Equal sums therefore mean that, when the first pass ended, every task spawned
+/// had completed: no task was running, so none can be spawned later, and the counts are
+/// final. (Counts only grow, and a task counts as spawned before it can run.)
+///
+/// # Safety
+/// The whole warp is converged.
+unsafe fn quiescent(w: &WarpCtx, lane: u32) -> bool {
+    let n = w.run().num_warps;
+    let mut completed = 0u64;
+    let mut i = lane;
+    while i < n {
+        // Acquire: pairs with the Release store of the count (see above).
+        completed += w.counts(i).1.load(Ordering::Acquire);
+        i += WARP_SIZE;
+    }
+    // SAFETY: converged (contract); orders every lane's first pass before any second pass.
+    unsafe { sync_warp(FULL) };
+    let mut spawned = 0u64;
+    let mut i = lane;
+    while i < n {
+        // Relaxed: ordered after the first pass by the acquire loads and the barrier.
+        spawned += w.counts(i).0.load(Ordering::Relaxed);
+        i += WARP_SIZE;
+    }
+    // SAFETY: converged (contract).
+    let (completed, spawned) = unsafe { (warp_sum(completed), warp_sum(spawned)) };
+    completed == spawned
 }
 
 /// The sum of `v` over the warp (butterfly reduction).
@@ -384,9 +449,10 @@ fn open_round(w: &WarpCtx) {
 }
 
 /// Lane 0, after the lanes ran: settles the allocator (what came from the free stack and
-/// what from the fresh records) and returns where this round's freed ids go on the free stack
-/// and how many there are, for the lanes to copy ([`copy_freed`]).
-fn settle_allocator(w: &WarpCtx) -> (u32, u32) {
+/// what from the fresh records) and returns where this round's freed ids go on the free stack,
+/// how many there are (for the lanes to copy, [`copy_freed`]), and how many records the round
+/// allocated (the tasks it spawned).
+fn settle_allocator(w: &WarpCtx) -> (u32, u32, u32) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
@@ -394,7 +460,7 @@ fn settle_allocator(w: &WarpCtx) -> (u32, u32) {
     let from_stack = taken.min(sh.sp);
     sh.sp -= from_stack;
     sh.fresh = (sh.fresh + (taken - from_stack)).min(run.tasks_per_warp);
-    (sh.sp, sh.freed_n.min(FREED_CAP as u32))
+    (sh.sp, sh.freed_n.min(FREED_CAP as u32), taken)
 }
 
 /// Every lane: copies the round's freed ids `lane, lane + 32, ..` below `n` onto the free
@@ -635,7 +701,9 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32) -> (Option<Rmw>, bool) {
         // Returned with every child of earlier epochs complete and none now: complete at
         // once, with no RMW on its own counter (see `join::finish`).
         // SAFETY: the task is complete and nobody else touches it.
-        Step::Done if n == 0 => (unsafe { complete::<P>(w, id) }, true),
+        // Without `taskwait!` in the program, a task completes when it returns: its children
+        // need not report to it (termination is counted instead, see `quiescent`).
+        Step::Done if n == 0 || !P::HAS_TASKWAIT => (unsafe { complete::<P>(w, id) }, true),
         Step::Done => (Some(Rmw::Finish { id, n }), false),
     }
 }
@@ -652,6 +720,10 @@ unsafe fn complete<P: Program>(w: &WarpCtx, id: u32) -> Option<Rmw> {
     // SAFETY: as above.
     unsafe { Record::drop_task(rec) };
     w.free::<P::Task>(id);
+    if !P::HAS_TASKWAIT {
+        // Nobody waits for anybody; the end is detected by counting (`quiescent`).
+        return None;
+    }
     if parent != NONE {
         return Some(Rmw::Child { parent });
     }
@@ -691,6 +763,13 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     }
     let Some(id) = w.alloc() else { return };
     let rec = w.record::<P::Task>(id);
+    // A program without `taskwait!` never reads a child's result, and the parent may be gone
+    // when the child returns: no slot.
+    let result_slot = if P::HAS_TASKWAIT {
+        result_slot
+    } else {
+        core::ptr::null_mut()
+    };
     // SAFETY: a record just taken from this warp's slab: free and ours; it is published to
     // other warps only by the round's push (release fence).
     unsafe { Record::fill(rec, ctx.record, result_slot, queue, task) };
