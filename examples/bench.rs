@@ -304,6 +304,12 @@ fn dptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
     p
 }
 
+/// A comma-separated list of numbers from the environment variable `var`, if set.
+fn env_list(var: &str) -> Option<Vec<u32>> {
+    let v = std::env::var(var).ok()?;
+    Some(v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
+}
+
 fn random_input(n: usize, seed: u64) -> Vec<u32> {
     let mut rng = Rng::new(seed);
     (0..n).map(|_| rng.next() as u32).collect()
@@ -361,10 +367,7 @@ fn main() -> ExitCode {
     };
 
     if wanted("fib") {
-        let sizes: Vec<u32> = std::env::var("GTAP_FIB_N")
-            .ok()
-            .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
-            .unwrap_or_else(|| vec![30, 35, 40]);
+        let sizes = env_list("GTAP_FIB_N").unwrap_or_else(|| vec![30, 35, 40]);
         for n in sizes {
             let want = fib::reference(n);
             if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
@@ -391,10 +394,7 @@ fn main() -> ExitCode {
     if wanted("epaq") {
         // GTaP section 6.4: fib(40) with a cutoff (the sequential code below it), one queue
         // against three EPAQ queues (recursing tasks, cutoff tasks, continuations).
-        let cutoffs: Vec<u32> = std::env::var("GTAP_CUTOFFS")
-            .ok()
-            .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
-            .unwrap_or_else(|| vec![10]);
+        let cutoffs = env_list("GTAP_CUTOFFS").unwrap_or_else(|| vec![10]);
         let n = 40;
         let want = fib::reference(n);
         if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
