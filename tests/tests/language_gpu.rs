@@ -183,6 +183,33 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
 }
 
 #[test]
+fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
+    // Two runtimes on one GPU share the context's stream: the second run's kernel waits for
+    // the first. Its 20 ms timeout must not fire (or be lost) while it waits, and must still
+    // stop it once it runs. (Before the fix, the abort flag written while the kernel waited
+    // was overwritten by its own control block upload: the run neither stopped nor ended.)
+    let Some(mut second) =
+        common::runtime(gtap_tests::PTX, config().timeout(Duration::from_millis(20)))
+    else {
+        return;
+    };
+    let (ready, started) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        let long = s.spawn(move || {
+            // (A runtime is not `Send`: this thread makes its own.)
+            let mut first = common::runtime(gtap_tests::PTX, config()).expect("GPU");
+            ready.send(()).unwrap();
+            first.run(lang::loop_join(300_000)).map(|r| r.0)
+        });
+        started.recv().unwrap();
+        std::thread::sleep(Duration::from_millis(10));
+        let err = second.run(lang::loop_join(100_000_000)).unwrap_err();
+        assert!(matches!(err, GpuRunError::TimedOut { .. }), "{err}");
+        assert!(long.join().unwrap().is_ok());
+    });
+}
+
+#[test]
 fn bad_configurations_are_rejected_before_launch() {
     let Some(gpu) = gtap_host::Gpu::for_tests() else {
         return;

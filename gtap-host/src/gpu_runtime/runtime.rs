@@ -124,11 +124,23 @@ impl PanicSink {
     }
 }
 
+impl PanicSink {
+    /// A sink that owns nothing (what a stuck runtime keeps after leaking its real one).
+    fn leaked() -> PanicSink {
+        PanicSink {
+            host: std::ptr::null_mut(),
+            device: 0,
+        }
+    }
+}
+
 impl Drop for PanicSink {
     fn drop(&mut self) {
-        // SAFETY: allocated by `cuMemHostAlloc`; freed once. A failure (e.g. after a trap,
-        // when every call fails) leaks the page, which is all that can be done in `drop`.
-        let _ = unsafe { cudarc::driver::result::free_host(self.host.cast()) };
+        if !self.host.is_null() {
+            // SAFETY: allocated by `cuMemHostAlloc`; freed once. A failure (e.g. after a trap,
+            // when every call fails) leaks the page, which is all that can be done in `drop`.
+            let _ = unsafe { cudarc::driver::result::free_host(self.host.cast()) };
+        }
     }
 }
 
@@ -142,6 +154,21 @@ pub struct GpuRuntime {
     control: Arc<CudaStream>,
     buffers: Buffers,
     panic: PanicSink,
+    /// A run ended with [`GpuRunError::Stuck`]: its kernel still runs on this runtime's
+    /// memory, so dropping the runtime leaks that memory instead of freeing it (freeing would
+    /// wait for the kernel, that is, forever), and later runs are refused.
+    stuck: bool,
+}
+
+impl Drop for GpuRuntime {
+    fn drop(&mut self) {
+        if self.stuck {
+            // The kernel still uses these; see `stuck`.
+            std::mem::forget(std::mem::take(&mut self.buffers));
+            let sink = std::mem::replace(&mut self.panic, PanicSink::leaked());
+            std::mem::forget(sink);
+        }
+    }
 }
 
 fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuRunError {
@@ -194,6 +221,7 @@ impl GpuRuntime {
             control,
             buffers: Buffers::default(),
             panic,
+            stuck: false,
         })
     }
 
@@ -250,6 +278,12 @@ impl GpuRuntime {
         &mut self,
         root: Call<P, R>,
     ) -> Result<(R, GpuStats), GpuRunError> {
+        if self.stuck {
+            // An earlier run's kernel still runs on this runtime's memory.
+            return Err(GpuRunError::Stuck {
+                after: self.config.timeout,
+            });
+        }
         let kernel = self.kernel::<P>()?;
         let cfg = self.config.clone();
         let grid = self.grid_for::<P>()?;
@@ -413,8 +447,12 @@ impl GpuRuntime {
             .map_err(|e| GpuRunError::Gpu(GpuError::launch(kernel.name(), e)))?;
         end.record(&stream).map_err(driver("cuEventRecord"))?;
 
-        // Wait, up to the timeout; then ask the kernel to stop.
-        let began = Instant::now();
+        // Wait, up to the timeout; then ask the kernel to stop. The kernel may wait on the
+        // stream behind other work (another runtime's kernel), and its control block is
+        // uploaded on that stream just before it: the clock starts, and the abort flag (sent
+        // on another stream) may be written, only once the `start` event, recorded after the
+        // upload, has passed. Sent earlier, the flag could be overwritten by the upload.
+        let mut began: Option<Instant> = None;
         let mut timed_out = false;
         loop {
             match end.try_is_complete() {
@@ -428,11 +466,16 @@ impl GpuRuntime {
                     )));
                 }
             }
-            if !timed_out && began.elapsed() > cfg.timeout {
+            if began.is_none() && matches!(start.try_is_complete(), Ok(true)) {
+                began = Some(Instant::now());
+            }
+            let elapsed = began.map_or(Duration::ZERO, |b| b.elapsed());
+            if !timed_out && elapsed > cfg.timeout {
                 timed_out = true;
                 let flag_addr = run_addr + std::mem::offset_of!(GpuRun, abort_request) as u64;
                 // SAFETY: writes one `u32` inside the control block, on another stream while the
-                // kernel runs; the kernel reads the flag atomically.
+                // kernel runs (its upload has completed, see above); the kernel reads the flag
+                // atomically.
                 unsafe {
                     cudarc::driver::result::memcpy_htod_async(
                         flag_addr,
@@ -442,7 +485,10 @@ impl GpuRuntime {
                 }
                 .map_err(driver("cuMemcpyHtoDAsync"))?;
             }
-            if timed_out && began.elapsed() > cfg.timeout + Duration::from_secs(5) {
+            if timed_out && elapsed > cfg.timeout + Duration::from_secs(5) {
+                // The kernel keeps running: freeing what it uses would block this thread
+                // (freeing page-locked memory waits for the device), so leak it.
+                self.stuck = true;
                 return Err(GpuRunError::Stuck { after: cfg.timeout });
             }
             std::thread::sleep(Duration::from_micros(200));
