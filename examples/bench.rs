@@ -15,7 +15,9 @@
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
 //! (`keep_unpublished`) and `GTAP_RESUME_INLINE=1` set the GPU configuration;
-//! `GTAP_FIB_N=30,35` the fib sizes; `GTAP_CUTOFFS=2,4,..` the cutoffs of the EPAQ fib runs.
+//! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
+//! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes;
+//! `GTAP_CUTOFFS=2,4,..` the cutoffs of the EPAQ fib runs.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -25,7 +27,7 @@ use gtap_examples::buf::{Buf, Rng, insertion_sort, merge_into};
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
 
 /// Entries of the synthetic tree's table (8 MiB of `u64`), the same on the GPU and the CPU.
 const TREE_TABLE: usize = 1 << 20;
@@ -351,6 +353,11 @@ fn main() -> ExitCode {
             if env("GTAP_RESUME_INLINE") == Some(1) {
                 config = config.resume_inline(true);
             }
+            match std::env::var("GTAP_SCHEDULER").as_deref() {
+                Ok("one-at-a-time") => config = config.scheduler(Scheduler::OneAtATime),
+                Ok("global-queue") => config = config.scheduler(Scheduler::GlobalQueue),
+                _ => {}
+            }
             Some(GpuRuntime::new(gpu, gtap_examples::PTX, config).expect("GPU runtime"))
         }
         Err(e) => {
@@ -429,7 +436,7 @@ fn main() -> ExitCode {
         }
     }
     if wanted("nqueens") {
-        for n in [12u32, 14, 16] {
+        for n in env_list("GTAP_NQ_N").unwrap_or_else(|| vec![12, 14, 16]) {
             let want = nqueens::KNOWN[n as usize];
             if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
                 // SAFETY: as above.
@@ -454,9 +461,14 @@ fn main() -> ExitCode {
             });
         }
     }
+    let sort_n = |var: &str, default: usize| {
+        env_list(var)
+            .and_then(|v| v.first().map(|&n| n as usize))
+            .unwrap_or(default)
+    };
     for (name, n, is_cilk) in [
-        ("mergesort", 10_000_000usize, false),
-        ("cilksort", 100_000_000, true),
+        ("mergesort", sort_n("GTAP_MERGESORT_N", 10_000_000), false),
+        ("cilksort", sort_n("GTAP_CILKSORT_N", 100_000_000), true),
     ] {
         if !wanted(name) {
             continue;

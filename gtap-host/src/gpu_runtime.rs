@@ -21,6 +21,6 @@ mod config;
 mod error;
 mod runtime;
 
-pub use config::GpuConfig;
+pub use config::{GpuConfig, Scheduler};
 pub use error::GpuRunError;
 pub use runtime::{GpuRuntime, GpuStats};

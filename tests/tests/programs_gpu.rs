@@ -6,7 +6,7 @@ mod common;
 use common::{check_sorted_permutation, device_ptr, download, random_input, upload};
 use gtap_examples::buf::{Buf, Rng};
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
 
 /// Grid shapes every program is checked on: one warp alone, a few blocks of several warps,
 /// wide blocks, and the default (every resident block).
@@ -24,6 +24,12 @@ fn shapes() -> Vec<GpuConfig> {
             .keep_unpublished(128)
             .resume_inline(true),
         GpuConfig::new().keep_unpublished(512).resume_inline(true),
+        // The schedulers the paper compares work stealing with.
+        GpuConfig::new()
+            .grid(7)
+            .block(64)
+            .scheduler(Scheduler::OneAtATime),
+        GpuConfig::new().scheduler(Scheduler::GlobalQueue),
     ]
 }
 
@@ -54,6 +60,9 @@ fn fib_is_correct_on_every_shape() {
 fn fib_with_a_cutoff_is_correct_with_one_and_three_queues() {
     for config in shapes() {
         for (queues, epaq) in [(1, 0), (3, 1)] {
+            if queues > 1 && config.scheduler == Scheduler::GlobalQueue {
+                continue; // one queue only
+            }
             let Some(mut rt) =
                 common::runtime(gtap_examples::PTX, config.clone().num_queues(queues))
             else {

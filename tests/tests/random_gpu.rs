@@ -1,11 +1,12 @@
-//! Random fork-join programs on the GPU (see `gtap_tests::random`): 10,200 programs across
-//! launch shapes and EPAQ queue counts, each result and task count checked against the
-//! sequential reference. Skipped (with a message) without a GPU.
+//! Random fork-join programs on the GPU (see `gtap_tests::random`): 15,300 programs across
+//! launch shapes, EPAQ queue counts and the schedulers (work stealing and its two
+//! ablations), each result and task count checked against the sequential reference.
+//! Skipped (with a message) without a GPU.
 
 mod common;
 
 use common::{device_ptr, download, upload};
-use gtap_host::gpu_runtime::GpuConfig;
+use gtap_host::gpu_runtime::{GpuConfig, Scheduler};
 use gtap_tests::lang::Counter;
 use gtap_tests::random::{program, reference};
 
@@ -16,6 +17,21 @@ fn random_programs_match_their_reference_on_the_gpu() {
         (GpuConfig::new().grid(16).block(64).num_queues(3), 3),
         (GpuConfig::new().grid(200).block(128).num_queues(2), 2),
         (GpuConfig::new().num_queues(3), 3),
+        (
+            GpuConfig::new()
+                .grid(64)
+                .block(64)
+                .num_queues(2)
+                .scheduler(Scheduler::OneAtATime),
+            2,
+        ),
+        (
+            GpuConfig::new()
+                .grid(64)
+                .block(64)
+                .scheduler(Scheduler::GlobalQueue),
+            1,
+        ),
     ];
     let mut programs = 0u64;
     let mut tasks = 0u64;
@@ -54,5 +70,5 @@ fn random_programs_match_their_reference_on_the_gpu() {
         }
     }
     eprintln!("{programs} random programs on the GPU, {tasks} tasks");
-    assert_eq!(programs, 10_200);
+    assert_eq!(programs, 15_300);
 }

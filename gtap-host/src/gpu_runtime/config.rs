@@ -47,6 +47,23 @@ pub struct GpuConfig {
     /// the parent's continuation goes to the current queue) instead of queueing it for a later
     /// round. Default off (GTaP's behaviour).
     pub resume_inline: bool,
+    /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
+    /// paper measures it against.
+    pub scheduler: Scheduler,
+}
+
+/// How the warps of a run share tasks ([`GpuConfig::scheduler`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scheduler {
+    /// Per-warp deques with warp-cooperative batched pop, steal and push (GTaP).
+    #[default]
+    WorkStealing,
+    /// Ablation: per-warp deques whose pops and steals take one task per CAS, up to 32 a
+    /// round (GTaP's "sequential Chase-Lev" comparison).
+    OneAtATime,
+    /// Ablation: one queue for the whole grid, no stealing (GTaP's global-queue comparison).
+    /// Needs `num_queues == 1`.
+    GlobalQueue,
 }
 
 impl Default for GpuConfig {
@@ -63,6 +80,7 @@ impl Default for GpuConfig {
             max_registers: None,
             keep_unpublished: 32,
             resume_inline: false,
+            scheduler: Scheduler::WorkStealing,
         }
     }
 }
@@ -139,6 +157,12 @@ impl GpuConfig {
         self
     }
 
+    /// Sets how warps share tasks (an ablation instead of work stealing).
+    pub fn scheduler(mut self, scheduler: Scheduler) -> Self {
+        self.scheduler = scheduler;
+        self
+    }
+
     /// Checks the settings that do not depend on the device.
     pub fn validate(&self) -> Result<(), GpuRunError> {
         let bad = |setting: &'static str, value: u64, why: &'static str| {
@@ -200,6 +224,13 @@ impl GpuConfig {
             && !(16..=255).contains(&r)
         {
             return bad("max_registers", r.into(), "must be between 16 and 255");
+        }
+        if self.scheduler == Scheduler::GlobalQueue && self.num_queues != 1 {
+            return bad(
+                "num_queues",
+                self.num_queues.into(),
+                "the global-queue scheduler has one queue: set num_queues to 1",
+            );
         }
         if self.keep_unpublished > self.queue_capacity / 2 {
             return bad(

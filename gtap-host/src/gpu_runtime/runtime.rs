@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use gtap_device::runtime::gpu::layout::{
-    GpuRun, NONE, PanicReport, TaskCounts, WarpStats, error_code, tuning,
+    GlobalQueue, GpuRun, NONE, PanicReport, TaskCounts, WarpStats, error_code, tuning,
 };
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
-use super::{GpuConfig, GpuRunError};
+use super::{GpuConfig, GpuRunError, Scheduler};
 use crate::{Gpu, GpuError, Kernel, Module};
 
 /// What one GPU run did.
@@ -53,6 +53,8 @@ struct Buffers {
     remote_free: Option<CudaSlice<u32>>,
     stats: Option<CudaSlice<u8>>,
     counters: Option<CudaSlice<u8>>,
+    global_queue: Option<CudaSlice<u8>>,
+    global_ring: Option<CudaSlice<u32>>,
     result: Option<CudaSlice<u8>>,
     args: Option<CudaSlice<u8>>,
 }
@@ -359,6 +361,40 @@ impl GpuRuntime {
             .memset_zeros(counters_slice)
             .map_err(driver("cuMemsetD8"))?;
         let counters = addr(&stream, counters_slice);
+        // The global-queue ablation: its state (zeroed) and a ring as large as all the warps'
+        // rings together (a power of two); a single slot otherwise.
+        let global = cfg.scheduler == Scheduler::GlobalQueue;
+        let global_capacity = if global {
+            u32::try_from((warps as u64 * u64::from(cfg.queue_capacity)).next_power_of_two())
+                .ok()
+                .filter(|c| *c <= 1 << 30)
+                .ok_or(GpuRunError::InvalidConfig {
+                    setting: "queue_capacity",
+                    value: cfg.queue_capacity.into(),
+                    why: "the global queue (warps x queue_capacity entries) exceeds 2^30 entries",
+                })?
+        } else {
+            1
+        };
+        let gq_slice = ensure(
+            &stream,
+            &mut b.global_queue,
+            size_of::<GlobalQueue>(),
+            "the global queue",
+        )?;
+        stream
+            .memset_zeros(gq_slice)
+            .map_err(driver("cuMemsetD8"))?;
+        let global_queue = addr(&stream, gq_slice);
+        let global_ring = addr(
+            &stream,
+            ensure(
+                &stream,
+                &mut b.global_ring,
+                global_capacity as usize,
+                "the global queue",
+            )?,
+        );
         let result_slice = ensure(&stream, &mut b.result, size_of::<R>(), "the result")?;
         let root_result = addr(&stream, result_slice);
 
@@ -390,6 +426,9 @@ impl GpuRuntime {
             remote_free,
             stats: stats_addr,
             counters,
+            global_queue,
+            global_ring,
+            global_capacity: if global { global_capacity } else { 0 },
             root_result,
             root_args,
             num_warps: warps as u32,
@@ -406,6 +445,10 @@ impl GpuRuntime {
                 tuning::RESUME_INLINE
             } else {
                 0
+            } | match cfg.scheduler {
+                Scheduler::WorkStealing => 0,
+                Scheduler::OneAtATime => tuning::ONE_AT_A_TIME,
+                Scheduler::GlobalQueue => tuning::GLOBAL_QUEUE,
             },
             ..GpuRun::default()
         };

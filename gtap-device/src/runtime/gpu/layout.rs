@@ -59,6 +59,32 @@ pub mod tuning {
     /// round, instead of staging it for a later round (when the parent's continuation goes to
     /// the round's queue).
     pub const RESUME_INLINE: u32 = 1;
+    /// Ablation: pops and steals claim one task per CAS (up to 32 per round) instead of a
+    /// batch per CAS, like per-warp Chase-Lev deques operated one task at a time.
+    pub const ONE_AT_A_TIME: u32 = 2;
+    /// Ablation: one global queue for the whole grid instead of per-warp deques (no
+    /// stealing); see [`GlobalQueue`](super::GlobalQueue). Needs one EPAQ queue.
+    pub const GLOBAL_QUEUE: u32 = 4;
+}
+
+/// The single queue of the global-queue ablation ([`tuning::GLOBAL_QUEUE`]): a ring of
+/// `global_capacity` task ids and four free-running positions. A producer warp reserves
+/// `[alloc, alloc + n)`, writes the ids, waits until `tail` reaches its reservation and
+/// moves `tail` past it (Release), so `tail` only ever covers written ids. A consumer
+/// claims `[head, head + k)` below `tail` by CAS, reads the ids, waits until `freed` reaches
+/// its claim and moves `freed` past it (Release), so a producer reuses only slots read
+/// (`alloc + n - freed <= capacity`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GlobalQueue {
+    /// Next slot to reserve.
+    pub alloc: u32,
+    /// Slots below are written and may be claimed.
+    pub tail: u32,
+    /// Next slot to claim.
+    pub head: u32,
+    /// Slots below have been read by their consumers.
+    pub freed: u32,
 }
 
 /// The run's control block, in device memory. The host fills the configuration and array
@@ -116,6 +142,12 @@ pub struct GpuRun {
     /// [`TaskCounts`], one per warp, zeroed by the host: how a program without `taskwait!`
     /// detects its end (see `worker::quiescent`).
     pub counters: u64,
+    /// The global-queue ablation: its [`GlobalQueue`] (zeroed by the host) and its ring.
+    pub global_queue: u64,
+    /// The global queue's ring, `global_capacity` ids.
+    pub global_ring: u64,
+    /// Entries of the global queue's ring, a power of two (0 when not used).
+    pub global_capacity: u32,
     /// Device address of a [`PanicReport`] in mapped host memory, or 0. A panicking task
     /// writes its location there before it traps (after a trap no CUDA call works, so the
     /// report must already be in host memory).

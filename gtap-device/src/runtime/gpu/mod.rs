@@ -52,6 +52,8 @@
 pub mod layout;
 
 #[cfg(target_arch = "nvptx64")]
+mod global_queue;
+#[cfg(target_arch = "nvptx64")]
 mod warp;
 #[cfg(target_arch = "nvptx64")]
 mod worker;

@@ -4,6 +4,7 @@
 use core::mem::{align_of, size_of};
 use core::pin::Pin;
 
+use super::global_queue;
 use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code, tuning};
 use super::warp::{self, FREED_CAP, WarpCtx, WarpShared};
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
@@ -35,6 +36,9 @@ struct Batch {
     queue: u32,
     /// A steal: lane 0 must advance the victim's head by `n` and unlock afterwards.
     stolen: bool,
+    /// Lanes `kept..n` read the global queue's slots `src_base + lane - kept` instead, and
+    /// lane 0 releases them afterwards (the global-queue ablation).
+    global: bool,
 }
 
 /// The kernel body of program `P`'s persistent kernel (thread-level workers). The
@@ -136,6 +140,7 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
             src_base: 0,
             queue,
             stolen: false,
+            global: false,
         };
         if lane == 0 {
             b = take_batch(&w, queue, &mut rng, &mut stats);
@@ -149,9 +154,12 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
                 .ring(warp, b.queue, b.kept_base.wrapping_add(lane))
                 .load(Ordering::Relaxed);
         } else if lane < b.n {
-            id = w
-                .ring(b.src_warp, b.queue, b.src_base.wrapping_add(lane - b.kept))
-                .load(Ordering::Relaxed);
+            let pos = b.src_base.wrapping_add(lane - b.kept);
+            id = if b.global {
+                global_queue::slot(&w, pos).load(Ordering::Relaxed)
+            } else {
+                w.ring(b.src_warp, b.queue, pos).load(Ordering::Relaxed)
+            };
         }
         // SAFETY: converged; orders the reads above before the head update and before any
         // lane stages into the same ring positions.
@@ -163,6 +171,9 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
                 .head()
                 .store(b.src_base.wrapping_add(b.n - b.kept), Ordering::Release);
             victim.lock().store(0, Ordering::Release);
+        }
+        if lane == 0 && b.global && b.n > b.kept {
+            global_queue::release(&w, b.src_base, b.n - b.kept);
         }
         idle = b.n == 0;
         if b.n == 0 {
@@ -226,11 +237,42 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         unsafe { copy_freed(&w, lane, base, freed) };
         // SAFETY: converged; orders the copies before lane 0 moves the stack pointer past them.
         unsafe { sync_warp(FULL) };
+        let (mut push_n, mut push_src, mut push_base) = (0, 0, 0);
         if lane == 0 {
-            queue = close_round::<P>(&w, queue, freed, &mut stats);
+            (queue, (push_n, push_src)) = close_round::<P>(&w, queue, freed, &mut stats);
+            if push_n > 0 {
+                match global_queue::reserve(&w, push_n) {
+                    Some(base) => push_base = base,
+                    None => push_n = 0,
+                }
+            }
         }
         // SAFETY: converged.
         unsafe { sync_warp(FULL) };
+        if global_queue::enabled(&w) {
+            // The global-queue ablation: the lanes copy the ids lane 0 reserved room for,
+            // then lane 0 commits them.
+            // SAFETY: converged.
+            let (n, src, base) = unsafe {
+                (
+                    shfl_idx(FULL, push_n, 0),
+                    shfl_idx(FULL, push_src, 0),
+                    shfl_idx(FULL, push_base, 0),
+                )
+            };
+            let mut i = lane;
+            while i < n {
+                let id = w.ring(warp, 0, src.wrapping_add(i)).load(Ordering::Relaxed);
+                // Relaxed: committed by lane 0's Release store after the barrier.
+                global_queue::slot(&w, base.wrapping_add(i)).store(id, Ordering::Relaxed);
+                i += WARP_SIZE;
+            }
+            // SAFETY: converged; orders the copies before the commit.
+            unsafe { sync_warp(FULL) };
+            if lane == 0 && n > 0 {
+                global_queue::commit(&w, base, n);
+            }
+        }
     }
 
     // SAFETY: every lane left the loop together (the flags were broadcast).
@@ -261,6 +303,7 @@ unsafe fn broadcast(b: Batch) -> Batch {
             src_base: shfl_idx(FULL, b.src_base, 0),
             queue: shfl_idx(FULL, b.queue, 0),
             stolen: shfl_idx(FULL, b.stolen as u32, 0) != 0,
+            global: shfl_idx(FULL, b.global as u32, 0) != 0,
         }
     }
 }
@@ -342,13 +385,37 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 src_base: 0,
                 queue: q,
                 stolen: false,
+                global: false,
             };
         }
         let kept = private;
         sh.private[q as usize] = 0;
         let want = WARP_SIZE - kept;
+        if global_queue::enabled(w) {
+            // The ablation: what the warp kept, then ids from the global queue.
+            let (h, k) = if want > 0 {
+                global_queue::claim(w, want)
+            } else {
+                (0, 0)
+            };
+            return Batch {
+                n: kept + k,
+                kept,
+                kept_base: sh.tail[q as usize],
+                src_warp: w.warp,
+                src_base: h,
+                queue: q,
+                stolen: false,
+                global: k > 0,
+            };
+        }
         // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
-        let k = claim(w.deque(w.warp, q).count(), |_| want, Ordering::Relaxed);
+        let count = w.deque(w.warp, q).count();
+        let k = if one_at_a_time(w) {
+            claim_singly(count, want, Ordering::Relaxed)
+        } else {
+            claim(count, |_| want, Ordering::Relaxed)
+        };
         let tail = sh.tail[q as usize].wrapping_sub(k);
         sh.tail[q as usize] = tail;
         if kept + k > 0 {
@@ -363,6 +430,7 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 src_base: 0,
                 queue,
                 stolen: false,
+                global: false,
             };
         }
     }
@@ -392,7 +460,11 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
             }
             // Acquire: the owner's push (release fence + count add) happens before our reads of
             // the ids and their records.
-            let k = claim(d.count(), |avail| avail.min(WARP_SIZE), Ordering::Acquire);
+            let k = if one_at_a_time(w) {
+                claim_singly(d.count(), WARP_SIZE, Ordering::Acquire)
+            } else {
+                claim(d.count(), |avail| avail.min(WARP_SIZE), Ordering::Acquire)
+            };
             if k == 0 {
                 d.lock().store(0, Ordering::Release);
                 continue;
@@ -407,6 +479,7 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 src_base: head,
                 queue: q,
                 stolen: true,
+                global: false,
             };
         }
     }
@@ -418,7 +491,24 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
         src_base: 0,
         queue,
         stolen: false,
+        global: false,
     }
+}
+
+/// Whether pops and steals claim one task per CAS (the sequential Chase-Lev ablation).
+#[inline(always)]
+fn one_at_a_time(w: &WarpCtx) -> bool {
+    w.run().tuning & tuning::ONE_AT_A_TIME != 0
+}
+
+/// Claims up to `want` entries of `count` one per CAS, as a deque operated one task at a
+/// time would (the ablation of batched claims).
+fn claim_singly(count: &crate::runtime::sync::AtomicU32, want: u32, order: Ordering) -> u32 {
+    let mut got = 0;
+    while got < want && claim(count, |_| 1, order) == 1 {
+        got += 1;
+    }
+    got
 }
 
 /// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
@@ -435,7 +525,10 @@ fn open_round(w: &WarpCtx) {
         let mut used = sh.tail[q]
             .wrapping_add(sh.private[q])
             .wrapping_sub(sh.head[q]);
-        if run.queue_capacity.saturating_sub(used) < run.queue_capacity / 2 {
+        // (With the global queue there are no thieves: lane 0 keeps `head` itself.)
+        if run.queue_capacity.saturating_sub(used) < run.queue_capacity / 2
+            && !global_queue::enabled(w)
+        {
             // Acquire: thieves' reads of entries below `head` happen before we overwrite them
             // (deque docs, edge 2).
             sh.head[q] = w.deque(w.warp, q as u32).head().load(Ordering::Acquire);
@@ -490,7 +583,15 @@ unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
 /// turns keeps every round's tasks of one kind (EPAQ's point) while no queue waits for
 /// another to drain: a recursion whose leaves go to their own queue would otherwise expand
 /// its whole tree before running one leaf, and hold a record for every node at once.
-fn close_round<P: Program>(w: &WarpCtx, current: u32, freed: u32, stats: &mut WarpStats) -> u32 {
+///
+/// With the global-queue ablation it publishes nothing itself: it returns how many of the
+/// warp's staged ids (and from which ring position) the warp must move to the global queue.
+fn close_round<P: Program>(
+    w: &WarpCtx,
+    current: u32,
+    freed: u32,
+    stats: &mut WarpStats,
+) -> (u32, (u32, u32)) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
@@ -538,6 +639,7 @@ fn close_round<P: Program>(w: &WarpCtx, current: u32, freed: u32, stats: &mut Wa
         }
     }
     // Publish: keep the newest (up to `keep_max`) of the next queue, push the rest.
+    let mut push = (0, 0);
     for q in 0..nq {
         let staged = sh.staged[q].min(sh.room[q]);
         let total = sh.private[q] + staged;
@@ -547,7 +649,13 @@ fn close_round<P: Program>(w: &WarpCtx, current: u32, freed: u32, stats: &mut Wa
             0
         };
         let n = total - keep;
-        if n > 0 {
+        if n > 0 && global_queue::enabled(w) {
+            // The ablation: the oldest `n` go to the global queue (copied by the lanes, see
+            // the caller); their slots here are free again once copied.
+            push = (n, sh.tail[q]);
+            sh.tail[q] = sh.tail[q].wrapping_add(n);
+            sh.head[q] = sh.tail[q];
+        } else if n > 0 {
             let d = w.deque(w.warp, q as u32);
             publish(d.count(), n);
             sh.tail[q] = sh.tail[q].wrapping_add(n);
@@ -555,7 +663,7 @@ fn close_round<P: Program>(w: &WarpCtx, current: u32, freed: u32, stats: &mut Wa
         }
         sh.private[q] = keep;
     }
-    next as u32
+    (next as u32, push)
 }
 
 /// What a lane does next in [`run_lanes`].
