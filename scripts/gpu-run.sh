@@ -12,8 +12,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 pass=0; fail=0; failed=()
 for t in "$bin"/tests/*; do
   echo "== $t" | tee -a "$log"
-  # One test at a time: see "Known hang" in the README (parallel GPU tests in one process).
-  if "$t" --test-threads=1 ${1:+"$1"} >>"$log" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$t"); fi
+  if "$t" ${1:+"$1"} >>"$log" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$t"); fi
   grep -E '^test result:' "$log" | tail -1
 done
 for e in "$bin"/examples/*; do

@@ -185,9 +185,9 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
 #[test]
 fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
     // Two runtimes on one GPU share the context's stream: the second run's kernel waits for
-    // the first. Its 20 ms timeout must not fire (or be lost) while it waits, and must still
-    // stop it once it runs. (Before the fix, the abort flag written while the kernel waited
-    // was overwritten by its own control block upload: the run neither stopped nor ended.)
+    // the first. Its 20 ms timeout must not fire while it waits, and must still stop it once
+    // it runs. (An earlier host-side abort could be lost or blocked here: the run neither
+    // stopped nor ended.)
     let Some(mut second) =
         common::runtime(gtap_tests::PTX, config().timeout(Duration::from_millis(20)))
     else {

@@ -34,7 +34,10 @@ pub struct GpuConfig {
     pub num_queues: u32,
     /// Victims an idle warp tries per round.
     pub steal_attempts: u32,
-    /// A run longer than this is stopped and reported as [`GpuRunError::TimedOut`].
+    /// A run longer than this is stopped and reported as [`GpuRunError::TimedOut`]. The kernel
+    /// times itself (from its start, so time spent queued behind another run's kernel does
+    /// not count) and stops between rounds; a task that never returns cannot be stopped and
+    /// ends the run as [`GpuRunError::Stuck`] a few seconds later.
     pub timeout: Duration,
     /// Registers per thread the driver may give the kernels (`None`: its own choice). Fewer
     /// registers let more warps be resident (block size permitting), at the price of spills.

@@ -15,6 +15,11 @@ use gtap_device::task::{Call, Program};
 use super::{GpuConfig, GpuRunError, Scheduler};
 use crate::{Gpu, GpuError, Kernel, Module};
 
+/// How long past its timeout the host waits for a kernel that should have stopped itself
+/// before it calls the run [`GpuRunError::Stuck`]: long enough for every warp to reach its
+/// next timeout check (a round's tasks must return first).
+const STUCK_GRACE: Duration = Duration::from_secs(5);
+
 /// What one GPU run did.
 #[derive(Clone, Debug, Default)]
 pub struct GpuStats {
@@ -152,8 +157,6 @@ pub struct GpuRuntime {
     gpu: Gpu,
     module: Module,
     config: GpuConfig,
-    /// A second stream, for the host's stop request while the kernel runs.
-    control: Arc<CudaStream>,
     buffers: Buffers,
     panic: PanicSink,
     /// A run ended with [`GpuRunError::Stuck`]: its kernel still runs on this runtime's
@@ -211,16 +214,11 @@ impl GpuRuntime {
             Some(n) => gpu.load(&limit_registers(ptx, n))?,
             None => gpu.load(ptx)?,
         };
-        let control = gpu
-            .context()
-            .new_stream()
-            .map_err(driver("cuStreamCreate"))?;
         let panic = PanicSink::new()?;
         Ok(GpuRuntime {
             gpu,
             module,
             config,
-            control,
             buffers: Buffers::default(),
             panic,
             stuck: false,
@@ -441,6 +439,7 @@ impl GpuRuntime {
             panic_report: self.panic.device,
             args_size: size_of::<P::Args>() as u32,
             keep_max: cfg.keep_unpublished,
+            timeout_ns: u64::try_from(cfg.timeout.as_nanos()).unwrap_or(u64::MAX),
             tuning: if cfg.resume_inline {
                 tuning::RESUME_INLINE
             } else {
@@ -490,13 +489,12 @@ impl GpuRuntime {
             .map_err(|e| GpuRunError::Gpu(GpuError::launch(kernel.name(), e)))?;
         end.record(&stream).map_err(driver("cuEventRecord"))?;
 
-        // Wait, up to the timeout; then ask the kernel to stop. The kernel may wait on the
-        // stream behind other work (another runtime's kernel), and its control block is
-        // uploaded on that stream just before it: the clock starts, and the abort flag (sent
-        // on another stream) may be written, only once the `start` event, recorded after the
-        // upload, has passed. Sent earlier, the flag could be overwritten by the upload.
+        // Wait. The kernel stops itself at the timeout (`GpuRun::timeout_ns`, which says why
+        // the host sends no abort). The host only notices a kernel that cannot stop, one stuck
+        // inside a task: its clock starts when the `start` event has passed (the kernel may wait
+        // on the stream behind another runtime's), and it gives up a grace period after the
+        // timeout.
         let mut began: Option<Instant> = None;
-        let mut timed_out = false;
         loop {
             match end.try_is_complete() {
                 Ok(true) => break,
@@ -513,22 +511,7 @@ impl GpuRuntime {
                 began = Some(Instant::now());
             }
             let elapsed = began.map_or(Duration::ZERO, |b| b.elapsed());
-            if !timed_out && elapsed > cfg.timeout {
-                timed_out = true;
-                let flag_addr = run_addr + std::mem::offset_of!(GpuRun, abort_request) as u64;
-                // SAFETY: writes one `u32` inside the control block, on another stream while the
-                // kernel runs (its upload has completed, see above); the kernel reads the flag
-                // atomically.
-                unsafe {
-                    cudarc::driver::result::memcpy_htod_async(
-                        flag_addr,
-                        &[1u32],
-                        self.control.cu_stream(),
-                    )
-                }
-                .map_err(driver("cuMemcpyHtoDAsync"))?;
-            }
-            if timed_out && elapsed > cfg.timeout + Duration::from_secs(5) {
+            if elapsed > cfg.timeout + STUCK_GRACE {
                 // The kernel keeps running: freeing what it uses would block this thread
                 // (freeing page-locked memory waits for the device), so leak it.
                 self.stuck = true;
@@ -556,12 +539,7 @@ impl GpuRuntime {
         // SAFETY: the bytes of a `GpuRun` the kernel updated; any bit pattern is valid.
         let done: GpuRun = unsafe { std::ptr::read_unaligned(run_bytes.as_ptr().cast()) };
         if done.error_code != error_code::NONE {
-            return Err(self.device_error::<P>(
-                &done,
-                record_size as u32,
-                record_align as u32,
-                timed_out,
-            ));
+            return Err(self.device_error::<P>(&done, record_size as u32, record_align as u32));
         }
         let stat_bytes = stream
             .clone_dtoh(
@@ -621,7 +599,6 @@ impl GpuRuntime {
         run: &GpuRun,
         host_size: u32,
         host_align: u32,
-        timed_out: bool,
     ) -> GpuRunError {
         let name = |i: u32| P::TASK_NAMES.get(i as usize).copied().unwrap_or("?");
         match run.error_code {
@@ -649,7 +626,7 @@ impl GpuRuntime {
                 device_size: run.error_a,
                 device_align: run.error_b,
             },
-            error_code::ABORTED if timed_out => GpuRunError::TimedOut {
+            error_code::TIMED_OUT => GpuRunError::TimedOut {
                 after: self.config.timeout,
             },
             code => GpuRunError::Unknown { code },

@@ -49,8 +49,8 @@ pub mod error_code {
     /// The kernel's task records are laid out differently from the host's.
     /// `a`: the device's record size; `b`: its alignment.
     pub const LAYOUT_MISMATCH: u32 = 6;
-    /// The host asked the run to stop (its timeout expired).
-    pub const ABORTED: u32 = 7;
+    /// The run passed its timeout ([`GpuRun::timeout_ns`](super::GpuRun::timeout_ns)).
+    pub const TIMED_OUT: u32 = 7;
 }
 
 /// Bits of [`GpuRun::tuning`].
@@ -126,8 +126,6 @@ pub struct GpuRun {
     pub args_size: u32,
     /// [`STOP_DONE`] | [`STOP_ABORT`], set by warps (atomically).
     pub stop: u32,
-    /// Set to 1 by the host to stop the run (timeout); read by warps.
-    pub abort_request: u32,
     /// The first error's code ([`error_code`]); the first warp to CAS it from 0 owns `a`, `b`.
     pub error_code: u32,
     /// First detail of the error.
@@ -152,6 +150,11 @@ pub struct GpuRun {
     /// writes its location there before it traps (after a trap no CUDA call works, so the
     /// report must already be in host memory).
     pub panic_report: u64,
+    /// The run's timeout in nanoseconds of `%globaltimer`, counted by each warp from its own
+    /// start. The kernel stops itself: a host-side abort would need a CUDA call while the
+    /// kernel runs, and such a call can wait on a lock held by another thread of the process
+    /// that waits for this kernel (another runtime freeing memory, say), which never ends.
+    pub timeout_ns: u64,
 }
 
 /// Where a task panicked on the GPU. In host memory mapped into the device; written by the

@@ -9,7 +9,7 @@ use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code, 
 use super::warp::{self, FREED_CAP, WarpCtx, WarpShared};
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
 use crate::arch::shared::dynamic_shared_memory;
-use crate::arch::time::nanosleep;
+use crate::arch::time::{global_timer_ns, nanosleep};
 use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
 use crate::runtime::deque::{claim, publish};
 use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
@@ -106,21 +106,21 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     let (mut lane_resumes, mut lane_completed) = (0u64, 0u64);
     // SAFETY: fields of the control block, which lives for the kernel (contract).
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
-    // SAFETY: as above.
-    let abort_request = w.run_atomic(unsafe { &raw mut (*run).abort_request });
+    // SAFETY: as above; a plain field the host wrote before the launch.
+    let timeout_ns = unsafe { (*run).timeout_ns };
+    let started_ns = global_timer_ns();
 
     loop {
-        // Lane 0 reads the flags; every lane leaves together.
-        // Lane 0 reads the flags; every lane leaves together. A busy warp checks every
-        // `FLAG_PERIOD` rounds (an error or the host's stop request may wait that long); an
+        // Lane 0 reads the flags and the clock; every lane leaves together. A busy warp checks
+        // every `FLAG_PERIOD` rounds (an error or the timeout may wait that long); an
         // idle one every round (the root's completion is only ever seen by idle warps: when
         // it completes, no task is left anywhere).
         let mut flags = 0;
         if lane == 0 && (idle || stats.rounds % FLAG_PERIOD == 0) {
             // Relaxed: a stopping warp reads nothing more of the run.
             flags = stop.load(Ordering::Relaxed);
-            if flags == 0 && abort_request.load(Ordering::Relaxed) != 0 {
-                w.fail(error_code::ABORTED, 0, 0);
+            if flags == 0 && global_timer_ns().wrapping_sub(started_ns) > timeout_ns {
+                w.fail(error_code::TIMED_OUT, 0, 0);
                 flags = STOP_ABORT;
             }
         }
