@@ -575,9 +575,16 @@ fn main() -> ExitCode {
             "| {} | {} | {:.3} | {:.3} | {:.3} | {} | {} |",
             r.bench, r.backend, r.median_ms, r.min_ms, r.max_ms, r.runs, r.tasks
         );
+        // Names hold commas ("fib(40) cutoff 2, 1 queue(s)"): quoted, as CSV wants.
         csv.push_str(&format!(
-            "{},{},{:.4},{:.4},{:.4},{},{}\n",
-            r.bench, r.backend, r.median_ms, r.min_ms, r.max_ms, r.runs, r.tasks
+            "\"{}\",{},{:.4},{:.4},{:.4},{},{}\n",
+            r.bench.replace('"', "\"\""),
+            r.backend,
+            r.median_ms,
+            r.min_ms,
+            r.max_ms,
+            r.runs,
+            r.tasks
         ));
     }
     if let Some(path) = out

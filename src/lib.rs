@@ -17,11 +17,15 @@ pub use gtap_device as device;
 #[cfg(not(target_arch = "nvptx64"))]
 pub use gtap_host as host;
 
-pub use gtap_device::task::{Call, Joined, JoinedSlots, Pending, PendingSlots, Program, Step};
+pub use gtap_device::task::{
+    Block, BlockJoined, BlockPending, Call, Joined, JoinedSlots, Pending, PendingSlots, Program,
+    Step,
+};
 pub use gtap_macros::{program, slots, spawn, task, taskwait};
 
 /// What task code needs in scope: `use gtap::prelude::*;`.
 pub mod prelude {
+    pub use gtap_device::task::Block;
     pub use gtap_macros::{slots, spawn, task, taskwait};
 }
 
@@ -32,8 +36,10 @@ pub mod __private {
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
     pub use gtap_device::task::ctx::{
-        assert_task_arg, assert_task_result, begin_wait, deliver, into_call, spawn, spawn_detached,
-        spawn_into,
+        assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,
+        spawn, spawn_block, spawn_detached, spawn_into,
     };
-    pub use gtap_device::task::{Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult};
+    pub use gtap_device::task::{
+        Block, BlockPending, Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult,
+    };
 }

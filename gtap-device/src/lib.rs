@@ -13,6 +13,8 @@
 //! (rust-lang/rust#136480). Every device atomic is written as inline PTX in [`arch`].
 
 #![no_std]
+// Block tasks on the CPU backend find their team through a thread-local (task::block).
+#![cfg_attr(not(target_arch = "nvptx64"), feature(thread_local))]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(

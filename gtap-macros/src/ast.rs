@@ -8,6 +8,10 @@ pub struct ProgramModule {
     pub module: ItemMod,
     /// The tasks, in source order, with their `#[gtap::task]` attribute removed.
     pub tasks: Vec<ItemFn>,
+    /// For each task: whether it is a block task (`#[gtap::task(block)]`).
+    pub block: Vec<bool>,
+    /// Problems with the module as a whole that still let it expand (reported with it).
+    pub errors: Vec<syn::Error>,
 }
 
 /// Whether an attribute is `#[task]` or `#[gtap::task]` (any path ending in `task`).
@@ -27,20 +31,26 @@ impl ProgramModule {
             ));
         };
         let mut tasks = Vec::new();
+        let mut block = Vec::new();
         let mut rest = Vec::new();
         for item in std::mem::take(items) {
             match item {
                 syn::Item::Fn(mut f) if f.attrs.iter().any(is_task_attr) => {
-                    if let Some(attr) = f.attrs.iter().find(|a| is_task_attr(a))
-                        && !matches!(attr.meta, syn::Meta::Path(_))
-                    {
-                        return Err(syn::Error::new_spanned(
-                            attr,
-                            "`#[gtap::task]` takes no options here (block-level tasks are not supported yet)",
-                        ));
-                    }
+                    let attr = f.attrs.iter().find(|a| is_task_attr(a)).expect("matched");
+                    let is_block = match &attr.meta {
+                        syn::Meta::Path(_) => false,
+                        syn::Meta::List(l) if l.tokens.to_string() == "block" => true,
+                        _ => {
+                            return Err(syn::Error::new_spanned(
+                                attr,
+                                "`#[gtap::task]` takes one option, `block`: `#[gtap::task(block)]` \
+                                 makes a block task (run by a whole thread block)",
+                            ));
+                        }
+                    };
                     f.attrs.retain(|a| !is_task_attr(a));
                     tasks.push(f);
+                    block.push(is_block);
                 }
                 other => {
                     if let Some(name) = reserved_name(&other) {
@@ -61,8 +71,25 @@ impl ProgramModule {
                 "this program has no tasks: mark at least one fn inside it with #[gtap::task]",
             ));
         }
+        let mut errors = Vec::new();
+        if block.iter().any(|&b| b) && !block.iter().all(|&b| b) {
+            // The program takes the kind of its first task; each other one is named.
+            for (t, _) in tasks.iter().zip(&block).filter(|(_, b)| **b != block[0]) {
+                errors.push(syn::Error::new_spanned(
+                    &t.sig.ident,
+                    "a program's tasks are all thread tasks or all block tasks \
+                     (#[gtap::task(block)]), like its first task: change this one, or move it \
+                     to a program of its own",
+                ));
+            }
+        }
         *items = rest;
-        Ok(ProgramModule { module, tasks })
+        Ok(ProgramModule {
+            module,
+            tasks,
+            block,
+            errors,
+        })
     }
 }
 

@@ -40,9 +40,13 @@ pub fn ctx_ident() -> Ident {
     Ident::new("__gtap_ctx", Span::mixed_site())
 }
 
-/// Lowers `block`, the body of task `task`.
-pub fn lower(mut block: Block) -> Lowered {
+/// Lowers `block`, the body of a task; `block_task` for `#[gtap::task(block)]` (see
+/// `gtap_device::task::block`: handle spawns are block-wide and own their slots, taskwaits
+/// always suspend and say which one they are, `into`/`slots!` are not available).
+pub fn lower(mut block: Block, block_task: bool) -> Lowered {
     let mut l = Lowerer {
+        block_task,
+        wait_sites: 0,
         ctx: ctx_ident(),
         scopes: Vec::new(),
         loop_depth: 0,
@@ -73,6 +77,10 @@ struct Scope {
 }
 
 struct Lowerer {
+    /// Lowering a block task.
+    block_task: bool,
+    /// Taskwaits lowered so far (a block task's taskwait sites are numbered from 1).
+    wait_sites: u32,
     ctx: Ident,
     scopes: Vec<Scope>,
     loop_depth: usize,
@@ -240,6 +248,18 @@ impl Lowerer {
                 out.push(syn::parse_quote_spanned! {call.span()=>
                     let #call_var = ::gtap::__private::into_call::<self::Program, _>(#call);
                 });
+                if self.block_task {
+                    // The handle owns its slot (block frames are copied between threads).
+                    out.push(syn::parse_quote_spanned! {call.span()=>
+                        let mut #ident = ::gtap::__private::BlockPending::__new();
+                    });
+                    let spawn = unsafe_block(quote_spanned! {call.span()=>
+                        ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
+                    });
+                    out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
+                    self.push_handle(ident);
+                    return;
+                }
                 out.push(syn::parse_quote_spanned! {call.span()=>
                     let #slot = ::gtap::__private::Slot::new();
                 });
@@ -250,6 +270,13 @@ impl Lowerer {
                 self.push_handle(ident);
             }
             Kind::Slots => {
+                if self.block_task {
+                    return self.err(
+                        mac.span(),
+                        "`slots!` is not available in block tasks yet: spawn with one handle per \
+                         child (`let h = spawn!(..)`), or without handles",
+                    );
+                }
                 let Some(args) = self.parse::<SlotsArgs>(mac) else {
                     return;
                 };
@@ -295,6 +322,10 @@ impl Lowerer {
                 self.check_no_task_macros(&args.call);
                 match &args.into {
                     None => self.emit_spawn_detached(&args, out),
+                    Some(into) if self.block_task => self.err(
+                        into.span(),
+                        "`spawn!(into ..)` is not available in block tasks yet",
+                    ),
                     Some(into) => {
                         let (ctx, call) = (&self.ctx, &args.call);
                         let queue = queue_expr(args.queue.as_ref());
@@ -332,12 +363,22 @@ impl Lowerer {
         self.has_taskwait = true;
         let ctx = &self.ctx;
         let queue = queue_expr(args.queue.as_ref());
-        let begin = unsafe_block(quote! { ::gtap::__private::begin_wait(#ctx, #queue) });
-        out.push(syn::parse_quote_spanned! {mac.span()=>
-            if #begin {
-                #ctx = yield ();
-            }
-        });
+        self.wait_sites += 1;
+        if self.block_task {
+            // Always suspends: only the runtime knows what the whole team spawned.
+            let site = self.wait_sites;
+            let begin =
+                unsafe_block(quote! { ::gtap::__private::begin_wait_block(#ctx, #queue, #site) });
+            out.push(syn::parse_quote_spanned! {mac.span()=> #begin; });
+            out.push(syn::parse_quote_spanned! {mac.span()=> #ctx = yield (); });
+        } else {
+            let begin = unsafe_block(quote! { ::gtap::__private::begin_wait(#ctx, #queue) });
+            out.push(syn::parse_quote_spanned! {mac.span()=>
+                if #begin {
+                    #ctx = yield ();
+                }
+            });
+        }
         // Re-bind every handle still visible by its name, innermost first.
         let mut decided: Vec<String> = Vec::new();
         for scope in self.scopes.iter().rev() {

@@ -107,3 +107,26 @@ fn borrowed(ty: &Type) -> Option<syn::Error> {
     f.visit_type(ty);
     f.0
 }
+
+/// A block task's first parameter must be its `Block` handle: `fn f(b: Block, ..)`.
+pub fn check_block_param(f: &ItemFn) -> Result<(), syn::Error> {
+    let name = &f.sig.ident;
+    let is_block = f.sig.inputs.first().is_some_and(|a| match a {
+        FnArg::Typed(pt) => match &*pt.ty {
+            Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Block"),
+            _ => false,
+        },
+        FnArg::Receiver(_) => false,
+    });
+    if is_block {
+        Ok(())
+    } else {
+        Err(syn::Error::new(
+            f.sig.paren_token.span.join(),
+            format!(
+                "block task `{name}` takes its `gtap::Block` handle first: \
+                 `fn {name}(block: Block, ..)` (the handle is not an argument of its calls)"
+            ),
+        ))
+    }
+}

@@ -7,6 +7,7 @@
     feature(abi_ptx, stdarch_nvptx, macro_metavar_expr_concat)
 )]
 
+pub mod block;
 pub mod detached;
 pub mod intrinsics;
 pub mod lang;

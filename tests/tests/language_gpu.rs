@@ -284,3 +284,16 @@ fn a_panic_inside_a_task_is_a_trap() {
         "{err}"
     );
 }
+
+#[test]
+fn a_block_program_is_refused_with_a_clear_error() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
+        return;
+    };
+    let err = rt.run(gtap_tests::block::program::tree(2)).unwrap_err();
+    assert!(
+        matches!(err, GpuRunError::BlockProgram { program: "blocks" }),
+        "{err}"
+    );
+    assert_eq!(rt.run(lang::index(2)).unwrap().0, 12);
+}

@@ -62,6 +62,20 @@ pub enum RuntimeError {
     /// The host stopped the run (the CPU backend's `Run::abort`): its time limit passed, or a
     /// worker thread could not be started.
     Aborted,
+    /// The threads of a block task did not all suspend at the same `taskwait!()` (or did not
+    /// all return): a taskwait on a path that depends on the thread.
+    DivergentTaskwait {
+        /// The block task.
+        task: &'static str,
+        /// The first thread whose outcome differed from the leader's.
+        thread: u32,
+    },
+    /// At a `taskwait!()` of a block task, some thread's locals differed from the leader's:
+    /// state that lives across a join must be the same on every thread.
+    NonUniformState {
+        /// The block task.
+        task: &'static str,
+    },
 }
 
 impl fmt::Display for RuntimeError {
@@ -91,6 +105,16 @@ impl fmt::Display for RuntimeError {
                     "queue index {queue} is out of range (the run has {num_queues} queues)"
                 )
             }
+            RuntimeError::DivergentTaskwait { task, thread } => write!(
+                f,
+                "block task `{task}`: thread {thread} did not reach the same taskwait! as thread 0 \
+                 (every thread of a block task must reach each taskwait!, or return, together)"
+            ),
+            RuntimeError::NonUniformState { task } => write!(
+                f,
+                "block task `{task}`: at a taskwait! some thread's locals differed from thread 0's \
+                 (what lives across a join must be the same on every thread of the block)"
+            ),
             RuntimeError::TaskPanicked { task } => write!(f, "task `{task}` panicked"),
             RuntimeError::Aborted => f.write_str("the host stopped the run"),
         }

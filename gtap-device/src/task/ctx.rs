@@ -28,6 +28,15 @@ pub struct Ctx {
     /// Where the running task's result goes (a [`Slot`] in its parent's frame); null when the
     /// result is discarded.
     pub result_slot: *mut u8,
+    /// Block tasks: the thread of the team running this copy of the frame (0 is the leader).
+    pub thread: u32,
+    /// Block tasks: the `taskwait!()` the task suspended at (its position in the task's
+    /// source, from 1), so the runtime can check that every thread reached the same one.
+    pub wait_site: u32,
+    /// Block tasks: the frame's address in its record minus the address of the copy being
+    /// resumed. Each thread resumes its own copy of the frame; a result handle's slot in the
+    /// leader's copy is found in the record by this shift.
+    pub frame_shift: isize,
 }
 
 impl Ctx {
@@ -39,6 +48,9 @@ impl Ctx {
             spawned: 0,
             resume_queue: 0,
             result_slot,
+            thread: 0,
+            wait_site: 0,
+            frame_shift: 0,
         }
     }
 }
@@ -136,4 +148,44 @@ pub unsafe fn deliver<R>(ctx: *mut Ctx, value: R) {
         // parent's taskwait, which completes after this task does (handle.rs, memory ordering).
         unsafe { slot.cast::<R>().write(value) };
     }
+}
+
+/// `let h = spawn!(queue(q), f(x));` in a block task: a block-wide operation. Every thread
+/// reaches it and gets a handle; the leader (thread 0) alone spawns the child, whose result
+/// goes to the handle's slot in the frame stored in the task's record, so that after the join
+/// every thread reads it from its copy of that frame.
+///
+/// # Safety
+/// `ctx` is the running block task's context; `slot` is the handle's slot, a local of the
+/// task's frame that lives until the taskwait covering this child has returned.
+#[inline(always)]
+pub unsafe fn spawn_block<P: Program, R>(
+    ctx: *mut Ctx,
+    slot: *mut R,
+    call: Call<P, R>,
+    queue: u32,
+) {
+    // SAFETY: the running task owns its context.
+    let (thread, shift) = unsafe { ((*ctx).thread, (*ctx).frame_shift) };
+    // Other threads make no child: the child is the block's, spawned by its leader.
+    if thread == 0 {
+        let in_record = slot.cast::<u8>().wrapping_offset(shift);
+        // SAFETY: forwarded from this function's contract; `in_record` is the same local in
+        // the record's copy of the frame, which the leader writes back before any child runs.
+        unsafe { crate::backend::spawn::<P>(ctx, call.into_task(), in_record, queue) };
+    }
+}
+
+/// `taskwait!(queue(q))` in a block task, before suspending: always suspends (the threads may
+/// have spawned different numbers of children, so only the runtime knows whether any are
+/// outstanding), and records which taskwait this is.
+///
+/// # Safety
+/// `ctx` is the running block task's context.
+#[inline(always)]
+pub unsafe fn begin_wait_block(ctx: *mut Ctx, queue: u32, site: u32) {
+    // SAFETY: the running task owns its context.
+    let ctx = unsafe { &mut *ctx };
+    ctx.resume_queue = queue;
+    ctx.wait_site = site;
 }

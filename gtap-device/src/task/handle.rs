@@ -238,3 +238,79 @@ impl<'a, R: Copy, const N: usize> JoinedSlots<'a, R, N> {
         self
     }
 }
+
+/// A block task's handle on a child's result, before the `taskwait!()` that joins it.
+///
+/// Unlike [`Pending`] it owns its slot: every thread of the block resumes its own copy of a
+/// block task's frame (copies move, so nothing may borrow the frame across a taskwait). The
+/// leader spawns the child with the address of this slot in the frame stored in the task's
+/// record; the child writes there, and every thread's copy of the frame is taken from the
+/// record when the task resumes.
+pub struct BlockPending<R> {
+    value: MaybeUninit<R>,
+}
+
+impl<R> BlockPending<R> {
+    /// An empty slot (what `let h = spawn!(..)` declares in a block task).
+    #[doc(hidden)]
+    #[allow(clippy::new_without_default)]
+    pub const fn __new() -> Self {
+        // Zeroed, not uninitialized: every thread's copy of the frame then has the same bytes
+        // here until the child writes its result, which the uniformity check relies on.
+        BlockPending {
+            value: MaybeUninit::zeroed(),
+        }
+    }
+
+    /// The slot's address in the running copy of the frame.
+    #[doc(hidden)]
+    pub fn __slot(&mut self) -> *mut R {
+        self.value.as_mut_ptr()
+    }
+
+    /// Not available before the join: see [`Pending::get`].
+    pub fn get(&self) -> R
+    where
+        Self: Readable,
+    {
+        unreachable!("BlockPending is never Readable")
+    }
+
+    /// Re-binds the handle as joined (what `taskwait!()` does to every handle in scope).
+    ///
+    /// # Safety
+    /// The taskwait covering this child has returned, so the child wrote its result.
+    #[doc(hidden)]
+    pub unsafe fn __joined(self) -> BlockJoined<R> {
+        BlockJoined { value: self.value }
+    }
+}
+
+/// A block task's handle on a child's result after the join: [`BlockJoined::get`] reads it.
+pub struct BlockJoined<R> {
+    value: MaybeUninit<R>,
+}
+
+impl<R> Readable for BlockJoined<R> {}
+
+impl<R: Copy> Clone for BlockJoined<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Copy> Copy for BlockJoined<R> {}
+
+impl<R: Copy> BlockJoined<R> {
+    /// The child's result.
+    pub fn get(&self) -> R {
+        // SAFETY: a `BlockJoined` is made only after the join, when the child has written
+        // the slot (in the record's copy of the frame, which this copy was taken from).
+        unsafe { self.value.assume_init() }
+    }
+
+    /// Joining twice changes nothing.
+    #[doc(hidden)]
+    pub unsafe fn __joined(self) -> BlockJoined<R> {
+        self
+    }
+}

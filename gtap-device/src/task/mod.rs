@@ -23,10 +23,14 @@
 //! | [`ctx`] | [`Ctx`], the resume argument, and the calls `spawn!`/`taskwait!` expand to |
 //! | [`handle`] | result slots and the pending/joined handle types |
 
+pub mod block;
 pub mod ctx;
 pub mod handle;
 pub mod program;
 
+pub use block::Block;
 pub use ctx::Ctx;
-pub use handle::{Joined, JoinedSlots, Pending, PendingSlots, Readable, Slot, Slots};
+pub use handle::{
+    BlockJoined, BlockPending, Joined, JoinedSlots, Pending, PendingSlots, Readable, Slot, Slots,
+};
 pub use program::{Call, IntoCall, Program, Step, TaskArg, TaskResult};

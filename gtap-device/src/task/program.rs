@@ -35,8 +35,13 @@ pub trait Program: Sized + 'static {
     const HAS_TASKWAIT: bool;
 
     /// The most children one task may spawn between two `taskwait!()`s (the program's
-    /// `max_children` setting).
+    /// `max_children` setting). In a block program the limit holds per thread.
     const MAX_CHILDREN: u32;
+
+    /// Whether the program's tasks are block tasks (`#[gtap::task(block)]`): each runs on a
+    /// whole team of threads (a GPU thread block) at once, see [`crate::task::block`].
+    /// Programs are all thread tasks or all block tasks.
+    const BLOCK: bool = false;
 
     /// Runs `task` until it reaches a `taskwait!()` that must wait ([`Step::Wait`]) or
     /// returns ([`Step::Done`], after its result was delivered through `ctx`).

@@ -50,6 +50,16 @@ pub struct CpuConfig {
     /// from outside: the run then ends with [`CpuError::Stuck`] and leaves that worker thread
     /// running (see there).
     pub timeout: Option<Duration>,
+    /// Block programs (`#[gtap::task(block)]`): threads per team, `1..=64`; each worker is a
+    /// team of this many threads running one block task at a time (`threads × team` OS
+    /// threads in all). Default 4. Ignored by thread programs.
+    pub team: u32,
+    /// Block programs: bytes of scratch memory per team (`Block::scratch`), at most 1 MiB.
+    /// Default 4096.
+    pub block_scratch: usize,
+    /// Block programs: check at every `taskwait!()` that each thread's frame equals the
+    /// leader's (state that lives across a join must be uniform). Default: on in debug builds.
+    pub check_uniform: bool,
 }
 
 impl Default for CpuConfig {
@@ -60,6 +70,9 @@ impl Default for CpuConfig {
             queue_capacity: 1 << 16,
             num_queues: 1,
             timeout: Some(DEFAULT_TIMEOUT),
+            team: 4,
+            block_scratch: 4096,
+            check_uniform: cfg!(debug_assertions),
         }
     }
 }
@@ -101,6 +114,24 @@ impl CpuConfig {
         self
     }
 
+    /// Sets [`CpuConfig::team`].
+    pub fn team(mut self, threads: u32) -> Self {
+        self.team = threads;
+        self
+    }
+
+    /// Sets [`CpuConfig::block_scratch`].
+    pub fn block_scratch(mut self, bytes: usize) -> Self {
+        self.block_scratch = bytes;
+        self
+    }
+
+    /// Sets [`CpuConfig::check_uniform`].
+    pub fn check_uniform(mut self, on: bool) -> Self {
+        self.check_uniform = on;
+        self
+    }
+
     /// Checks every setting against its range.
     pub fn validate(&self) -> Result<(), CpuError> {
         let invalid = |setter, value: u64, reason| {
@@ -135,6 +166,16 @@ impl CpuConfig {
                 "num_queues",
                 self.num_queues.into(),
                 "must be between 1 and 64",
+            );
+        }
+        if self.team == 0 || self.team > gtap_device::runtime::cpu::MAX_TEAM {
+            return invalid("team", self.team.into(), "must be between 1 and 64");
+        }
+        if self.block_scratch > 1 << 20 {
+            return invalid(
+                "block_scratch",
+                self.block_scratch as u64,
+                "must be at most 1 MiB",
             );
         }
         if self.timeout.is_some_and(|t| t.is_zero()) {
@@ -173,6 +214,9 @@ mod tests {
             (CpuConfig::new().num_queues(0), "num_queues"),
             (CpuConfig::new().num_queues(65), "num_queues"),
             (CpuConfig::new().timeout(Duration::ZERO), "timeout"),
+            (CpuConfig::new().team(0), "team"),
+            (CpuConfig::new().team(65), "team"),
+            (CpuConfig::new().block_scratch(2 << 20), "block_scratch"),
         ];
         for (config, name) in cases {
             match config.validate() {

@@ -61,6 +61,29 @@ pub enum CpuError {
         /// The run's [`CpuConfig::num_queues`](super::CpuConfig::num_queues).
         num_queues: u32,
     },
+    /// The threads of a block task did not all reach the same `taskwait!()` (or return
+    /// together). The run was abandoned.
+    #[error(
+        "block task `{task}`: thread {thread} did not reach the same taskwait! as thread 0; every \
+         thread of a block task must reach each taskwait! (and return) on the same path"
+    )]
+    DivergentTaskwait {
+        /// The block task.
+        task: &'static str,
+        /// The first thread that differed.
+        thread: u32,
+    },
+    /// At a `taskwait!()` of a block task some thread's locals differed from the leader's.
+    /// The run was abandoned.
+    #[error(
+        "block task `{task}`: at a taskwait! some thread's locals differed from thread 0's; what \
+         lives across a join must be the same on every thread (recompute per-thread values after \
+         the taskwait!)"
+    )]
+    NonUniformState {
+        /// The block task.
+        task: &'static str,
+    },
     /// A task panicked. The run was abandoned.
     #[error("task `{task}` panicked: {message}")]
     TaskPanicked {
@@ -151,6 +174,10 @@ impl CpuError {
                 task,
                 message: panic_message.unwrap_or_else(|| String::from("(no message)")),
             },
+            RuntimeError::DivergentTaskwait { task, thread } => {
+                CpuError::DivergentTaskwait { task, thread }
+            }
+            RuntimeError::NonUniformState { task } => CpuError::NonUniformState { task },
             RuntimeError::Aborted => CpuError::TimedOut {
                 after: timeout.unwrap_or_default(),
             },

@@ -14,7 +14,7 @@
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
 
-use gtap_device::runtime::cpu::RunMemory;
+use gtap_device::runtime::cpu::{RunMemory, TeamState};
 use gtap_device::runtime::deque::DequeState;
 use gtap_device::runtime::pool::PoolState;
 use gtap_device::runtime::sync::AtomicU32;
@@ -69,6 +69,11 @@ pub(crate) struct CpuMemory {
     rings_len: usize,
     /// Task records of the last program run (none before the first run).
     records: Option<RawBuf>,
+    /// Block programs: one team state per worker, the teams' staging areas (as large as their
+    /// queues) and their scratch memory. Empty until a block program runs.
+    teams: Vec<TeamState>,
+    staging: Vec<AtomicU32>,
+    scratch: Vec<u64>,
 }
 
 impl CpuMemory {
@@ -89,6 +94,9 @@ impl CpuMemory {
             rings,
             rings_len,
             records: None,
+            teams: Vec::new(),
+            staging: Vec::new(),
+            scratch: Vec::new(),
         })
     }
 
@@ -98,6 +106,7 @@ impl CpuMemory {
         &mut self,
         layout: Layout,
         record_capacity: u32,
+        block_scratch: Option<usize>,
     ) -> Result<RunMemory<'_>, CpuError> {
         if !self.records.as_ref().is_some_and(|b| b.fits(layout)) {
             // Free the old buffer first, so that peak memory is not old + new.
@@ -116,7 +125,29 @@ impl CpuMemory {
                 self.rings_len,
             )
         };
+        let workers = self.deques.len();
+        let scratch_bytes = match block_scratch {
+            Some(bytes) => {
+                // Sized once per configuration; vectors of atomics are zeroed on creation.
+                if self.teams.len() != workers {
+                    self.teams = (0..workers).map(|_| TeamState::new()).collect();
+                }
+                if self.staging.len() != self.rings_len {
+                    self.staging = (0..self.rings_len).map(|_| AtomicU32::new(0)).collect();
+                }
+                let words = bytes.div_ceil(8).max(1) * workers;
+                if self.scratch.len() != words {
+                    self.scratch = vec![0; words];
+                }
+                bytes.div_ceil(8).max(1) * 8
+            }
+            None => 0,
+        };
         Ok(RunMemory {
+            teams: &mut self.teams,
+            staging: &self.staging,
+            scratch: self.scratch.as_mut_ptr().cast(),
+            scratch_bytes,
             pool: &mut self.pool,
             termination: &mut self.termination,
             deques: &mut self.deques,

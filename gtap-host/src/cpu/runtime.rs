@@ -193,10 +193,11 @@ impl CpuRuntime {
         // From here until the memory is boxed again, it is reached only through this pointer
         // (a `Box` must not be moved while threads use references derived from it).
         let memory = Box::into_raw(memory);
+        let block_scratch = P::BLOCK.then_some(self.config.block_scratch);
         // SAFETY: `memory` came from `Box::into_raw` just above and nothing else refers to it;
         // it stays allocated until it is boxed again below, after every worker was joined, or
         // forever when it is leaked.
-        let run_memory = match unsafe { &mut *memory }.for_run(layout, capacity) {
+        let run_memory = match unsafe { &mut *memory }.for_run(layout, capacity, block_scratch) {
             Ok(m) => m,
             Err(e) => {
                 // SAFETY: from `Box::into_raw` above; the failed `for_run` left no borrow.
@@ -207,6 +208,8 @@ impl CpuRuntime {
         let options = RunOptions {
             num_queues: self.config.num_queues,
             idle: std::thread::yield_now,
+            team: self.config.team,
+            check_uniform: self.config.check_uniform,
         };
         let shared_raw = Box::into_raw(Box::new(Shared {
             // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
@@ -248,10 +251,18 @@ impl CpuRuntime {
         };
 
         let started = Instant::now();
-        let mut handles = Vec::with_capacity(threads);
+        let team = run.team() as usize;
+        let mut handles = Vec::with_capacity(threads * team);
         let mut spawn_error = None;
-        for index in 0..threads {
-            let builder = std::thread::Builder::new().name(format!("gtap-cpu-{index}"));
+        for thread in 0..threads * team {
+            // Worker `index`'s team is threads `index * team ..`; its first is the worker.
+            let (index, member) = (thread / team, (thread % team) as u32);
+            let name = if team == 1 {
+                format!("gtap-cpu-{index}")
+            } else {
+                format!("gtap-cpu-{index}.{member}")
+            };
+            let builder = std::thread::Builder::new().name(name);
             // SAFETY: the thread borrows `run`, `panic_message` and `exits` (and, through `run`,
             // the memory). Both allocations are freed only after this thread was joined, or
             // never (a stuck worker); see the top of this function. It returns plain
@@ -259,13 +270,20 @@ impl CpuRuntime {
             let spawned = unsafe {
                 builder.spawn_unchecked(move || {
                     let _exit = ExitGuard(exits);
-                    worker_thread(run, index as u32, panic_message)
+                    if member == 0 {
+                        worker_thread(run, index as u32, panic_message)
+                    } else {
+                        follower_thread(run, index as u32, member, panic_message)
+                    }
                 })
             };
             match spawned {
                 Ok(handle) => handles.push(handle),
                 Err(source) => {
-                    spawn_error = Some(CpuError::ThreadSpawn { index, source });
+                    spawn_error = Some(CpuError::ThreadSpawn {
+                        index: thread,
+                        source,
+                    });
                     break;
                 }
             }
@@ -353,7 +371,14 @@ fn worker_thread<P: Program>(
 ) -> WorkerStats {
     // SAFETY: `CpuRuntime::run` starts one thread per index, each making its worker once.
     let mut worker = unsafe { run.worker(index) };
-    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| worker.run())) {
+    let body = || {
+        if P::BLOCK {
+            worker.run_team()
+        } else {
+            worker.run()
+        }
+    };
+    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(body)) {
         // Keep the message only if this panic is the run's first error.
         let mut message = panic_message.lock().unwrap_or_else(PoisonError::into_inner);
         if run.fail(RuntimeError::TaskPanicked {
@@ -363,6 +388,28 @@ fn worker_thread<P: Program>(
         }
     }
     worker.stats()
+}
+
+/// Thread `member` (not 0) of worker `index`'s team in a block program: runs the tasks its
+/// leader posts, turning a panic into the run's error.
+fn follower_thread<P: Program>(
+    run: &Run<'_, P>,
+    index: u32,
+    member: u32,
+    panic_message: &Mutex<Option<String>>,
+) -> WorkerStats {
+    // SAFETY: `CpuRuntime::run` starts one thread per (worker, member), and the worker's own
+    // thread runs `Worker::run_team`.
+    let body = || unsafe { gtap_device::runtime::cpu::follow(run, index, member) };
+    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(body)) {
+        let mut message = panic_message.lock().unwrap_or_else(PoisonError::into_inner);
+        if run.fail(RuntimeError::TaskPanicked {
+            task: "a block task (on a team thread)",
+        }) {
+            *message = Some(panic_text(payload.as_ref()));
+        }
+    }
+    WorkerStats::default()
 }
 
 fn panic_text(payload: &(dyn Any + Send)) -> String {

@@ -132,6 +132,17 @@ pub enum GpuRunError {
         num_queues: u32,
     },
 
+    /// The program's tasks are block tasks (`#[gtap::task(block)]`), which have no GPU kernel
+    /// yet: block-level GPU workers are not built.
+    #[error(
+        "program `{program}` has block tasks (#[gtap::task(block)]), which run only on the CPU \
+         backend so far (gtap_host::cpu::CpuRuntime): block-level GPU workers are not built yet"
+    )]
+    BlockProgram {
+        /// The program's name.
+        program: &'static str,
+    },
+
     /// The device and host compilations of the program disagree on the task records' layout.
     #[error(
         "the GPU kernel lays out task records as {device_size} bytes (align {device_align}) but the \

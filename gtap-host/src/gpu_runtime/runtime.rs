@@ -284,6 +284,9 @@ impl GpuRuntime {
                 after: self.config.timeout,
             });
         }
+        if P::BLOCK {
+            return Err(GpuRunError::BlockProgram { program: P::NAME });
+        }
         let kernel = self.kernel::<P>()?;
         let cfg = self.config.clone();
         let grid = self.grid_for::<P>()?;

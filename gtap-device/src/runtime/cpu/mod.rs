@@ -45,6 +45,10 @@ use super::sync::{AtomicU32, spin_loop};
 use super::termination::Termination;
 use crate::task::{Ctx, Program, Step};
 
+pub mod team;
+
+pub use team::{MAX_TEAM, TeamState, follow};
+
 /// Idle rounds spent spinning (with `2^round` spin hints each) before calling the idle hook.
 const SPIN_ROUNDS: u32 = 6;
 
@@ -67,6 +71,15 @@ pub struct RunMemory<'m> {
     pub records: *mut u8,
     /// How many records `records` holds (at least 1).
     pub record_capacity: u32,
+    /// Block programs: one team per deque (empty otherwise).
+    pub teams: &'m mut [TeamState],
+    /// Block programs: each team's staging area for the children of one step, one equal
+    /// share per team (empty otherwise).
+    pub staging: &'m [AtomicU32],
+    /// Block programs: each team's scratch memory, `scratch_bytes` per team, 8-aligned.
+    pub scratch: *mut u8,
+    /// Bytes of scratch per team.
+    pub scratch_bytes: usize,
 }
 
 /// Settings of a run that are not memory.
@@ -76,6 +89,11 @@ pub struct RunOptions {
     pub num_queues: u32,
     /// Called by an idle worker after spinning (the host passes `std::thread::yield_now`).
     pub idle: fn(),
+    /// Threads per team in a block program (1 for thread programs), `1..=team::MAX_TEAM`.
+    pub team: u32,
+    /// Block programs: check at every suspension that each thread's frame equals the
+    /// leader's (see `crate::task::block`).
+    pub check_uniform: bool,
 }
 
 /// One run of program `P`: the shared state all workers use.
@@ -91,6 +109,12 @@ pub struct Run<'m, P: Program> {
     idle: fn(),
     /// The root task's record, [`NONE`] before [`Run::seed`].
     root: u32,
+    teams: &'m [TeamState],
+    staging: &'m [AtomicU32],
+    scratch: *mut u8,
+    scratch_bytes: usize,
+    team: u32,
+    check_uniform: bool,
 }
 
 // SAFETY: every shared field is an atomic, a reference to atomics, or the pool (whose records
@@ -118,6 +142,10 @@ impl<'m, P: Program> Run<'m, P> {
             rings,
             records,
             record_capacity,
+            teams,
+            staging,
+            scratch,
+            scratch_bytes,
         } = memory;
         let workers = deques.len();
         assert!(
@@ -136,12 +164,27 @@ impl<'m, P: Program> Run<'m, P> {
         );
         assert!(record_capacity > 0 && record_capacity <= super::pool::MAX_CAPACITY);
         assert!(options.num_queues > 0, "a run needs at least one queue");
+        if P::BLOCK {
+            assert!(
+                options.team >= 1 && options.team <= team::MAX_TEAM,
+                "a team has 1 to {} threads",
+                team::MAX_TEAM
+            );
+            assert!(
+                teams.len() == workers && !staging.is_empty() && staging.len() % workers == 0,
+                "a block program needs one team and one staging share per worker"
+            );
+        }
 
         pool.reset();
         termination.reset();
         for d in deques.iter() {
             d.reset(&mut OwnerEnd::new());
         }
+        for t in teams.iter_mut() {
+            *t = TeamState::new();
+        }
+        let teams = &*teams;
         let (pool, termination, deques, rings) = (&*pool, &*termination, &*deques, &*rings);
         // SAFETY: forwarded from this function's contract; the state was just reset.
         let pool = unsafe { Pool::new(pool, records.cast(), record_capacity, workers as u32) };
@@ -156,6 +199,12 @@ impl<'m, P: Program> Run<'m, P> {
             max_children: P::MAX_CHILDREN.min(MAX_OUTSTANDING),
             idle: options.idle,
             root: NONE,
+            teams,
+            staging,
+            scratch,
+            scratch_bytes,
+            team: if P::BLOCK { options.team } else { 1 },
+            check_uniform: options.check_uniform,
         }
     }
 
@@ -207,6 +256,26 @@ impl<'m, P: Program> Run<'m, P> {
             current_task: "",
             stats: WorkerStats::default(),
         }
+    }
+
+    /// Team `index`'s share of the staging area.
+    fn staging(&self, index: u32) -> &'m [AtomicU32] {
+        let share = self.staging.len() / self.workers as usize;
+        &self.staging[index as usize * share..(index as usize + 1) * share]
+    }
+
+    /// Team `index`'s scratch memory.
+    fn scratch(&self, index: u32) -> (*mut u8, usize) {
+        (
+            self.scratch
+                .wrapping_add(index as usize * self.scratch_bytes),
+            self.scratch_bytes,
+        )
+    }
+
+    /// Threads per team (1 unless the program is a block program).
+    pub fn team(&self) -> u32 {
+        self.team
     }
 
     fn deque(&self, index: u32) -> Deque<'m> {
@@ -576,6 +645,10 @@ unsafe fn worker_of<'c, P: Program>(ctx: &Ctx) -> &'c mut Worker<'c, 'c, P> {
 /// `result_slot` is null or valid for a write of the task's result until the parent's
 /// taskwait that covers this child returns.
 pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut u8, queue: u32) {
+    if P::BLOCK {
+        // SAFETY: forwarded; a block program's tasks run with a team member as their worker.
+        return unsafe { team::spawn::<P>(ctx, task, result_slot, queue) };
+    }
     // SAFETY: the running task owns its context (contract).
     let ctx = unsafe { &mut *ctx };
     // SAFETY: forwarded from the contract.

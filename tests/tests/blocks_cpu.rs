@@ -1,0 +1,104 @@
+//! Block tasks (`#[gtap::task(block)]`) on the CPU backend, where each worker is a team of
+//! threads: block-wide spawns with results, per-thread spawns, the team barrier and scratch,
+//! and the two mistakes the runtime catches (a divergent taskwait, non-uniform live state).
+
+use std::time::Duration;
+
+use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
+use gtap_tests::block::{fan_expected, program as blocks, tree_expected};
+use gtap_tests::lang::Counter;
+
+fn counter() -> Counter {
+    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
+    // SAFETY: zeroed, aligned, leaked (lives for the program).
+    unsafe { Counter::from_ptr(cell) }
+}
+
+fn runtime(threads: usize, team: u32) -> CpuRuntime {
+    let config = CpuConfig::new()
+        .threads(threads)
+        .team(team)
+        .check_uniform(true)
+        .timeout(Duration::from_secs(60));
+    CpuRuntime::new(config).expect("CPU runtime")
+}
+
+#[test]
+fn block_wide_spawns_return_every_result_on_several_team_sizes() {
+    for (threads, team) in [(1, 1), (1, 4), (2, 3), (3, 8)] {
+        let mut rt = runtime(threads, team);
+        for depth in [0, 1, 5, 9] {
+            let (got, stats) = rt.run(blocks::tree(depth)).unwrap();
+            assert_eq!(
+                got,
+                tree_expected(depth, team),
+                "tree({depth}) on {threads} teams of {team}"
+            );
+            assert_eq!(stats.tasks_executed, (1u64 << (depth + 1)) - 1);
+        }
+    }
+}
+
+#[test]
+fn per_thread_spawns_each_make_a_child() {
+    for (threads, team, fanout) in [(1, 4, 2), (2, 4, 3), (2, 8, 4)] {
+        let mut rt = runtime(threads, team);
+        let c = counter();
+        rt.run(blocks::fan(c, 6, fanout)).unwrap();
+        assert_eq!(c.get(), fan_expected(6, fanout), "fan on {threads}x{team}");
+    }
+}
+
+#[test]
+fn a_taskwait_joins_the_children_of_every_thread() {
+    let mut rt = runtime(2, 4);
+    let c = counter();
+    let (seen, _) = rt.run(blocks::fan_then_read(c, 5, 3)).unwrap();
+    // The root itself does not count; its 3 subtrees of depth 4 do, all before the join.
+    assert_eq!(seen, 3 * fan_expected(4, 3));
+}
+
+#[test]
+fn a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable() {
+    let mut rt = runtime(2, 4);
+    let err = rt.run(blocks::divergent()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CpuError::DivergentTaskwait {
+                task: "divergent",
+                thread: 1
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(rt.run(blocks::tree(3)).unwrap().0, tree_expected(3, 4));
+}
+
+#[test]
+fn non_uniform_live_state_is_an_error_when_checked() {
+    let mut rt = runtime(2, 4);
+    let err = rt.run(blocks::non_uniform()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CpuError::NonUniformState {
+                task: "non_uniform"
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(rt.run(blocks::tree(2)).unwrap().0, tree_expected(2, 4));
+    // With the check off the mistake goes unseen: the leader's value wins.
+    let mut unchecked =
+        CpuRuntime::new(CpuConfig::new().threads(1).team(4).check_uniform(false)).unwrap();
+    assert_eq!(unchecked.run(blocks::non_uniform()).unwrap().0, 1);
+}
+
+#[test]
+fn a_team_of_one_runs_block_tasks_too() {
+    let mut rt = runtime(2, 1);
+    assert_eq!(rt.run(blocks::tree(6)).unwrap().0, tree_expected(6, 1));
+    // One thread cannot diverge from itself.
+    assert_eq!(rt.run(blocks::divergent()).unwrap().0, 1);
+}
