@@ -221,15 +221,25 @@ impl Axis {
 
     fn log_ticks(&mut self, target: usize, tight: bool) {
         let (e0, e1) = ((self.lo + 1e-9).floor(), (self.hi - 1e-9).ceil());
+        let decimal = self.scale == Scale::Log10;
         if !tight {
-            self.lo = e0;
-            self.hi = e1;
+            if decimal {
+                // Widen only to the nearest 1..9 x 10^k, not to whole decades, which can waste
+                // most of a short axis.
+                let (lo, hi) = (self.scale.inverse(self.lo), self.scale.inverse(self.hi));
+                let step_lo = self.scale.inverse(e0);
+                let step_hi = self.scale.inverse(e1 - 1.0);
+                self.lo = ((lo / step_lo * (1.0 + 1e-9)).floor() * step_lo).log10();
+                self.hi = ((hi / step_hi * (1.0 - 1e-9)).ceil() * step_hi).log10();
+            } else {
+                self.lo = e0;
+                self.hi = e1;
+            }
         }
         let powers = (e1 - e0) as i64;
         // Label every `stride`-th power, aligned to multiples of `stride` so that the labels of
         // two charts of the same data agree.
         let stride = ((powers as f64 / target as f64).ceil() as i64).max(1);
-        let decimal = self.scale == Scale::Log10;
         // With few decades there is room to label 2x and 5x too.
         let label_2_5 = decimal && powers * 3 <= target as i64;
         for e in e0 as i64..=e1 as i64 {
@@ -249,6 +259,13 @@ impl Axis {
                     let label = (label_2_5 && (m == 2 || m == 5)).then(|| label::decimal(v, value));
                     self.push_if_inside(v, label);
                 }
+            }
+        }
+        // A range inside one decade may hold no power: label its 1..9 x 10^k ticks instead.
+        if self.ticks.iter().filter(|t| t.label.is_some()).count() < 2 {
+            for t in &mut self.ticks {
+                let res = 10f64.powf(t.value.log10().floor());
+                t.label = Some(label::decimal(t.value, res));
             }
         }
     }
@@ -337,7 +354,11 @@ mod tests {
         let (lo, hi) = a.range();
         assert!(lo < 5.0 && hi > 5.0);
         let a = Axis::new(Scale::Log10, 100.0, 100.0, 5).unwrap();
-        assert_eq!(a.range(), (10.0, 1000.0));
+        let (lo, hi) = a.range();
+        assert!(
+            (lo - 10.0).abs() < 1e-9 && (hi - 1000.0).abs() < 1e-6,
+            "{lo} {hi}"
+        );
         let a = Axis::new(Scale::Linear, 0.0, 0.0, 5).unwrap();
         assert_eq!(a.range(), (-1.0, 1.0));
     }
@@ -345,11 +366,12 @@ mod tests {
     #[test]
     fn log10_ticks_at_powers() {
         let a = Axis::new(Scale::Log10, 3.0, 2.0e6, 8).unwrap();
-        assert_eq!(a.range(), (1.0, 1e7));
-        assert_eq!(
-            labels(&a),
-            ["1", "10", "100", "1k", "10k", "100k", "1M", "10M"]
+        let (lo, hi) = a.range();
+        assert!(
+            (lo - 3.0).abs() < 1e-9 && (hi / 2e6 - 1.0).abs() < 1e-9,
+            "{lo} {hi}"
         );
+        assert_eq!(labels(&a), ["10", "100", "1k", "10k", "100k", "1M"]);
         // Minor ticks at 2..9 times each power, unlabelled.
         assert!(
             a.ticks()
@@ -357,19 +379,30 @@ mod tests {
                 .any(|t| t.value == 3000.0 && t.label.is_none())
         );
         let a = Axis::new(Scale::Log10, 1e-4, 0.5, 8).unwrap();
-        assert_eq!(labels(&a), ["1e-4", "1e-3", "0.01", "0.1", "1"]);
+        assert_eq!(labels(&a), ["1e-4", "1e-3", "0.01", "0.1"]);
+        // Widened to the nearest 1..9 x 10^k.
+        let a = Axis::new(Scale::Log10, 0.0053, 115.0, 8).unwrap();
+        let (lo, hi) = a.range();
+        assert!(
+            (lo - 0.005).abs() < 1e-12 && (hi - 200.0).abs() < 1e-9,
+            "{lo} {hi}"
+        );
     }
 
     #[test]
     fn log10_with_many_decades_labels_every_other_power() {
         let a = Axis::new(Scale::Log10, 1.0, 1e12, 6).unwrap();
+        assert_eq!(a.range(), (1.0, 1e12));
         assert_eq!(labels(&a), ["1", "100", "10k", "1M", "100M", "10G", "1T"]);
     }
 
     #[test]
     fn log10_with_one_decade_labels_2_and_5() {
         let a = Axis::new(Scale::Log10, 12.0, 90.0, 6).unwrap();
-        assert_eq!(labels(&a), ["10", "20", "50", "100"]);
+        assert_eq!(labels(&a), ["10", "20", "50"]);
+        // No power of ten in range: every tick is labelled.
+        let a = Axis::new(Scale::Log10, 31.0, 44.0, 6).unwrap();
+        assert_eq!(labels(&a), ["30", "40", "50"]);
     }
 
     #[test]

@@ -131,4 +131,24 @@ mod tests {
         draw_text(&mut img, -2, -3, "WWW", 3, K);
         draw_text_up(&mut img, 2, 100, "WWW", 3, K);
     }
+
+    /// Writes every glyph at scales 1 to 3 to `$TMPDIR/gtap-plot-glyphs.png`, for looking at
+    /// the font while editing it: `cargo test -p gtap-plot glyph_sheet -- --ignored`.
+    #[test]
+    #[ignore = "writes a file to look at"]
+    fn glyph_sheet() {
+        let all: String = (glyphs::FIRST..=glyphs::LAST).map(char::from).collect();
+        let mut img = Image::new(1200, 260, W);
+        let mut y = 4;
+        for scale in 1..=3 {
+            for line in [&all[..48], &all[48..]] {
+                draw_text(&mut img, 4, y, line, scale, K);
+                y += (CELL_H * scale) as i32;
+            }
+        }
+        draw_text_up(&mut img, 1180, 250, "rotated: Log2 y (ns)", 2, K);
+        let path = std::env::temp_dir().join("gtap-plot-glyphs.png");
+        img.write_png(&path).unwrap();
+        println!("wrote {}", path.display());
+    }
 }
