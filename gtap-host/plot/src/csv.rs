@@ -187,9 +187,15 @@ impl Table {
     }
 
     /// Keeps only the records whose column `name` equals `value` exactly.
-    pub fn filter(mut self, name: &str, value: &str) -> Result<Table, CsvError> {
+    pub fn filter(self, name: &str, value: &str) -> Result<Table, CsvError> {
+        self.filter_any(name, &[value])
+    }
+
+    /// Keeps only the records whose column `name` equals one of `values` exactly.
+    pub fn filter_any(mut self, name: &str, values: &[&str]) -> Result<Table, CsvError> {
         let col = self.column(name)?;
-        self.records.retain(|r| r.fields[col] == value);
+        self.records
+            .retain(|r| values.contains(&r.fields[col].as_str()));
         Ok(self)
     }
 
@@ -352,6 +358,10 @@ n, backend ,ms
             .unwrap();
         assert_eq!(t.records.len(), 1);
         assert_eq!(t.records[0].line, 6);
+        let t = table()
+            .filter_any("backend", &["cpu", "cpu, 16 threads"])
+            .unwrap();
+        assert_eq!(t.records.len(), 2);
     }
 
     #[test]

@@ -51,12 +51,12 @@ impl Style {
 
     /// About how many labelled ticks fit along `len` pixels of the x axis.
     pub fn x_ticks(&self, len: i32) -> usize {
-        (len / (50 * self.text as i32)).clamp(2, 12) as usize
+        (len / (40 * self.text as i32)).clamp(2, 12) as usize
     }
 
     /// About how many labelled ticks fit along `len` pixels of the y axis.
     pub fn y_ticks(&self, len: i32) -> usize {
-        (len / (38 * self.text as i32)).clamp(2, 12) as usize
+        (len / (30 * self.text as i32)).clamp(2, 12) as usize
     }
 }
 
@@ -265,9 +265,11 @@ impl Frame {
 
         let th = font::text_height(s) as i32;
         let cap = (ASCENT * s) as i32;
-        // x ticks and labels, skipping a label that would touch the previous one.
+        // Tick marks, then labels: every label if they fit, else every k-th (k as small as
+        // fits), so that the labels left stay evenly spaced.
         let label_top = p.y1 + line + tick + pad / 2;
-        let mut free_from = i32::MIN;
+        let label_right = p.x0 - line - tick - pad / 2;
+        let mut x_labels = Vec::new();
         for t in x.ticks() {
             let Some(px) = self.x_tick(x, t.value) else {
                 continue;
@@ -280,16 +282,14 @@ impl Frame {
             img.fill_rect(Rect::new(px, p.y1 + line, 1, len), AXIS);
             if let Some(label) = &t.label {
                 let w = font::text_width(label, s) as i32;
-                let left = px - w / 2;
-                if left >= free_from {
-                    font::draw_text(img, left, label_top, label, s, TEXT);
-                    free_from = left + w + 2 * (CELL_W * s) as i32;
-                }
+                x_labels.push((px - w / 2, px - w / 2 + w, label));
             }
         }
-        // y ticks and labels, right-aligned, skipping overlaps in the direction of drawing.
-        let label_right = p.x0 - line - tick - pad / 2;
-        let mut last: Option<i32> = None;
+        let stride = label_stride(&x_labels, 2 * (CELL_W * s) as i32);
+        for (left, _, label) in x_labels.iter().step_by(stride) {
+            font::draw_text(img, *left, label_top, label, s, TEXT);
+        }
+        let mut y_labels = Vec::new();
         for t in y.ticks() {
             let Some(py) = self.y_tick(y, t.value) else {
                 continue;
@@ -301,13 +301,19 @@ impl Frame {
             };
             img.fill_rect(Rect::new(p.x0 - line - len, py, len, 1), AXIS);
             if let Some(label) = &t.label {
-                if last.is_some_and(|prev| (prev - py).abs() < cap + pad) {
-                    continue;
-                }
-                let w = font::text_width(label, s) as i32;
-                font::draw_text(img, label_right - w, py - cap / 2, label, s, TEXT);
-                last = Some(py);
+                y_labels.push((py - cap / 2, py - cap / 2 + cap, label));
             }
+        }
+        // Ticks come in increasing value, which is decreasing y unless y grows downwards.
+        let y_sorted: Vec<_> = if self.y_down {
+            y_labels.clone()
+        } else {
+            y_labels.iter().rev().cloned().collect()
+        };
+        let stride = label_stride(&y_sorted, pad);
+        for (top, _, label) in y_labels.iter().step_by(stride) {
+            let w = font::text_width(label, s) as i32;
+            font::draw_text(img, label_right - w, *top, label, s, TEXT);
         }
         // Axis labels, centered on the plot area.
         if !labels.x.is_empty() {
@@ -330,5 +336,32 @@ impl Frame {
             font::draw_text(img, left, pad, labels.title, ts, TEXT);
         }
         img.set_clip(Some(old_clip));
+    }
+}
+
+/// The smallest k such that every k-th of `labels` (extents `(lo, hi)` along the axis, in
+/// increasing order of position) are at least `gap` pixels apart.
+fn label_stride<T>(labels: &[(i32, i32, T)], gap: i32) -> usize {
+    let fits = |k: usize| {
+        let kept: Vec<_> = labels.iter().step_by(k).collect();
+        kept.windows(2).all(|w| w[1].0 - w[0].1 >= gap)
+    };
+    (1..labels.len().max(1))
+        .find(|&k| fits(k))
+        .unwrap_or(labels.len().max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_stride_thins_evenly() {
+        let spaced = [(0, 10, ()), (20, 30, ()), (40, 50, ())];
+        assert_eq!(label_stride(&spaced, 5), 1);
+        let tight = [(0, 10, ()), (12, 22, ()), (24, 34, ()), (36, 46, ())];
+        assert_eq!(label_stride(&tight, 5), 2);
+        assert_eq!(label_stride(&tight, 100), 4);
+        assert_eq!(label_stride::<()>(&[], 5), 1);
     }
 }

@@ -66,6 +66,23 @@ pub fn decimal(v: f64, resolution: f64) -> String {
     trim(format!("{v:.dec$}"))
 }
 
+/// Labels for the ticks `values` of a linear axis with step `step`, in one style for the whole
+/// axis: scientific when every value is below 0.01 (`2e-3`, `4e-3`), else plain decimals for
+/// the small ones (`0.002` next to `0.012`, not `2e-3`) and suffixes for the large ones.
+pub fn linear(values: &[f64], step: f64) -> Vec<String> {
+    let max = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    values
+        .iter()
+        .map(|&v| {
+            if max >= 1e-2 && v.abs() < 1e-2 && v.abs() >= step.abs() * 1e-6 {
+                trim(format!("{v:.*}", decimals(step).min(9)))
+            } else {
+                decimal(v, step)
+            }
+        })
+        .collect()
+}
+
 /// A label for the power of two `2^e` on a base-2 axis: plain up to 512, then binary suffixes
 /// (`1Ki` = 1024, `8Mi` = 2^23), `0.5` to `0.125` below 1 and `2^-4` further down.
 pub fn power_of_two(e: i32) -> String {
@@ -110,6 +127,16 @@ mod tests {
         assert_eq!(decimal(2.5e-4, 5e-5), "2.5e-4");
         assert_eq!(decimal(1e18, 1e18), "1e18");
         assert_eq!(decimal(-1e-5, 1e-5), "-1e-5");
+    }
+
+    #[test]
+    fn one_style_per_linear_axis() {
+        assert_eq!(
+            linear(&[0.0, 0.004, 0.008, 0.012], 0.004),
+            ["0", "0.004", "0.008", "0.012"]
+        );
+        assert_eq!(linear(&[-0.004, 0.0, 0.004], 0.002), ["-4e-3", "0", "4e-3"]);
+        assert_eq!(linear(&[0.0, 500.0, 1000.0], 500.0), ["0", "500", "1k"]);
     }
 
     #[test]

@@ -36,7 +36,7 @@
 //! Rendering is deterministic: the same chart gives the same bytes on every machine, so PNGs
 //! can be compared in tests.
 
-mod color;
+pub mod color;
 pub mod csv;
 mod draw;
 mod encode;

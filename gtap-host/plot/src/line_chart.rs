@@ -4,9 +4,9 @@
 use crate::PlotError;
 use crate::color::{BACKGROUND, series_color};
 use crate::draw::{Stroke, polyline};
-use crate::frame::{Extra, Frame, Labels};
+use crate::frame::{Extra, Frame, Labels, Style};
 use crate::image::Image;
-use crate::legend::{Entry, draw_legend};
+use crate::legend::{self, Entry};
 use crate::marker::{Marker, draw_marker};
 use crate::scale::{Axis, AxisOptions, Scale};
 
@@ -57,8 +57,14 @@ impl LineChart {
             .collect()
     }
 
-    /// Lays the chart out without drawing it.
-    pub(crate) fn layout(&self, width: u32, height: u32) -> Result<(Frame, Axis, Axis), PlotError> {
+    /// Lays the chart out without drawing it, with `right` pixels kept free beside the plot
+    /// area (for a legend that fits nowhere inside).
+    pub(crate) fn layout(
+        &self,
+        width: u32,
+        height: u32,
+        right: i32,
+    ) -> Result<(Frame, Axis, Axis), PlotError> {
         let drawable = self.drawable();
         if drawable.iter().all(Vec::is_empty) {
             // Say which axis is to blame when points exist but a log scale rejects them all.
@@ -77,9 +83,10 @@ impl LineChart {
         let xs = drawable.iter().flatten().map(|p| p.0);
         let ys = drawable.iter().flatten().map(|p| p.1);
         let labels = self.labels();
-        let inset = marker_radius(crate::frame::Style::for_size(width, height).text) as i32 + 3;
+        let inset = marker_radius(Style::for_size(width, height).text) as i32 + 3;
         let extra = Extra {
             inset,
+            right,
             ..Default::default()
         };
         Frame::layout(
@@ -90,6 +97,9 @@ impl LineChart {
             |style, len| {
                 let opts = AxisOptions {
                     target_ticks: style.y_ticks(len),
+                    // The data's own range: the inset keeps end markers off the frame, and
+                    // widening to a round tick can waste a third of a short axis.
+                    tight: self.y_scale == Scale::Linear,
                     ..Default::default()
                 };
                 Axis::fit(self.y_scale, ys, "y", opts)
@@ -97,6 +107,9 @@ impl LineChart {
             |style, len| {
                 let opts = AxisOptions {
                     target_ticks: style.x_ticks(len),
+                    // The data's own range: the inset keeps end markers off the frame, and
+                    // widening to a round tick can waste a third of a short axis.
+                    tight: self.x_scale == Scale::Linear,
                     ..Default::default()
                 };
                 Axis::fit(self.x_scale, xs, "x", opts)
@@ -112,43 +125,88 @@ impl LineChart {
         }
     }
 
+    /// The legend rows: every series with a name.
+    fn entries(&self) -> Vec<Entry<'_>> {
+        let named = self
+            .series
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.name.is_empty());
+        named
+            .map(|(i, s)| Entry {
+                name: &s.name,
+                color: series_color(i),
+                marker: Marker::for_series(i),
+            })
+            .collect()
+    }
+
     /// Draws the chart on a `width` x `height` white image.
     pub fn render(&self, width: u32, height: u32) -> Result<Image, PlotError> {
-        let (frame, x, y) = self.layout(width, height)?;
+        let entries = self.entries();
+        let (mut frame, mut x, mut y) = self.layout(width, height, 0)?;
+        let mut paths = self.pixel_paths(&frame, &x, &y);
+        let box_size = legend::size(&frame.style, &entries);
+        let (mut legend_box, hidden) = best_corner_for(&frame, box_size, &paths);
+        if hidden > 0 && !entries.is_empty() {
+            // Every corner hides data: put the legend beside the plot area if that leaves a
+            // usable plot, else keep the least bad corner.
+            if let Ok(beside) = self.layout(width, height, box_size.0 + frame.style.pad) {
+                (frame, x, y) = beside;
+                paths = self.pixel_paths(&frame, &x, &y);
+                let p = frame.plot;
+                let left = p.x1 + frame.style.line + frame.style.pad;
+                legend_box = crate::image::Rect::new(left, p.y0, box_size.0, box_size.1);
+            }
+        }
         let mut img = Image::new(width, height, BACKGROUND);
         frame.draw_grid(&mut img, &x, &y);
         let s = frame.style.text;
-        let line_w = 1.0 + 0.75 * s as f32;
-        let r = marker_radius(s);
+        let (line_w, r) = (line_width(s), marker_radius(s));
         let old_clip = img.set_clip(Some(frame.plot));
-        let mut avoid = Vec::new();
-        let mut entries = Vec::new();
-        for (i, (series, points)) in self.series.iter().zip(self.drawable()).enumerate() {
+        for (i, px) in paths.iter().enumerate() {
             let (color, marker) = (series_color(i), Marker::for_series(i));
-            let px: Vec<(f32, f32)> = points
-                .iter()
-                .filter_map(|&(a, b)| frame.point(&x, &y, a, b))
-                .collect();
-            polyline(&mut img, &px, &Stroke::solid(color, line_w));
-            for &(cx, cy) in &px {
+            polyline(&mut img, px, &Stroke::solid(color, line_w));
+            for &(cx, cy) in px {
                 // A ring of background around each marker keeps it readable where lines cross.
                 draw_marker(&mut img, marker, cx, cy, r + 1.5, BACKGROUND);
                 draw_marker(&mut img, marker, cx, cy, r, color);
             }
-            sample_path(&px, 4.0, &mut avoid);
-            if !series.name.is_empty() {
-                entries.push(Entry {
-                    name: &series.name,
-                    color,
-                    marker,
-                });
-            }
         }
         img.set_clip(Some(old_clip));
         frame.draw_axes(&mut img, &x, &y, self.labels());
-        draw_legend(&mut img, &frame, &entries, &avoid, line_w, r);
+        if !entries.is_empty() {
+            legend::draw(&mut img, &frame.style, legend_box, &entries, line_w, r);
+        }
         Ok(img)
     }
+
+    /// Each series' drawable points in pixel coordinates.
+    fn pixel_paths(&self, frame: &Frame, x: &Axis, y: &Axis) -> Vec<Vec<(f32, f32)>> {
+        let to_px = |&(a, b): &(f64, f64)| frame.point(x, y, a, b);
+        self.drawable()
+            .iter()
+            .map(|points| points.iter().filter_map(to_px).collect())
+            .collect()
+    }
+}
+
+/// The legend corner hiding the fewest line and marker pixels of `paths`.
+fn best_corner_for(
+    frame: &Frame,
+    size: (i32, i32),
+    paths: &[Vec<(f32, f32)>],
+) -> (crate::image::Rect, usize) {
+    let mut avoid = Vec::new();
+    for px in paths {
+        sample_path(px, 3.0, &mut avoid);
+    }
+    legend::best_corner(frame, size, &avoid)
+}
+
+/// Line width in pixels for text scale `s`.
+fn line_width(s: u32) -> f32 {
+    1.0 + 0.75 * s as f32
 }
 
 /// Marker radius in pixels for text scale `s`.
@@ -201,7 +259,7 @@ mod tests {
     fn axes_are_where_the_layout_says() {
         let c = chart();
         let img = c.render(640, 420).unwrap();
-        let (frame, _, _) = c.layout(640, 420).unwrap();
+        let (frame, _, _) = c.layout(640, 420, 0).unwrap();
         let p = frame.plot;
         let mid_y = ((p.y0 + p.y1) / 2) as u32;
         let mid_x = ((p.x0 + p.x1) / 2) as u32;
@@ -225,7 +283,7 @@ mod tests {
     #[test]
     fn first_point_lands_at_the_low_corner() {
         let c = chart();
-        let (frame, x, y) = c.layout(640, 420).unwrap();
+        let (frame, x, y) = c.layout(640, 420, 0).unwrap();
         // x range 1..16 (powers of 2), y range 3..5000 (the data, already at 1..9 x 10^k):
         // the cpu series starts in the low left corner, the gpu series at log10(10 / 3) of the
         // way up.

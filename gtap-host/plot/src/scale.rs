@@ -186,10 +186,12 @@ impl Axis {
     fn linear_ticks(&mut self, target: usize, options: AxisOptions) {
         let raw = (self.hi - self.lo) / target as f64;
         let mag = 10f64.powf(raw.log10().floor());
+        // The 1-2-5 step nearest the raw one (by ratio), so that the tick count stays near the
+        // target instead of halving whenever rounding up crosses a step.
         let mut step = [1.0, 2.0, 5.0, 10.0]
             .iter()
             .map(|m| m * mag)
-            .find(|s| *s >= raw * 0.999);
+            .min_by(|a, b| (a / raw).ln().abs().total_cmp(&(b / raw).ln().abs()));
         if options.integer_steps {
             step = step.map(|s| s.max(1.0).round());
         }
@@ -208,15 +210,19 @@ impl Axis {
             self.hi = k.1 * step;
             k
         };
+        let mut values = Vec::new();
         let mut k = k0;
         while k <= k1 {
-            let value = k * step;
-            self.ticks.push(Tick {
-                value,
-                label: Some(label::decimal(value, step)),
-            });
+            values.push(k * step);
             k += 1.0;
         }
+        let labels = label::linear(&values, step);
+        self.ticks = (values.into_iter().zip(labels))
+            .map(|(value, l)| Tick {
+                value,
+                label: Some(l),
+            })
+            .collect();
     }
 
     fn log_ticks(&mut self, target: usize, tight: bool) {

@@ -130,8 +130,22 @@ pub fn execute(command: Command) -> Result<String, CliError> {
 /// Reads the input and applies the filters; no rows left is an error naming the filters.
 fn load(common: &Common) -> Result<Table, CliError> {
     let mut table = Table::read(&common.input)?;
-    for (col, value) in &common.filters {
-        table = table.filter(col, value)?;
+    // Filters on one column keep rows matching any of them; filters on different columns
+    // must all match.
+    let mut columns: Vec<&str> = Vec::new();
+    for (col, _) in &common.filters {
+        if !columns.contains(&col.as_str()) {
+            columns.push(col);
+        }
+    }
+    for col in columns {
+        let values: Vec<&str> = common
+            .filters
+            .iter()
+            .filter(|(c, _)| c == col)
+            .map(|(_, v)| v.as_str())
+            .collect();
+        table = table.filter_any(col, &values)?;
     }
     if table.records.is_empty() {
         let filters: Vec<String> = common
@@ -209,6 +223,11 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(msg, "1 series, 2 points");
+        let both = "--filter backend=cpu backend=gpu n=4";
+        let msg = cli(&format!(
+            "line {data} --x n --y ms --series backend {both} -o {out}"
+        ));
+        assert_eq!(msg.unwrap(), "2 series, 2 points");
     }
 
     #[test]

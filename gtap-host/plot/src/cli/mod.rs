@@ -31,7 +31,8 @@ COMMON:
   --x-label <L>              x axis label (default: the column name)
   --y-label <L>              y axis label (default: the column name, or `count`)
   --filter <col=value> ...   keep only rows where col is exactly value; repeatable, and
-                             further col=value words may follow one --filter
+                             further col=value words may follow one --filter; filters
+                             on one column match any value, on different columns all
   -h, --help                 this text
 
   --log-x/--log-y use base 10 (ticks 1, 10, 100, 1k, ...), --log2-x/--log2-y base 2
