@@ -10,16 +10,23 @@
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //!
-//! This library is `no_std` so that the same code builds for the GPU.
+//! This library is `no_std` so that the same code builds for the GPU. The host-only
+//! [`graph`] module (inputs and CPU references for the BFS and SpMV programs) uses `std` and
+//! is compiled out of the GPU build.
 
 #![no_std]
 #![feature(coroutines, coroutine_trait, type_alias_impl_trait, core_float_math)]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]
 
+#[cfg(not(target_arch = "nvptx64"))]
+extern crate std;
+
 pub mod buf;
 pub mod cilksort;
 pub mod fib;
 pub mod fib_expanded;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod graph;
 pub mod mergesort;
 pub mod nqueens;
 pub mod tree;

@@ -1,0 +1,207 @@
+//! The errors of the graph inputs: one enum for the caller ([`GraphError`]), with the details
+//! of a malformed CSR ([`CsrError`]) and of a malformed Matrix Market file ([`MtxError`]) in
+//! enums of their own, so that a caller can match on what went wrong and a person reading the
+//! message learns where (the file and line) and what would have been accepted.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::string::String;
+
+use thiserror::Error;
+
+/// Why a graph could not be read, generated or validated.
+#[derive(Debug, Error)]
+pub enum GraphError {
+    /// A file could not be opened.
+    #[error("cannot open {}: {source}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// Matrix Market input is malformed or uses a variant this reader does not support.
+    #[error("{}line {line}: {kind}", at(path.as_deref()))]
+    Mtx {
+        /// The file, when reading from one (not when reading from a stream).
+        path: Option<PathBuf>,
+        /// The 1-based line the problem was found on.
+        line: usize,
+        /// What is wrong there.
+        kind: MtxError,
+    },
+    /// A CSR's arrays are inconsistent, or its input edges are.
+    #[error("invalid CSR: {0}")]
+    Csr(#[from] CsrError),
+    /// A Kronecker graph too large for `u32` vertex ids and row offsets.
+    #[error(
+        "Kronecker graph of scale {scale} and edge factor {edge_factor} is too large: \
+         it needs 2^scale < 2^32 vertices and 2 * edge_factor * 2^scale < 2^32 CSR entries"
+    )]
+    KroneckerTooLarge {
+        /// The requested scale (log2 of the vertex count).
+        scale: u32,
+        /// The requested edges per vertex.
+        edge_factor: u32,
+    },
+}
+
+/// `"path:"` when there is a path, for error messages.
+fn at(path: Option<&Path>) -> String {
+    match path {
+        Some(p) => std::format!("{}: ", p.display()),
+        None => String::new(),
+    }
+}
+
+/// What is wrong with a CSR (see [`Csr::check`](super::Csr::check) for the invariants) or with
+/// the edges it is built from.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CsrError {
+    /// `row_ptr` does not have `n + 1` entries.
+    #[error("row_ptr has {len} entries, expected n + 1 = {expected}")]
+    RowPtrLen {
+        /// Its length.
+        len: usize,
+        /// `n + 1`.
+        expected: u64,
+    },
+    /// `row_ptr[0]` is not 0.
+    #[error("row_ptr[0] is {first}, expected 0")]
+    RowPtrStart {
+        /// The value found.
+        first: u32,
+    },
+    /// `row_ptr[row + 1] < row_ptr[row]`.
+    #[error("row_ptr decreases after row {row}")]
+    RowPtrDecreasing {
+        /// The row whose end lies before its start.
+        row: u32,
+    },
+    /// `row_ptr[n]` is not the number of stored entries.
+    #[error("row_ptr[n] is {last}, but col has {len} entries")]
+    RowPtrEnd {
+        /// `row_ptr[n]`.
+        last: u32,
+        /// `col.len()`.
+        len: usize,
+    },
+    /// A column index is not a vertex.
+    #[error("row {row} has column {col}, outside 0..{n}")]
+    ColumnOutOfRange {
+        /// The row holding it.
+        row: u32,
+        /// The column index.
+        col: u32,
+        /// The vertex count.
+        n: u32,
+    },
+    /// A row's columns are not strictly increasing (unsorted, or a duplicate entry).
+    #[error("row {row} is not strictly increasing at entry {index} (column {col})")]
+    UnsortedRow {
+        /// The row.
+        row: u32,
+        /// The index into `col` of the first entry out of order.
+        index: usize,
+        /// Its column.
+        col: u32,
+    },
+    /// `val` is present but not as long as `col`.
+    #[error("val has {len} entries, but col has {expected}")]
+    ValLen {
+        /// `val.len()`.
+        len: usize,
+        /// `col.len()`.
+        expected: usize,
+    },
+    /// An input edge names a vertex that does not exist.
+    #[error("edge {index} ({u}, {v}) has an endpoint outside 0..{n}")]
+    VertexOutOfRange {
+        /// The edge's index in the input.
+        index: usize,
+        /// Its source.
+        u: u32,
+        /// Its target.
+        v: u32,
+        /// The vertex count.
+        n: u32,
+    },
+    /// More stored entries than a `u32` row offset can address.
+    #[error("{entries} entries do not fit u32 row offsets (at most {})", u32::MAX)]
+    TooManyEntries {
+        /// The number of entries that would be stored (before duplicates are removed).
+        entries: u64,
+    },
+}
+
+/// What is wrong on one line of a Matrix Market file.
+#[derive(Debug, Error)]
+pub enum MtxError {
+    /// The line could not be read.
+    #[error("read failed: {0}")]
+    Io(#[from] io::Error),
+    /// The first line is not a Matrix Market banner.
+    #[error(
+        "expected the banner `%%MatrixMarket matrix coordinate <field> <symmetry>`, found `{0}`"
+    )]
+    BadBanner(String),
+    /// The banner names a variant this reader does not read.
+    #[error("unsupported {what} `{found}` (this reader supports {supported})")]
+    Unsupported {
+        /// Which banner word: "object", "format", "field" or "symmetry".
+        what: &'static str,
+        /// The word found.
+        found: String,
+        /// The words accepted in its place.
+        supported: &'static str,
+    },
+    /// The size line is missing or malformed.
+    #[error("expected the size line `rows cols entries`, found `{0}`")]
+    BadSize(String),
+    /// The matrix is not square, so it is not a graph's adjacency matrix.
+    #[error("the matrix is {rows} x {cols}; a graph needs a square matrix")]
+    NotSquare {
+        /// Its rows.
+        rows: u64,
+        /// Its columns.
+        cols: u64,
+    },
+    /// More rows than `u32` vertex ids can name.
+    #[error("{rows} rows do not fit u32 vertex ids")]
+    TooManyRows {
+        /// Its rows.
+        rows: u64,
+    },
+    /// An entry line is malformed.
+    #[error("expected an entry `{expected}`, found `{found}`")]
+    BadEntry {
+        /// The entry's shape for this field: `row col` or `row col value`.
+        expected: &'static str,
+        /// The line.
+        found: String,
+    },
+    /// An entry's index is 0 or beyond the matrix (indices are 1-based).
+    #[error("entry ({row}, {col}) is outside the 1-based range 1..={n}")]
+    IndexOutOfRange {
+        /// Its row, as written.
+        row: u64,
+        /// Its column, as written.
+        col: u64,
+        /// The matrix dimension.
+        n: u64,
+    },
+    /// The file ends before the number of entries the size line promised.
+    #[error("the size line promised {expected} entries, the file ends after {found}")]
+    MissingEntries {
+        /// Promised.
+        expected: u64,
+        /// Present.
+        found: u64,
+    },
+    /// An entry beyond the number the size line promised.
+    #[error("more entries than the {expected} the size line promised")]
+    ExtraEntry {
+        /// Promised.
+        expected: u64,
+    },
+}
