@@ -150,7 +150,7 @@ fn wait_until(idle: fn(), done: impl Fn() -> bool) {
 }
 
 /// Where a team's threads find the pieces of the run they use while running a task: what
-/// `Ctx::worker` points to in a block program. `repr(C)` with [`Common`] first, like
+/// `Ctx::worker` points to in a block program. `repr(C)` with `Common` first, like
 /// [`Worker`] (see [`super::fail_slots_full`]).
 #[repr(C)]
 pub struct Member<'r, 'm, P: Program> {
