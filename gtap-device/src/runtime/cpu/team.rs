@@ -82,8 +82,9 @@ impl TeamState {
             arrived: AtomicU32::new(0),
             staged: AtomicU32::new(0),
             mismatched: AtomicU32::new(0),
-            outcome: [const { AtomicU32::new(0) }; MAX_TEAM as usize],
-            queue: [const { AtomicU32::new(0) }; MAX_TEAM as usize],
+            // `from_fn`, not `[const { .. }; N]`: loom's atomics have no const constructor.
+            outcome: core::array::from_fn(|_| AtomicU32::new(0)),
+            queue: core::array::from_fn(|_| AtomicU32::new(0)),
             barrier: SpinBarrier::new(),
         }
     }
