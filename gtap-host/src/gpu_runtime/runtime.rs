@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use gtap_device::runtime::gpu::layout::{
-    GlobalQueue, GpuRun, NONE, PanicReport, TaskCounts, WarpStats, error_code, tuning,
+    GlobalQueue, GpuRun, NONE, PanicReport, ProfileEvent, ProfileWarp, TaskCounts, WarpStats,
+    error_code, tuning,
 };
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
-use super::{GpuConfig, GpuRunError, Scheduler};
+use super::{GpuConfig, GpuRunError, Profile, Scheduler};
 use crate::{Gpu, GpuError, Kernel, Module};
 
 /// How long past its timeout the host waits for a kernel that should have stopped itself
@@ -45,6 +46,9 @@ pub struct GpuStats {
     pub peak_records_per_warp: u32,
     /// The most tasks published in one warp queue at once.
     pub peak_queue: u32,
+    /// The per-warp timeline, when the run was profiled
+    /// ([`GpuConfig::profile`](super::GpuConfig#structfield.profile)); `None` otherwise.
+    pub profile: Option<Profile>,
 }
 
 /// Device memory of a run, kept across runs and grown when a run needs more.
@@ -62,6 +66,8 @@ struct Buffers {
     global_ring: Option<CudaSlice<u32>>,
     result: Option<CudaSlice<u8>>,
     args: Option<CudaSlice<u8>>,
+    profile_events: Option<CudaSlice<u8>>,
+    profile_warps: Option<CudaSlice<u8>>,
 }
 
 /// `ptx` with a `.maxnreg n` directive on every kernel entry: the driver's compiler then keeps
@@ -243,14 +249,28 @@ impl GpuRuntime {
         Ok(())
     }
 
+    /// The kernel a run of `P` launches: `gtap_<name>`, or `gtap_<name>_profiled` when
+    /// profiling is on.
     fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
         let name = format!("gtap_{}", P::NAME);
-        self.module
-            .kernel(&name)
-            .map_err(|_| GpuRunError::NoKernel {
-                kernel: name,
-                program: P::NAME,
-            })
+        let plain = self.module.kernel(&name);
+        if self.config.profile.is_some() {
+            let profiled = format!("{name}_profiled");
+            return self.module.kernel(&profiled).map_err(|_| match plain {
+                Ok(_) => GpuRunError::NoProfiledKernel {
+                    kernel: profiled,
+                    program: P::NAME,
+                },
+                Err(_) => GpuRunError::NoKernel {
+                    kernel: name,
+                    program: P::NAME,
+                },
+            });
+        }
+        plain.map_err(|_| GpuRunError::NoKernel {
+            kernel: name,
+            program: P::NAME,
+        })
     }
 
     /// The grid the next run of `P` uses: the configured one, or every block that can be
@@ -416,6 +436,31 @@ impl GpuRuntime {
         }
         let root_args = addr(&stream, args_slice);
 
+        // The profiler's buffers: events (not zeroed: the host reads only what each warp's
+        // header says it wrote) and the headers (zeroed).
+        let profile_capacity = cfg.profile.unwrap_or(0);
+        let (profile_events, profile_warps) = if profile_capacity > 0 {
+            let events = addr(
+                &stream,
+                ensure(
+                    &stream,
+                    &mut b.profile_events,
+                    warps * profile_capacity as usize * size_of::<ProfileEvent>(),
+                    "the profile buffer",
+                )?,
+            );
+            let headers = ensure(
+                &stream,
+                &mut b.profile_warps,
+                warps * size_of::<ProfileWarp>(),
+                "the profile buffer",
+            )?;
+            stream.memset_zeros(headers).map_err(driver("cuMemsetD8"))?;
+            (events, addr(&stream, headers))
+        } else {
+            (0, 0)
+        };
+
         let control = GpuRun {
             records,
             rings,
@@ -440,6 +485,9 @@ impl GpuRuntime {
             args_size: size_of::<P::Args>() as u32,
             keep_max: cfg.keep_unpublished,
             timeout_ns: u64::try_from(cfg.timeout.as_nanos()).unwrap_or(u64::MAX),
+            profile_events,
+            profile_warps,
+            profile_capacity,
             tuning: if cfg.resume_inline {
                 tuning::RESUME_INLINE
             } else {
@@ -567,6 +615,11 @@ impl GpuRuntime {
         // error); `R: Copy`, and the device compilation lays `R` out as the host does (checked
         // for the records as a whole above).
         let value: R = unsafe { std::ptr::read_unaligned(result_bytes.as_ptr().cast()) };
+        let profile = if profile_capacity > 0 {
+            Some(self.read_profile(warps, profile_capacity)?)
+        } else {
+            None
+        };
         let stats = GpuStats {
             kernel_time: Duration::from_secs_f64(f64::from(kernel_ms) / 1e3),
             grid,
@@ -579,8 +632,53 @@ impl GpuRuntime {
             idle_rounds: total.idle_rounds,
             peak_records_per_warp: total.records_touched,
             peak_queue: total.max_queue,
+            profile,
         };
         Ok((value, stats))
+    }
+
+    /// Reads back what the profiled kernel recorded for `warps` warps of `capacity` events.
+    fn read_profile(&self, warps: usize, capacity: u32) -> Result<Profile, GpuRunError> {
+        let stream = self.gpu.stream();
+        let b = &self.buffers;
+        let header_bytes = stream
+            .clone_dtoh(
+                &b.profile_warps
+                    .as_ref()
+                    .expect("allocated")
+                    .slice(..warps * size_of::<ProfileWarp>()),
+            )
+            .map_err(driver("cuMemcpyDtoH"))?;
+        let headers: Vec<ProfileWarp> = header_bytes
+            .chunks_exact(size_of::<ProfileWarp>())
+            // SAFETY: plain `repr(C)` integers.
+            .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
+            .collect();
+        // Only as far as the fullest warp's region reaches.
+        let used = headers
+            .iter()
+            .map(|h| h.events.min(capacity))
+            .max()
+            .unwrap_or(0) as usize;
+        let cap = capacity as usize;
+        let len = if used == 0 {
+            0
+        } else {
+            ((warps - 1) * cap + used) * size_of::<ProfileEvent>()
+        };
+        let event_bytes = if len == 0 {
+            Vec::new()
+        } else {
+            stream
+                .clone_dtoh(&b.profile_events.as_ref().expect("allocated").slice(..len))
+                .map_err(driver("cuMemcpyDtoH"))?
+        };
+        let events: Vec<ProfileEvent> = event_bytes
+            .chunks_exact(size_of::<ProfileEvent>())
+            // SAFETY: plain `repr(C)` integers; any bit pattern is valid.
+            .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
+            .collect();
+        Ok(Profile::from_raw(capacity, &headers, &events))
     }
 
     /// The error for a kernel that failed: a panic's location when a task reported one.
