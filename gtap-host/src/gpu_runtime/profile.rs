@@ -139,12 +139,24 @@ pub struct WarpProfile {
 }
 
 /// The per-warp timeline of one profiled GPU run ([`GpuStats::profile`](super::GpuStats)).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Its `Debug` prints the totals only (a profile may hold millions of events).
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Profile {
     /// Events each warp could record (the run's `GpuConfig::profile`).
     pub events_per_warp: u32,
     /// One entry per warp of the grid, in warp order (the warp index is the position).
     pub warps: Vec<WarpProfile>,
+}
+
+impl fmt::Debug for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Profile")
+            .field("events_per_warp", &self.events_per_warp)
+            .field("warps", &self.warps.len())
+            .field("events", &self.events())
+            .field("dropped", &self.dropped())
+            .finish_non_exhaustive()
+    }
 }
 
 /// A profile file that could not be written.
@@ -166,25 +178,20 @@ fn micros(ns: u64) -> String {
 }
 
 impl Profile {
-    /// Builds the profile from what the kernel wrote: a header per warp and
-    /// `events_per_warp` raw events per warp (only each header's first `events` are read).
+    /// Builds the profile from what the kernel wrote: a header per warp, and per warp the
+    /// events its header counts.
     pub(crate) fn from_raw(
         events_per_warp: u32,
         headers: &[ProfileWarp],
-        events: &[layout::ProfileEvent],
+        regions: Vec<Vec<layout::ProfileEvent>>,
     ) -> Profile {
-        let cap = events_per_warp as usize;
         let warps = headers
             .iter()
-            .enumerate()
-            .map(|(w, h)| {
-                let n = (h.events as usize).min(cap);
-                let region = events.get(w * cap..w * cap + n).unwrap_or(&[]);
-                WarpProfile {
-                    sm: h.sm,
-                    events: region.iter().map(ProfileEvent::from_raw).collect(),
-                    dropped: h.dropped,
-                }
+            .zip(regions)
+            .map(|(h, region)| WarpProfile {
+                sm: h.sm,
+                events: region.iter().map(ProfileEvent::from_raw).collect(),
+                dropped: h.dropped,
             })
             .collect();
         Profile {
@@ -636,7 +643,7 @@ mod tests {
     }
 
     #[test]
-    fn raw_events_are_read_per_warp_up_to_each_header_count() {
+    fn raw_events_become_a_profile_per_warp() {
         let raw = |start, lanes, source| layout::ProfileEvent {
             start_ns: start,
             end_ns: start + 1,
@@ -646,13 +653,12 @@ mod tests {
             rounds: 1,
             ..Default::default()
         };
-        let events = [
-            raw(10, 3, batch_source::POP),
-            raw(20, 4, batch_source::STEAL),
-            raw(99, 9, 99), // past warp 0's count: not read
-            raw(30, 32, batch_source::KEPT),
-            raw(40, 0, 7), // past warp 1's count
-            raw(50, 0, 7),
+        let regions = vec![
+            vec![
+                raw(10, 3, batch_source::POP),
+                raw(20, 4, batch_source::STEAL),
+            ],
+            vec![raw(30, 32, batch_source::KEPT)],
         ];
         let headers = [
             ProfileWarp {
@@ -668,7 +674,7 @@ mod tests {
                 written: 1,
             },
         ];
-        let p = Profile::from_raw(3, &headers, &events);
+        let p = Profile::from_raw(3, &headers, regions);
         assert_eq!(p.warps.len(), 2);
         assert_eq!(p.warps[0].events.len(), 2);
         assert_eq!(p.warps[0].events[1].source, BatchSource::Steal);
@@ -677,6 +683,10 @@ mod tests {
         assert_eq!(p.dropped(), 9);
         assert_eq!(p.origin_ns(), 10);
         assert_eq!(BatchSource::from_code(42), BatchSource::Unknown(42));
+        assert_eq!(
+            format!("{p:?}"),
+            "Profile { events_per_warp: 3, warps: 2, events: 3, dropped: 9, .. }"
+        );
     }
 
     #[test]

@@ -90,6 +90,22 @@ fn limit_registers(ptx: &str, n: u32) -> String {
     out
 }
 
+/// Each warp's events out of the profile buffer's first events (`events`, at least up to the
+/// last one written): warp `w`'s `counts[w]` events start at `w * cap`.
+fn split_regions<T: Clone>(events: &[T], counts: &[usize], cap: usize) -> Vec<Vec<T>> {
+    counts
+        .iter()
+        .enumerate()
+        .map(|(w, &n)| {
+            if n == 0 {
+                Vec::new()
+            } else {
+                events[w * cap..w * cap + n].to_vec()
+            }
+        })
+        .collect()
+}
+
 /// Page-locked host memory mapped into the device, where a panicking task reports its
 /// location (readable after the kernel trapped, when device memory no longer is).
 struct PanicSink {
@@ -654,31 +670,56 @@ impl GpuRuntime {
             // SAFETY: plain `repr(C)` integers.
             .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
             .collect();
-        // Only as far as the fullest warp's region reaches.
-        let used = headers
-            .iter()
-            .map(|h| h.events.min(capacity))
-            .max()
-            .unwrap_or(0) as usize;
+        // Each warp's events: the first `events` of its region (more cannot have been written).
         let cap = capacity as usize;
-        let len = if used == 0 {
-            0
-        } else {
-            ((warps - 1) * cap + used) * size_of::<ProfileEvent>()
-        };
-        let event_bytes = if len == 0 {
-            Vec::new()
-        } else {
-            stream
-                .clone_dtoh(&b.profile_events.as_ref().expect("allocated").slice(..len))
-                .map_err(driver("cuMemcpyDtoH"))?
-        };
-        let events: Vec<ProfileEvent> = event_bytes
-            .chunks_exact(size_of::<ProfileEvent>())
-            // SAFETY: plain `repr(C)` integers; any bit pattern is valid.
-            .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
+        let counts: Vec<usize> = headers
+            .iter()
+            .map(|h| (h.events as usize).min(cap))
             .collect();
-        Ok(Profile::from_raw(capacity, &headers, &events))
+        let total: usize = counts.iter().sum();
+        // The events from the start of the buffer to the last one written.
+        let span = counts
+            .iter()
+            .rposition(|&n| n > 0)
+            .map_or(0, |last| last * cap + counts[last]);
+        let size = size_of::<ProfileEvent>();
+        let all = b.profile_events.as_ref().expect("allocated");
+        let parse = |bytes: Vec<u8>| -> Vec<ProfileEvent> {
+            bytes
+                .chunks_exact(size)
+                // SAFETY: plain `repr(C)` integers; any bit pattern is valid.
+                .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
+                .collect()
+        };
+        let regions: Vec<Vec<ProfileEvent>> = if total * 2 >= span {
+            // Mostly full regions: one copy of everything up to the last event.
+            let events = if span == 0 {
+                Vec::new()
+            } else {
+                parse(
+                    stream
+                        .clone_dtoh(&all.slice(..span * size))
+                        .map_err(driver("cuMemcpyDtoH"))?,
+                )
+            };
+            split_regions(&events, &counts, cap)
+        } else {
+            // Mostly unused regions: one copy per warp of its events alone.
+            let mut regions = Vec::with_capacity(warps);
+            for (w, &n) in counts.iter().enumerate() {
+                regions.push(if n == 0 {
+                    Vec::new()
+                } else {
+                    parse(
+                        stream
+                            .clone_dtoh(&all.slice(w * cap * size..(w * cap + n) * size))
+                            .map_err(driver("cuMemcpyDtoH"))?,
+                    )
+                });
+            }
+            regions
+        };
+        Ok(Profile::from_raw(capacity, &headers, regions))
     }
 
     /// The error for a kernel that failed: a panic's location when a task reported one.
@@ -734,7 +775,15 @@ impl GpuRuntime {
 
 #[cfg(test)]
 mod tests {
-    use super::limit_registers;
+    use super::{limit_registers, split_regions};
+
+    #[test]
+    fn profile_regions_are_split_by_count_and_empty_ones_past_the_end_are_empty() {
+        // Capacity 3; warps 0..4 wrote 2, 0, 3 and 0 events: the copy ends at warp 2's last.
+        let events: Vec<u32> = (0..9).collect();
+        let regions = split_regions(&events, &[2, 0, 3, 0], 3);
+        assert_eq!(regions, [vec![0, 1], vec![], vec![6, 7, 8], vec![]]);
+    }
 
     #[test]
     fn maxnreg_goes_after_each_entry_parameter_list() {
