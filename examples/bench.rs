@@ -3,7 +3,7 @@
 //! run.
 //!
 //! ```text
-//! cargo run --release -p gtap-examples --example bench -- [--runs N] [--out FILE] [--gpu-only] [NAME...]
+//! cargo run --release -p gtap-examples --example bench -- [--runs N] [--out FILE] [--gpu-only] [--profile DIR] [NAME...]
 //! ```
 //!
 //! NAMEs select benchmarks by prefix (`fib`, `epaq`, `nqueens`, `mergesort`, `cilksort`, `tree`);
@@ -18,7 +18,17 @@
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes;
 //! `GTAP_CUTOFFS=2,4,..` the cutoffs of the EPAQ fib runs.
+//!
+//! `--profile DIR` runs the GPU benchmarks with the per-warp timeline profiler
+//! (`GpuConfig::profile`, the examples' profiled PTX) and writes, for each, a folder
+//! `DIR/<benchmark>/` with `trace.json` (open it in <https://ui.perfetto.dev>),
+//! `timeline.csv` (for `gtap-plot timeline`), `round_times.csv` and `summary.txt`, from the
+//! last run. It implies `--gpu-only`, one measured run unless `--runs` says otherwise, and,
+//! with no NAME, fib(30) alone (`GTAP_FIB_N` for others). `GTAP_PROFILE_EVENTS` sets the
+//! events recorded per warp (default 4096; a warp records one per round). Profiled kernel
+//! times include the profiler's own cost.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -84,6 +94,10 @@ struct Harness {
     gpu: Option<GpuRuntime>,
     /// `--gpu-only`: skip the CPU baselines.
     gpu_only: bool,
+    /// `--profile DIR`: where each GPU benchmark's profile goes.
+    profile_dir: Option<PathBuf>,
+    /// Profiles that could not be written.
+    failures: usize,
 }
 
 impl Harness {
@@ -120,8 +134,24 @@ impl Harness {
             row.bench, row.backend, row.median_ms, row.min_ms, row.max_ms, row.runs
         );
         if backend == "gpu"
-            && let Some(s) = LAST.lock().unwrap().take()
+            && let Some(mut s) = LAST.lock().unwrap().take()
         {
+            if let (Some(dir), Some(profile)) = (&self.profile_dir, s.profile.take()) {
+                let dir = dir.join(slug(&bench_label(&self.rows, &row)));
+                match profile.write_dir(&dir) {
+                    Ok(()) => {
+                        let summary = profile.summary().to_string();
+                        for line in summary.lines().take(4) {
+                            eprintln!("    {line}");
+                        }
+                        eprintln!("    profile written to {}", dir.display());
+                    }
+                    Err(e) => {
+                        eprintln!("    {e}");
+                        self.failures += 1;
+                    }
+                }
+            }
             eprintln!(
                 "    grid {} x {}, rounds {} ({:.1}% idle), steals {} of {}, peak records/warp {}, peak queue {}",
                 s.grid,
@@ -136,6 +166,33 @@ impl Harness {
         }
         self.rows.push(row);
     }
+}
+
+/// The label of `row` (already measured, not yet pushed), made unique among `rows` (the
+/// EPAQ runs share a label per cutoff only with their queue count).
+fn bench_label(rows: &[Row], row: &Row) -> String {
+    let same = rows
+        .iter()
+        .filter(|r| r.bench == row.bench && r.backend == row.backend)
+        .count();
+    if same == 0 {
+        row.bench.clone()
+    } else {
+        format!("{} #{}", row.bench, same + 1)
+    }
+}
+
+/// `s` as a folder name: lowercase letters and digits, other runs of characters as one `-`.
+fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
 }
 
 fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
@@ -318,17 +375,33 @@ fn random_input(n: usize, seed: u64) -> Vec<u32> {
 }
 
 fn main() -> ExitCode {
-    let mut runs = 10;
+    let mut runs = None;
     let mut out = None;
     let mut gpu_only = false;
+    let mut profile_dir: Option<PathBuf> = None;
     let mut names = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(10),
+            "--runs" => runs = Some(args.next().and_then(|v| v.parse().ok()).unwrap_or(10)),
             "--out" => out = args.next(),
             "--gpu-only" => gpu_only = true,
+            "--profile" => match args.next() {
+                Some(dir) => profile_dir = Some(dir.into()),
+                None => {
+                    eprintln!("--profile needs a folder: --profile DIR");
+                    return ExitCode::FAILURE;
+                }
+            },
             _ => names.push(a),
+        }
+    }
+    let profiling = profile_dir.is_some();
+    let runs = runs.unwrap_or(if profiling { 1 } else { 10 });
+    if profiling {
+        gpu_only = true;
+        if names.is_empty() {
+            names.push("fib".into());
         }
     }
     let wanted =
@@ -358,7 +431,17 @@ fn main() -> ExitCode {
                 Ok("global-queue") => config = config.scheduler(Scheduler::GlobalQueue),
                 _ => {}
             }
-            Some(GpuRuntime::new(gpu, gtap_examples::PTX, config).expect("GPU runtime"))
+            let ptx = if profiling {
+                config = config.profile(env("GTAP_PROFILE_EVENTS").unwrap_or(4096));
+                gtap_examples::PTX_PROFILED
+            } else {
+                gtap_examples::PTX
+            };
+            Some(GpuRuntime::new(gpu, ptx, config).expect("GPU runtime"))
+        }
+        Err(e) if profiling => {
+            eprintln!("--profile needs a GPU: {e}");
+            return ExitCode::FAILURE;
         }
         Err(e) => {
             eprintln!("no GPU ({e}); CPU baselines only");
@@ -371,10 +454,17 @@ fn main() -> ExitCode {
         rows: Vec::new(),
         gpu,
         gpu_only,
+        profile_dir,
+        failures: 0,
     };
 
     if wanted("fib") {
-        let sizes = env_list("GTAP_FIB_N").unwrap_or_else(|| vec![30, 35, 40]);
+        let default_sizes = if profiling {
+            vec![30]
+        } else {
+            vec![30, 35, 40]
+        };
+        let sizes = env_list("GTAP_FIB_N").unwrap_or(default_sizes);
         for n in sizes {
             let want = fib::reference(n);
             if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
@@ -591,6 +681,9 @@ fn main() -> ExitCode {
         && let Err(e) = std::fs::write(&path, csv)
     {
         eprintln!("could not write {path}: {e}");
+        return ExitCode::FAILURE;
+    }
+    if h.failures > 0 {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS

@@ -34,6 +34,8 @@ pub mod prelude {
 pub mod __private {
     pub use gtap_device::runtime::gpu::layout::GpuRun;
     #[cfg(target_arch = "nvptx64")]
+    pub use gtap_device::runtime::gpu::profile::{Off as ProfileOff, On as ProfileOn};
+    #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
     pub use gtap_device::task::ctx::{
         assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,

@@ -34,3 +34,9 @@ pub mod tree;
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_examples.ptx"));
+
+/// The same programs with their profiled kernels too (`gtap_<name>_profiled`, for
+/// `GpuConfig::profile`), built by `build.rs` with `--cfg gtap_profile`.
+#[cfg(not(target_arch = "nvptx64"))]
+pub const PTX_PROFILED: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/gtap_examples_profiled.ptx"));

@@ -16,11 +16,14 @@
 //! | `gpu_runtime/config.rs` | [`GpuConfig`]: grid, block, records, queues, timeout |
 //! | `gpu_runtime/error.rs` | [`GpuRunError`]: which limit a run hit and the setting that raises it |
 //! | `gpu_runtime/runtime.rs` | [`GpuRuntime`], [`GpuStats`] |
+//! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuConfig#structfield.profile)), and its exporters (Chrome trace, CSVs, summary) |
 
 mod config;
 mod error;
+pub mod profile;
 mod runtime;
 
 pub use config::{GpuConfig, Scheduler};
 pub use error::GpuRunError;
+pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
 pub use runtime::{GpuRuntime, GpuStats};

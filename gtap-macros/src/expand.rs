@@ -12,6 +12,8 @@
 //!                                           pub enum Task { fib(__GtapFrame_fib), .. }
 //!                                           impl gtap::Program for Program { .. match on Task .. }
 //!                                           const _: () = assert!(size_of::<__GtapFrame_fib>() <= max_frame_bytes, "..");
+//!                                           #[cfg(nvptx64)] extern "ptx-kernel" fn gtap_fib(run) { thread_worker::<Program>(run) }
+//!                                           #[cfg(all(nvptx64, gtap_profile))] extern "ptx-kernel" fn gtap_fib_profiled(run) { .. }
 //! ```
 
 use proc_macro2::{Span, TokenStream};
@@ -132,6 +134,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
     });
     let errs = errors.iter().map(syn::Error::to_compile_error);
     let kernel_name = format!("gtap_{module_name}");
+    let profiled_kernel_name = format!("gtap_{module_name}_profiled");
     let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let variant_docs: Vec<String> = name_strs
         .iter()
@@ -154,7 +157,24 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
             pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
                 // SAFETY: the host's GPU runtime launches this kernel with a control block it
                 // filled for this program, and the shared memory the worker needs.
-                unsafe { ::gtap::__private::gpu_thread_worker::<Program>(run) }
+                unsafe { ::gtap::__private::gpu_thread_worker::<Program, ::gtap::__private::ProfileOff>(run) }
+            }
+
+            /// The profiled GPU kernel of this program: the same loop, recording a per-warp
+            /// timeline (generated). It exists only when this crate is built for the GPU with
+            /// `--cfg gtap_profile` (gtap-builder's `PtxBuilder::profile(true)` or
+            /// `GTAP_PROFILE=1`); the cfg is only looked at in the GPU build.
+            #[cfg(target_arch = "nvptx64")]
+            #[allow(unexpected_cfgs)]
+            #[doc(hidden)]
+            pub mod __gtap_profiled {
+                #[cfg(gtap_profile)]
+                #[unsafe(export_name = #profiled_kernel_name)]
+                pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+                    // SAFETY: as for the plain kernel; the host allocated the profile buffers
+                    // the run names, or left their addresses 0.
+                    unsafe { ::gtap::__private::gpu_thread_worker::<super::Program, ::gtap::__private::ProfileOn>(run) }
+                }
             }
         }
     };

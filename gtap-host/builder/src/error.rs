@@ -84,6 +84,17 @@ pub enum BuildError {
         /// The targets that are known.
         known: String,
     },
+
+    /// An environment variable the builder reads has a value it does not understand.
+    #[error("{var}={value:?} is not understood: use {expected}")]
+    BadEnv {
+        /// The variable, e.g. `GTAP_PROFILE`.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// What it accepts.
+        expected: &'static str,
+    },
 }
 
 #[cfg(test)]

@@ -24,6 +24,22 @@
 //! Choose another with [`PtxBuilder::arch`] or, without editing code, `GTAP_CUDA_ARCH=sm_90`
 //! (the variable wins).
 //!
+//! # Profiled kernels
+//! [`PtxBuilder::profile`] (or `GTAP_PROFILE=1` in the environment) builds the device crate
+//! with `--cfg gtap_profile`, under which `#[gtap::program]` emits a second kernel per
+//! program, `gtap_<name>_profiled`, that records a per-warp timeline (see
+//! `GpuConfig::profile` in gtap-host). Without it the PTX holds the plain kernels only, the
+//! same code as before the profiler existed. The flag goes to the device crate alone (the
+//! arguments after `--` of `cargo rustc`), so a profiled build recompiles that one crate and
+//! reuses its dependencies, `core` included. A crate that wants both variants builds twice:
+//! ```no_run
+//! gtap_builder::PtxBuilder::new(".").build_or_exit(); // <crate>.ptx, plain
+//! gtap_builder::PtxBuilder::new(".")
+//!     .profile(true)
+//!     .output_name("my_kernels_profiled") // my_kernels_profiled.ptx
+//!     .build_or_exit();
+//! ```
+//!
 //! # When the device crate is the host crate itself
 //! A crate may hold its device code in its library and its host programs in examples or
 //! binaries (host-only dependencies under `[target.'cfg(not(target_arch = "nvptx64"))'.dependencies]`).
@@ -53,6 +69,13 @@ pub const INNER_ENV: &str = "GTAP_PTX_INNER";
 /// Overrides the target of every device build, e.g. `GTAP_CUDA_ARCH=sm_90`.
 pub const ARCH_ENV: &str = "GTAP_CUDA_ARCH";
 
+/// `GTAP_PROFILE=1` (or `true`, `yes`) makes every device build a profiled one, as
+/// [`PtxBuilder::profile`] does; see the crate docs.
+pub const PROFILE_ENV: &str = "GTAP_PROFILE";
+
+/// The cfg under which `#[gtap::program]` emits the profiled kernels.
+pub const PROFILE_CFG: &str = "gtap_profile";
+
 /// Builds one device crate into PTX. See the crate docs.
 #[derive(Debug, Clone)]
 pub struct PtxBuilder {
@@ -61,6 +84,8 @@ pub struct PtxBuilder {
     features: Vec<String>,
     target_dir: Option<PathBuf>,
     quiet: bool,
+    profile: bool,
+    output_name: Option<String>,
 }
 
 /// A finished device build.
@@ -72,6 +97,8 @@ pub struct Ptx {
     pub path: PathBuf,
     /// The target it was built for.
     pub arch: CudaArch,
+    /// Whether it holds the profiled kernels (`gtap_<name>_profiled`) too.
+    pub profiled: bool,
 }
 
 impl PtxBuilder {
@@ -93,6 +120,8 @@ impl PtxBuilder {
             features: Vec::new(),
             target_dir: None,
             quiet: false,
+            profile: false,
+            output_name: None,
         }
     }
 
@@ -111,6 +140,21 @@ impl PtxBuilder {
     /// Uses this target directory for the device build instead of `<outer target>/gtap-ptx`.
     pub fn target_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.target_dir = Some(dir.into());
+        self
+    }
+
+    /// Builds the profiled kernels (`gtap_<name>_profiled`) too, with `--cfg gtap_profile`
+    /// for the device crate; see the crate docs. `GTAP_PROFILE=1` turns this on for every
+    /// build that did not.
+    pub fn profile(mut self, on: bool) -> Self {
+        self.profile = on;
+        self
+    }
+
+    /// Writes the PTX as `<name>.ptx` instead of `<crate name>.ptx` (e.g. a profiled variant
+    /// beside the plain one; `gtap_host::include_ptx!("<name>")` embeds it).
+    pub fn output_name(mut self, name: impl Into<String>) -> Self {
+        self.output_name = Some(name.into());
         self
     }
 
@@ -140,10 +184,12 @@ impl PtxBuilder {
             return Ok(None);
         }
         self.emit("cargo:rerun-if-env-changed=GTAP_CUDA_ARCH");
+        self.emit("cargo:rerun-if-env-changed=GTAP_PROFILE");
         let arch = match std::env::var(ARCH_ENV) {
             Ok(s) if !s.trim().is_empty() => s.parse()?,
             _ => self.arch,
         };
+        let profiled = self.profile || env_flag(PROFILE_ENV)?;
         let tc = Toolchain::detect()?;
         let manifest = self.crate_dir.join("Cargo.toml");
         let crate_name = package_name(&manifest)?.replace('-', "_");
@@ -167,6 +213,12 @@ impl PtxBuilder {
             .arg(&target_dir);
         if !self.features.is_empty() {
             cmd.arg("--features").arg(self.features.join(","));
+        }
+        // For the device crate alone: its dependencies (`core` too) are the same in both
+        // variants and are not rebuilt. The cfg is declared, so the crate's lints accept it.
+        cmd.arg("--").arg(format!("--check-cfg=cfg({PROFILE_CFG})"));
+        if profiled {
+            cmd.arg(format!("--cfg={PROFILE_CFG}"));
         }
         clean_env(&mut cmd);
         let flags = [
@@ -220,7 +272,8 @@ impl PtxBuilder {
         let out_dir = std::env::var_os("OUT_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| release.clone());
-        let path = out_dir.join(format!("{crate_name}.ptx"));
+        let file = self.output_name.as_deref().unwrap_or(&crate_name);
+        let path = out_dir.join(format!("{file}.ptx"));
         if path != built {
             std::fs::copy(&built, &path).map_err(|source| BuildError::Io {
                 what: "cannot copy the PTX to",
@@ -238,6 +291,7 @@ impl PtxBuilder {
             crate_name,
             path,
             arch,
+            profiled,
         }))
     }
 
@@ -245,6 +299,27 @@ impl PtxBuilder {
         if !self.quiet {
             println!("{line}");
         }
+    }
+}
+
+/// Whether the environment variable `var` is set to on (`1`, `true`, `yes`, any case); unset
+/// or empty, `0`, `false` and `no` are off, anything else an error.
+fn env_flag(var: &'static str) -> Result<bool, BuildError> {
+    let Ok(v) = std::env::var(var) else {
+        return Ok(false);
+    };
+    parse_flag(&v).ok_or(BuildError::BadEnv {
+        var,
+        value: v,
+        expected: "1, true or yes to turn it on; 0, false, no or empty for off",
+    })
+}
+
+fn parse_flag(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" => Some(true),
+        "" | "0" | "false" | "no" => Some(false),
+        _ => None,
     }
 }
 
@@ -367,6 +442,17 @@ fn dep_info(path: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn profile_flags_parse() {
+        for on in ["1", "true", "YES", " yes "] {
+            assert_eq!(parse_flag(on), Some(true), "{on}");
+        }
+        for off in ["", "0", "false", "No"] {
+            assert_eq!(parse_flag(off), Some(false), "{off}");
+        }
+        assert_eq!(parse_flag("2"), None);
+    }
 
     #[test]
     fn reads_dep_info_with_escaped_spaces() {

@@ -5,7 +5,9 @@ use std::time::Duration;
 use std::mem::size_of;
 
 use gtap_device::runtime::deque::DequeState;
-use gtap_device::runtime::gpu::layout::{MAX_QUEUES, TaskCounts, WARP_SHARED_BYTES, WarpStats};
+use gtap_device::runtime::gpu::layout::{
+    MAX_QUEUES, ProfileEvent, ProfileWarp, TaskCounts, WARP_SHARED_BYTES, WarpStats,
+};
 use gtap_device::runtime::record::Record;
 
 use super::GpuRunError;
@@ -53,7 +55,16 @@ pub struct GpuConfig {
     /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
     /// paper measures it against.
     pub scheduler: Scheduler,
+    /// The per-warp timeline profiler: `Some(n)` runs the program's profiled kernel
+    /// (`gtap_<name>_profiled`, in PTX built with `GTAP_PROFILE=1` or
+    /// `PtxBuilder::profile(true)`), which records up to `n` rounds per warp into a buffer
+    /// of `warps * n * 56` bytes, returned as [`GpuStats::profile`](super::GpuStats). `None`
+    /// (the default): the plain kernel, which records nothing.
+    pub profile: Option<u32>,
 }
+
+/// The most events per warp [`GpuConfig::profile`] accepts.
+const MAX_PROFILE_EVENTS: u32 = 1 << 24;
 
 /// How the warps of a run share tasks ([`GpuConfig::scheduler`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -84,6 +95,7 @@ impl Default for GpuConfig {
             keep_unpublished: 32,
             resume_inline: false,
             scheduler: Scheduler::WorkStealing,
+            profile: None,
         }
     }
 }
@@ -166,6 +178,16 @@ impl GpuConfig {
         self
     }
 
+    /// Turns the per-warp timeline profiler on, recording up to `events_per_warp` rounds per
+    /// warp (consecutive idle rounds count as one; a warp whose buffer is full counts the
+    /// rest as dropped). Needs PTX with the profiled kernels: build it with
+    /// `GTAP_PROFILE=1` or `PtxBuilder::profile(true)`. See the
+    /// [field](GpuConfig#structfield.profile) and [`Profile`](super::Profile).
+    pub fn profile(mut self, events_per_warp: u32) -> Self {
+        self.profile = Some(events_per_warp);
+        self
+    }
+
     /// Checks the settings that do not depend on the device.
     pub fn validate(&self) -> Result<(), GpuRunError> {
         let bad = |setting: &'static str, value: u64, why: &'static str| {
@@ -244,6 +266,15 @@ impl GpuConfig {
         }
         if self.timeout.is_zero() {
             return bad("timeout", 0, "must be longer than zero");
+        }
+        if let Some(n) = self.profile
+            && !(1..=MAX_PROFILE_EVENTS).contains(&n)
+        {
+            return bad(
+                "profile",
+                n.into(),
+                "events per warp must be between 1 and 2^24 (leave it None to turn profiling off)",
+            );
         }
         Ok(())
     }
@@ -339,6 +370,8 @@ pub(crate) struct DeviceFootprint {
     pub deques: Option<u64>,
     /// Per-warp statistics, task counters and remote free lists.
     pub per_warp: Option<u64>,
+    /// The profiler's events and per-warp headers (0 when profiling is off).
+    pub profile: Option<u64>,
 }
 
 impl DeviceFootprint {
@@ -358,16 +391,24 @@ impl DeviceFootprint {
             deques: queues.and_then(|q| q.checked_mul(size_of::<DequeState>() as u64)),
             per_warp: warps
                 .checked_mul((size_of::<WarpStats>() + size_of::<TaskCounts>() + 4) as u64),
+            profile: match config.profile {
+                None => Some(0),
+                Some(n) => u64::from(n)
+                    .checked_mul(size_of::<ProfileEvent>() as u64)
+                    .and_then(|b| b.checked_add(size_of::<ProfileWarp>() as u64))
+                    .and_then(|b| b.checked_mul(warps)),
+            },
         }
     }
 
-    fn parts(&self) -> [Option<u64>; 5] {
+    fn parts(&self) -> [Option<u64>; 6] {
         [
             self.records,
             self.free_stacks,
             self.rings,
             self.deques,
             self.per_warp,
+            self.profile,
         ]
     }
 
@@ -387,6 +428,7 @@ impl DeviceFootprint {
             ("the task queues", "queue_capacity", config.queue_capacity),
             ("the queue states", "num_queues", config.num_queues),
             ("the per-warp statistics", "grid", grid),
+            ("the profile buffer", "profile", config.profile.unwrap_or(0)),
         ];
         // An overflowing size (`None`) counts as the largest.
         let sizes = self.parts().map(|part| part.unwrap_or(u64::MAX));
@@ -423,6 +465,8 @@ mod tests {
             (GpuConfig::new().timeout(Duration::ZERO), "timeout"),
             (GpuConfig::new().max_registers(8), "max_registers"),
             (GpuConfig::new().keep_unpublished(4096), "keep_unpublished"),
+            (GpuConfig::new().profile(0), "profile"),
+            (GpuConfig::new().profile((1 << 24) + 1), "profile"),
         ] {
             let err = cfg.validate().unwrap_err().to_string();
             assert!(err.contains(setting), "{err}");
@@ -575,6 +619,47 @@ mod tests {
             GpuRunError::NotEnoughMemory {
                 needed, setting, ..
             } => assert_eq!((needed >> 49, setting), (1, "queue_capacity")),
+            other => panic!("expected NotEnoughMemory, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn profiling_is_off_by_default_and_its_range_is_checked() {
+        assert_eq!(GpuConfig::new().profile, None);
+        GpuConfig::new().profile(1).validate().unwrap();
+        GpuConfig::new().profile(1 << 24).validate().unwrap();
+        let err = GpuConfig::new()
+            .profile(0)
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("profile = 0") && err.contains("None"), "{err}");
+    }
+
+    #[test]
+    fn the_footprint_includes_the_profile_buffer() {
+        let h100 = crate::props::tests::h100();
+        let plain = GpuConfig::new().grid(10).block(64);
+        let off = plain.check_launch(&h100, 10, 512).unwrap();
+        assert_eq!(off.profile, Some(0));
+        let on = plain
+            .clone()
+            .profile(1000)
+            .check_launch(&h100, 10, 512)
+            .unwrap();
+        // 20 warps of 1000 events of 56 bytes and a 16-byte header.
+        assert_eq!(size_of::<ProfileEvent>(), 56);
+        assert_eq!(on.profile, Some(20 * (1000 * 56 + 16)));
+        assert_eq!(
+            on.total().unwrap() - off.total().unwrap(),
+            20 * (1000 * 56 + 16)
+        );
+        // A profile larger than the device's memory is named as the largest part.
+        let err = rejected(&plain.profile(1 << 24).grid(1000), &h100);
+        match err {
+            GpuRunError::NotEnoughMemory { setting, value, .. } => {
+                assert_eq!((setting, value), ("profile", 1 << 24))
+            }
             other => panic!("expected NotEnoughMemory, got {other:?}"),
         }
     }

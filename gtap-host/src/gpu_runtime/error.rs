@@ -52,6 +52,21 @@ pub enum GpuRunError {
         program: &'static str,
     },
 
+    /// Profiling is on ([`GpuConfig::profile`](super::GpuConfig#structfield.profile)) but the
+    /// PTX has the program's plain kernel only.
+    #[error(
+        "GpuConfig::profile is set but the PTX has no profiled kernel `{kernel}` for program \
+         `{program}`: build the crate that defines the program with profiling (GTAP_PROFILE=1 \
+         in the environment of the build, or gtap_builder::PtxBuilder::profile(true) in its \
+         build.rs) and load that PTX, or turn profiling off (GpuConfig::profile = None)"
+    )]
+    NoProfiledKernel {
+        /// The profiled kernel's name, `gtap_<name>_profiled`.
+        kernel: String,
+        /// The program.
+        program: &'static str,
+    },
+
     /// The device memory the run needs could not be allocated.
     #[error(
         "could not allocate {bytes} bytes of GPU memory for {what}: lower GpuConfig::tasks_per_warp, \

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use gtap_device::runtime::gpu::layout::{
-    GlobalQueue, GpuRun, NONE, PanicReport, TaskCounts, WarpStats, error_code, tuning,
+    GlobalQueue, GpuRun, NONE, PanicReport, ProfileEvent, ProfileWarp, TaskCounts, WarpStats,
+    error_code, tuning,
 };
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
-use super::{GpuConfig, GpuRunError, Scheduler};
+use super::{GpuConfig, GpuRunError, Profile, Scheduler};
 use crate::{Gpu, GpuError, Kernel, Module};
 
 /// How long past its timeout the host waits for a kernel that should have stopped itself
@@ -45,6 +46,9 @@ pub struct GpuStats {
     pub peak_records_per_warp: u32,
     /// The most tasks published in one warp queue at once.
     pub peak_queue: u32,
+    /// The per-warp timeline, when the run was profiled
+    /// ([`GpuConfig::profile`](super::GpuConfig#structfield.profile)); `None` otherwise.
+    pub profile: Option<Profile>,
 }
 
 /// Device memory of a run, kept across runs and grown when a run needs more.
@@ -62,6 +66,8 @@ struct Buffers {
     global_ring: Option<CudaSlice<u32>>,
     result: Option<CudaSlice<u8>>,
     args: Option<CudaSlice<u8>>,
+    profile_events: Option<CudaSlice<u8>>,
+    profile_warps: Option<CudaSlice<u8>>,
 }
 
 /// `ptx` with a `.maxnreg n` directive on every kernel entry: the driver's compiler then keeps
@@ -82,6 +88,22 @@ fn limit_registers(ptx: &str, n: u32) -> String {
         }
     }
     out
+}
+
+/// Each warp's events out of the profile buffer's first events (`events`, at least up to the
+/// last one written): warp `w`'s `counts[w]` events start at `w * cap`.
+fn split_regions<T: Clone>(events: &[T], counts: &[usize], cap: usize) -> Vec<Vec<T>> {
+    counts
+        .iter()
+        .enumerate()
+        .map(|(w, &n)| {
+            if n == 0 {
+                Vec::new()
+            } else {
+                events[w * cap..w * cap + n].to_vec()
+            }
+        })
+        .collect()
 }
 
 /// Page-locked host memory mapped into the device, where a panicking task reports its
@@ -243,14 +265,28 @@ impl GpuRuntime {
         Ok(())
     }
 
+    /// The kernel a run of `P` launches: `gtap_<name>`, or `gtap_<name>_profiled` when
+    /// profiling is on.
     fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
         let name = format!("gtap_{}", P::NAME);
-        self.module
-            .kernel(&name)
-            .map_err(|_| GpuRunError::NoKernel {
-                kernel: name,
-                program: P::NAME,
-            })
+        let plain = self.module.kernel(&name);
+        if self.config.profile.is_some() {
+            let profiled = format!("{name}_profiled");
+            return self.module.kernel(&profiled).map_err(|_| match plain {
+                Ok(_) => GpuRunError::NoProfiledKernel {
+                    kernel: profiled,
+                    program: P::NAME,
+                },
+                Err(_) => GpuRunError::NoKernel {
+                    kernel: name,
+                    program: P::NAME,
+                },
+            });
+        }
+        plain.map_err(|_| GpuRunError::NoKernel {
+            kernel: name,
+            program: P::NAME,
+        })
     }
 
     /// The grid the next run of `P` uses: the configured one, or every block that can be
@@ -419,6 +455,31 @@ impl GpuRuntime {
         }
         let root_args = addr(&stream, args_slice);
 
+        // The profiler's buffers: events (not zeroed: the host reads only what each warp's
+        // header says it wrote) and the headers (zeroed).
+        let profile_capacity = cfg.profile.unwrap_or(0);
+        let (profile_events, profile_warps) = if profile_capacity > 0 {
+            let events = addr(
+                &stream,
+                ensure(
+                    &stream,
+                    &mut b.profile_events,
+                    warps * profile_capacity as usize * size_of::<ProfileEvent>(),
+                    "the profile buffer",
+                )?,
+            );
+            let headers = ensure(
+                &stream,
+                &mut b.profile_warps,
+                warps * size_of::<ProfileWarp>(),
+                "the profile buffer",
+            )?;
+            stream.memset_zeros(headers).map_err(driver("cuMemsetD8"))?;
+            (events, addr(&stream, headers))
+        } else {
+            (0, 0)
+        };
+
         let control = GpuRun {
             records,
             rings,
@@ -443,6 +504,9 @@ impl GpuRuntime {
             args_size: size_of::<P::Args>() as u32,
             keep_max: cfg.keep_unpublished,
             timeout_ns: u64::try_from(cfg.timeout.as_nanos()).unwrap_or(u64::MAX),
+            profile_events,
+            profile_warps,
+            profile_capacity,
             tuning: if cfg.resume_inline {
                 tuning::RESUME_INLINE
             } else {
@@ -570,6 +634,11 @@ impl GpuRuntime {
         // error); `R: Copy`, and the device compilation lays `R` out as the host does (checked
         // for the records as a whole above).
         let value: R = unsafe { std::ptr::read_unaligned(result_bytes.as_ptr().cast()) };
+        let profile = if profile_capacity > 0 {
+            Some(self.read_profile(warps, profile_capacity)?)
+        } else {
+            None
+        };
         let stats = GpuStats {
             kernel_time: Duration::from_secs_f64(f64::from(kernel_ms) / 1e3),
             grid,
@@ -582,8 +651,78 @@ impl GpuRuntime {
             idle_rounds: total.idle_rounds,
             peak_records_per_warp: total.records_touched,
             peak_queue: total.max_queue,
+            profile,
         };
         Ok((value, stats))
+    }
+
+    /// Reads back what the profiled kernel recorded for `warps` warps of `capacity` events.
+    fn read_profile(&self, warps: usize, capacity: u32) -> Result<Profile, GpuRunError> {
+        let stream = self.gpu.stream();
+        let b = &self.buffers;
+        let header_bytes = stream
+            .clone_dtoh(
+                &b.profile_warps
+                    .as_ref()
+                    .expect("allocated")
+                    .slice(..warps * size_of::<ProfileWarp>()),
+            )
+            .map_err(driver("cuMemcpyDtoH"))?;
+        let headers: Vec<ProfileWarp> = header_bytes
+            .chunks_exact(size_of::<ProfileWarp>())
+            // SAFETY: plain `repr(C)` integers.
+            .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
+            .collect();
+        // Each warp's events: the first `events` of its region (more cannot have been written).
+        let cap = capacity as usize;
+        let counts: Vec<usize> = headers
+            .iter()
+            .map(|h| (h.events as usize).min(cap))
+            .collect();
+        let total: usize = counts.iter().sum();
+        // The events from the start of the buffer to the last one written.
+        let span = counts
+            .iter()
+            .rposition(|&n| n > 0)
+            .map_or(0, |last| last * cap + counts[last]);
+        let size = size_of::<ProfileEvent>();
+        let all = b.profile_events.as_ref().expect("allocated");
+        let parse = |bytes: Vec<u8>| -> Vec<ProfileEvent> {
+            bytes
+                .chunks_exact(size)
+                // SAFETY: plain `repr(C)` integers; any bit pattern is valid.
+                .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast()) })
+                .collect()
+        };
+        let regions: Vec<Vec<ProfileEvent>> = if total * 2 >= span {
+            // Mostly full regions: one copy of everything up to the last event.
+            let events = if span == 0 {
+                Vec::new()
+            } else {
+                parse(
+                    stream
+                        .clone_dtoh(&all.slice(..span * size))
+                        .map_err(driver("cuMemcpyDtoH"))?,
+                )
+            };
+            split_regions(&events, &counts, cap)
+        } else {
+            // Mostly unused regions: one copy per warp of its events alone.
+            let mut regions = Vec::with_capacity(warps);
+            for (w, &n) in counts.iter().enumerate() {
+                regions.push(if n == 0 {
+                    Vec::new()
+                } else {
+                    parse(
+                        stream
+                            .clone_dtoh(&all.slice(w * cap * size..(w * cap + n) * size))
+                            .map_err(driver("cuMemcpyDtoH"))?,
+                    )
+                });
+            }
+            regions
+        };
+        Ok(Profile::from_raw(capacity, &headers, regions))
     }
 
     /// The error for a kernel that failed: a panic's location when a task reported one.
@@ -639,7 +778,15 @@ impl GpuRuntime {
 
 #[cfg(test)]
 mod tests {
-    use super::limit_registers;
+    use super::{limit_registers, split_regions};
+
+    #[test]
+    fn profile_regions_are_split_by_count_and_empty_ones_past_the_end_are_empty() {
+        // Capacity 3; warps 0..4 wrote 2, 0, 3 and 0 events: the copy ends at warp 2's last.
+        let events: Vec<u32> = (0..9).collect();
+        let regions = split_regions(&events, &[2, 0, 3, 0], 3);
+        assert_eq!(regions, [vec![0, 1], vec![], vec![6, 7, 8], vec![]]);
+    }
 
     #[test]
     fn maxnreg_goes_after_each_entry_parameter_list() {

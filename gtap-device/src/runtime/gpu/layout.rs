@@ -12,6 +12,8 @@
 //! | warp statistics | `num_warps` [`WarpStats`] | each warp at its end |
 //! | task counters | `num_warps` [`TaskCounts`] | each warp after each round (programs without `taskwait!`) |
 //! | root result | `size_of::<R>()` bytes | the root task, when it returns |
+//! | profile events (profiled kernel only) | `num_warps * profile_capacity` [`ProfileEvent`]s | warp `w`'s lane 0 into `w * profile_capacity ..`, once per round (see `profile`) |
+//! | profile headers (profiled kernel only) | `num_warps` [`ProfileWarp`]s | each warp's lane 0, at its start and end |
 
 /// The most EPAQ queues a warp may have (per-warp state in shared memory is sized for it).
 pub const MAX_QUEUES: u32 = 8;
@@ -155,6 +157,77 @@ pub struct GpuRun {
     /// kernel runs, and such a call can wait on a lock held by another thread of the process
     /// that waits for this kernel (another runtime freeing memory, say), which never ends.
     pub timeout_ns: u64,
+    /// The profiled kernel (`gtap_<name>_profiled`) only: [`ProfileEvent`]s,
+    /// `profile_capacity` per warp (0: none). The plain kernel never reads it.
+    pub profile_events: u64,
+    /// The profiled kernel only: one [`ProfileWarp`] per warp (0: none).
+    pub profile_warps: u64,
+    /// The profiled kernel only: events each warp may record; a warp whose region is full
+    /// counts the rest as dropped.
+    pub profile_capacity: u32,
+}
+
+/// Where a round's batch of tasks came from ([`ProfileEvent::source`]).
+pub mod batch_source {
+    /// No task: an idle round (the warp tried to steal and found nothing).
+    pub const NONE: u32 = 0;
+    /// Only tasks the warp kept unpublished from its last round (no atomic).
+    pub const KEPT: u32 = 1;
+    /// A pop from the warp's own deque (with the kept tasks, if any).
+    pub const POP: u32 = 2;
+    /// A steal from another warp's deque.
+    pub const STEAL: u32 = 3;
+    /// The global queue of the global-queue ablation (with the kept tasks, if any).
+    pub const GLOBAL: u32 = 4;
+}
+
+/// One round of one warp, as the profiled kernel records it (see the device module
+/// `runtime::gpu::profile`). Written by the warp's lane 0 with plain stores into the warp's
+/// own region; read by the host after the kernel ended. Times are `%globaltimer`
+/// nanoseconds (the same clock on every SM, about a microsecond's resolution on many GPUs).
+///
+/// A stretch of consecutive idle rounds is one event (`rounds > 1`), so that a warp waiting
+/// for work does not fill its region with idle rounds.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProfileEvent {
+    /// When the round began (for an idle stretch: its first round).
+    pub start_ns: u64,
+    /// When the lanes began running the round's tasks (0 for an idle stretch).
+    pub run_start_ns: u64,
+    /// When every lane had finished them (0 for an idle stretch).
+    pub run_end_ns: u64,
+    /// When the round ended, its new tasks published (for an idle stretch: the end of its
+    /// last round's back-off sleep).
+    pub end_ns: u64,
+    /// The run phase's length in `%clock64` cycles of the warp's SM (finer than the
+    /// nanosecond timer; 0 for an idle stretch).
+    pub run_cycles: u64,
+    /// Tasks the round's batch gave the lanes: the busy lanes when the run phase began
+    /// (`1..=32`; 0 for an idle stretch).
+    pub lanes: u32,
+    /// Task frames the lanes resumed in the round: `lanes`, plus parents resumed in the same
+    /// round by the lane that completed their last child (`GpuConfig::resume_inline`).
+    pub resumes: u32,
+    /// Where the batch came from: a [`batch_source`] code.
+    pub source: u32,
+    /// Rounds this event stands for: 1 for a round that ran tasks, `n` for a stretch of `n`
+    /// idle rounds.
+    pub rounds: u32,
+}
+
+/// What a warp's lane 0 tells the host about its profile, written at its start and end.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProfileWarp {
+    /// Events written into the warp's region (`<= profile_capacity`).
+    pub events: u32,
+    /// Rounds not recorded because the region was full.
+    pub dropped: u32,
+    /// The SM the warp ran on (`%smid` at its start; for grouping, not a dense index).
+    pub sm: u32,
+    /// 1 once the warp wrote this header (at its end); 0 for a warp that never ran its loop.
+    pub written: u32,
 }
 
 /// Where a task panicked on the GPU. In host memory mapped into the device; written by the

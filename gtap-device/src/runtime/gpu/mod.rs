@@ -37,6 +37,11 @@
 //! when a warp records an error or the host asks it to stop. No grid barrier is needed, so
 //! the kernel is correct whatever the number of resident blocks.
 //!
+//! A second kernel per program, `gtap_<name>_profiled`, runs the same loop with the per-warp
+//! timeline profiler on (`profile`: one event per round per warp, for the host to export);
+//! it exists only in PTX built with `--cfg gtap_profile`, and the plain kernel's code does
+//! not change with it.
+//!
 //! # Memory ordering and scope
 //! The deque, join and free-list protocols are the shared ones ([`crate::runtime::deque`],
 //! [`crate::runtime::join`]), run over the `.gpu`-scope atomics facade: every warp of the
@@ -50,6 +55,7 @@
 //!   `bar.warp.sync` at each round boundary orders both, and the bumps are `.cta` atomics.
 
 pub mod layout;
+pub mod profile;
 
 #[cfg(target_arch = "nvptx64")]
 mod global_queue;

@@ -5,7 +5,10 @@ use core::mem::{align_of, size_of};
 use core::pin::Pin;
 
 use super::global_queue;
-use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code, tuning};
+use super::layout::{
+    GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source, error_code, tuning,
+};
+use super::profile::Hooks;
 use super::warp::{self, FREED_CAP, WarpCtx, WarpShared};
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
 use crate::arch::shared::dynamic_shared_memory;
@@ -39,16 +42,25 @@ struct Batch {
     /// Lanes `kept..n` read the global queue's slots `src_base + lane - kept` instead, and
     /// lane 0 releases them afterwards (the global-queue ablation).
     global: bool,
+    /// Where the tasks came from, a [`batch_source`] code: lane 0's alone (not broadcast),
+    /// for the profiler.
+    source: u32,
 }
 
 /// The kernel body of program `P`'s persistent kernel (thread-level workers). The
-/// `#[gtap::program]` macro wraps it in an `extern "ptx-kernel"` entry named `gtap_<name>`.
+/// `#[gtap::program]` macro wraps it in an `extern "ptx-kernel"` entry named `gtap_<name>`
+/// with the profiler's hooks off ([`profile::Off`](super::profile::Off)), and, in a build
+/// with `--cfg gtap_profile`, in a second one named `gtap_<name>_profiled` with them on
+/// ([`profile::On`](super::profile::On)), in which lane 0 of every warp records each round.
+/// `Off`'s hooks are empty and its state has no size, so the plain kernel compiles to the
+/// same PTX as before the profiler existed.
 ///
 /// # Safety
 /// `run` points to a control block the host filled for program `P` (see
 /// [`GpuRun`](super::layout::GpuRun)), and the kernel was launched with
-/// `warps_per_block * size_of::<WarpShared>()` bytes of dynamic shared memory.
-pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
+/// `warps_per_block * size_of::<WarpShared>()` bytes of dynamic shared memory; and what
+/// [`Hooks::start`] requires of `run` for `H`.
+pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
     let lane = lane_id();
     let warp = global_warp_id();
     // SAFETY: the control block lives for the kernel (contract).
@@ -109,6 +121,8 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
     // SAFETY: as above; a plain field the host wrote before the launch.
     let timeout_ns = unsafe { (*run).timeout_ns };
     let started_ns = global_timer_ns();
+    // SAFETY: `run` is as `H` requires (contract).
+    let mut prof = unsafe { H::start(run, warp, lane) };
 
     loop {
         // Lane 0 reads the flags and the clock; every lane leaves together. A busy warp checks
@@ -130,6 +144,7 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
             break;
         }
         stats.rounds += 1;
+        prof.round_start();
 
         // 1. Take a batch (lane 0 decides, the lanes read their ids).
         let mut b = Batch {
@@ -141,6 +156,7 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
             queue,
             stolen: false,
             global: false,
+            source: batch_source::NONE,
         };
         if lane == 0 {
             b = take_batch(&w, queue, &mut rng, &mut stats);
@@ -192,6 +208,7 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
             }
             backoff = (backoff * 2).clamp(64, 4096);
             nanosleep(backoff);
+            prof.idle_round();
             continue;
         }
         backoff = 0;
@@ -202,6 +219,7 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         }
         // SAFETY: converged; publishes the round's shared-memory setup to every lane.
         unsafe { sync_warp(FULL) };
+        prof.run_start();
         // SAFETY: `id` (when not NONE) was claimed by this warp for this round, so this lane
         // alone runs it; the whole warp calls `run_lanes` together.
         let (r, c) = unsafe { run_lanes::<P>(&w, id, queue) };
@@ -210,6 +228,8 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
         // SAFETY: every lane comes back here; orders the round's writes before lane 0's
         // bookkeeping and publication.
         unsafe { sync_warp(FULL) };
+        // SAFETY: converged (just after the barrier).
+        unsafe { prof.run_end(r, b.n, b.source) };
 
         // 3. Settle the allocator (lane 0), return the freed records (all lanes), publish
         // (lane 0).
@@ -273,7 +293,10 @@ pub unsafe fn thread_worker<P: Program>(run: *mut GpuRun) {
                 global_queue::commit(&w, base, n);
             }
         }
+        prof.round_end();
     }
+
+    prof.finish();
 
     // SAFETY: every lane left the loop together (the flags were broadcast).
     stats.resumes = unsafe { warp_sum(lane_resumes) };
@@ -304,6 +327,8 @@ unsafe fn broadcast(b: Batch) -> Batch {
             queue: shfl_idx(FULL, b.queue, 0),
             stolen: shfl_idx(FULL, b.stolen as u32, 0) != 0,
             global: shfl_idx(FULL, b.global as u32, 0) != 0,
+            // Lane 0's, for its profiler.
+            source: b.source,
         }
     }
 }
@@ -386,6 +411,7 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 queue: q,
                 stolen: false,
                 global: false,
+                source: batch_source::KEPT,
             };
         }
         let kept = private;
@@ -407,6 +433,13 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 queue: q,
                 stolen: false,
                 global: k > 0,
+                source: if k > 0 {
+                    batch_source::GLOBAL
+                } else if kept > 0 {
+                    batch_source::KEPT
+                } else {
+                    batch_source::NONE
+                },
             };
         }
         // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
@@ -431,6 +464,11 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 queue,
                 stolen: false,
                 global: false,
+                source: if k > 0 {
+                    batch_source::POP
+                } else {
+                    batch_source::KEPT
+                },
             };
         }
     }
@@ -480,6 +518,7 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
                 queue: q,
                 stolen: true,
                 global: false,
+                source: batch_source::STEAL,
             };
         }
     }
@@ -492,6 +531,7 @@ fn take_batch(w: &WarpCtx, mut queue: u32, rng: &mut u32, stats: &mut WarpStats)
         queue,
         stolen: false,
         global: false,
+        source: batch_source::NONE,
     }
 }
 
