@@ -258,6 +258,39 @@ impl<'m, P: Program> Run<'m, P> {
         }
     }
 
+    /// The checks of a spawn shared by workers and team members: counts it in `ctx.spawned`
+    /// (even when it fails: the task then suspends at its next taskwait and is never resumed,
+    /// so no handle of a failed spawn is ever read), and fails the run past `max_children` or
+    /// with a queue the run does not have. Returns whether the spawn may go on.
+    fn admit_spawn(
+        &self,
+        common: &mut Common<'_>,
+        ctx: &mut Ctx,
+        task: &'static str,
+        queue: u32,
+    ) -> bool {
+        let earlier = ctx.spawned;
+        ctx.spawned = ctx.spawned.saturating_add(1);
+        if common.failed {
+            return false;
+        }
+        if earlier >= self.max_children {
+            common.fail(RuntimeError::TooManyChildren {
+                task,
+                limit: self.max_children,
+            });
+            return false;
+        }
+        if queue >= self.num_queues {
+            common.fail(RuntimeError::BadQueue {
+                queue,
+                num_queues: self.num_queues,
+            });
+            return false;
+        }
+        true
+    }
+
     /// Team `index`'s share of the staging area.
     fn staging(&self, index: u32) -> &'m [AtomicU32] {
         let share = self.staging.len() / self.workers as usize;
@@ -580,25 +613,11 @@ impl<P: Program> Worker<'_, '_, P> {
 
     /// Spawns `task` as a child of the running task described by `ctx`.
     fn spawn(&mut self, ctx: &mut Ctx, task: P::Task, result_slot: *mut u8, queue: u32) {
-        // Counted even when the spawn fails: the task then suspends at its next taskwait and
-        // is never resumed, so no handle of a failed spawn is ever read.
-        let earlier = ctx.spawned;
-        ctx.spawned = ctx.spawned.saturating_add(1);
-        if self.common.failed {
+        if !self
+            .run
+            .admit_spawn(&mut self.common, ctx, self.current_task, queue)
+        {
             return;
-        }
-        if earlier >= self.run.max_children {
-            let task = self.current_task;
-            return self.fail(RuntimeError::TooManyChildren {
-                task,
-                limit: self.run.max_children,
-            });
-        }
-        if queue >= self.run.num_queues {
-            return self.fail(RuntimeError::BadQueue {
-                queue,
-                num_queues: self.run.num_queues,
-            });
         }
         let id = match self.run.pool.alloc(&mut self.cache) {
             Ok(id) => id,

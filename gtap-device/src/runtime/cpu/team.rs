@@ -259,23 +259,11 @@ impl<'r, 'm, P: Program> Member<'r, 'm, P> {
 
     /// `spawn!` by this thread: a record from the pool, staged for the leader to push.
     fn spawn(&mut self, ctx: &mut Ctx, task: P::Task, result_slot: *mut u8, queue: u32) {
-        let earlier = ctx.spawned;
-        ctx.spawned = ctx.spawned.saturating_add(1);
-        if self.common.failed {
+        if !self
+            .run
+            .admit_spawn(&mut self.common, ctx, self.current_task, queue)
+        {
             return;
-        }
-        if earlier >= self.run.max_children {
-            let task = self.current_task;
-            return self.common.fail(RuntimeError::TooManyChildren {
-                task,
-                limit: self.run.max_children,
-            });
-        }
-        if queue >= self.run.num_queues {
-            return self.common.fail(RuntimeError::BadQueue {
-                queue,
-                num_queues: self.run.num_queues,
-            });
         }
         // Relaxed: a slot index in this step's staging area; the leader reads the total after
         // every thread has arrived (Acquire).
