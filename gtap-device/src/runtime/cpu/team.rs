@@ -67,9 +67,8 @@ pub struct TeamState {
     staged: AtomicU32,
     /// Followers whose frame differed from the leader's at the last check.
     mismatched: AtomicU32,
-    /// Per thread: its outcome word and the queue of its taskwait.
+    /// Per thread: its outcome word.
     outcome: [AtomicU32; MAX_TEAM as usize],
-    queue: [AtomicU32; MAX_TEAM as usize],
     barrier: SpinBarrier,
 }
 
@@ -84,7 +83,6 @@ impl TeamState {
             mismatched: AtomicU32::new(0),
             // `from_fn`, not `[const { .. }; N]`: loom's atomics have no const constructor.
             outcome: core::array::from_fn(|_| AtomicU32::new(0)),
-            queue: core::array::from_fn(|_| AtomicU32::new(0)),
             barrier: SpinBarrier::new(),
         }
     }
@@ -254,7 +252,6 @@ impl<'r, 'm, P: Program> Member<'r, 'm, P> {
         };
         // Relaxed: published by the Release of the arrival (or read by the leader itself).
         self.team.outcome[self.index as usize].store(word, Ordering::Relaxed);
-        self.team.queue[self.index as usize].store(ctx.resume_queue, Ordering::Relaxed);
     }
 
     /// `spawn!` by this thread: a record from the pool, staged for the leader to push.
