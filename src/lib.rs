@@ -32,6 +32,8 @@ pub mod prelude {
 /// Used by the code `#[gtap::program]` generates; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(target_arch = "nvptx64")]
+    pub use gtap_device::runtime::gpu::block_worker as gpu_block_worker;
     pub use gtap_device::runtime::gpu::layout::GpuRun;
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::profile::{Off as ProfileOff, On as ProfileOn};

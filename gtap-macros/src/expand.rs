@@ -145,9 +145,20 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         .map(|n| format!("The arguments of task `{n}`."))
         .collect();
     let ctx = quote!(::gtap::__private::Ctx);
-    // Block programs have no GPU kernel yet (block-level GPU workers are not built).
+    // Block programs get the block-level kernel (one worker per thread block) and no
+    // profiled one (the profiler records warps' rounds).
     let kernel = if is_block {
-        quote!()
+        quote! {
+            /// The GPU kernel of this program (block-level workers): a persistent loop in
+            /// which every thread block runs one block task at a time (generated).
+            #[cfg(target_arch = "nvptx64")]
+            #[unsafe(export_name = #kernel_name)]
+            pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+                // SAFETY: the host's GPU runtime launches this kernel with a control block it
+                // filled for this block program, and the shared memory its blocks need.
+                unsafe { ::gtap::__private::gpu_block_worker::<Program>(run) }
+            }
+        }
     } else {
         quote! {
             /// The GPU kernel of this program (thread-level workers): a persistent loop over

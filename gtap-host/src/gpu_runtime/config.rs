@@ -9,6 +9,7 @@ use gtap_device::runtime::gpu::layout::{
     MAX_QUEUES, ProfileEvent, ProfileWarp, TaskCounts, WARP_SHARED_BYTES, WarpStats,
 };
 use gtap_device::runtime::record::Record;
+use gtap_device::task::block::RUNTIME_SHARED_BYTES;
 
 use super::GpuRunError;
 use crate::DeviceProps;
@@ -61,7 +62,19 @@ pub struct GpuConfig {
     /// of `warps * n * 56` bytes, returned as [`GpuStats::profile`](super::GpuStats). `None`
     /// (the default): the plain kernel, which records nothing.
     pub profile: Option<u32>,
+    /// Block programs: bytes of shared-memory scratch per block for `Block::scratch` (default
+    /// 4096), on top of the runtime's own `gtap_device::task::block::RUNTIME_SHARED_BYTES`.
+    pub block_scratch: u32,
+    /// Block programs: at every suspension, check that every thread's frame equals the
+    /// leader's and fail with [`GpuRunError::NonUniformState`] if not. Costs two block
+    /// barriers and a frame comparison per suspension. Default: on in debug builds of the
+    /// host program, off in release builds (as `CpuConfig::check_uniform`).
+    pub check_uniform: bool,
 }
+
+/// The most scratch bytes per block [`GpuConfig::block_scratch`] accepts (the largest shared
+/// memory of a block on any GPU gtap supports; the device's own limit is checked at launch).
+const MAX_BLOCK_SCRATCH: u32 = 227 * 1024;
 
 /// The most events per warp [`GpuConfig::profile`] accepts.
 const MAX_PROFILE_EVENTS: u32 = 1 << 24;
@@ -96,6 +109,8 @@ impl Default for GpuConfig {
             resume_inline: false,
             scheduler: Scheduler::WorkStealing,
             profile: None,
+            block_scratch: 4096,
+            check_uniform: cfg!(debug_assertions),
         }
     }
 }
@@ -188,6 +203,18 @@ impl GpuConfig {
         self
     }
 
+    /// Sets the scratch bytes per block of a block program (`Block::scratch`).
+    pub fn block_scratch(mut self, bytes: u32) -> Self {
+        self.block_scratch = bytes;
+        self
+    }
+
+    /// Turns the uniformity check of block programs on or off.
+    pub fn check_uniform(mut self, on: bool) -> Self {
+        self.check_uniform = on;
+        self
+    }
+
     /// Checks the settings that do not depend on the device.
     pub fn validate(&self) -> Result<(), GpuRunError> {
         let bad = |setting: &'static str, value: u64, why: &'static str| {
@@ -267,6 +294,13 @@ impl GpuConfig {
         if self.timeout.is_zero() {
             return bad("timeout", 0, "must be longer than zero");
         }
+        if !self.block_scratch.is_multiple_of(8) || self.block_scratch > MAX_BLOCK_SCRATCH {
+            return bad(
+                "block_scratch",
+                self.block_scratch.into(),
+                "must be a multiple of 8, at most 227 KiB (a block's shared memory)",
+            );
+        }
         if let Some(n) = self.profile
             && !(1..=MAX_PROFILE_EVENTS).contains(&n)
         {
@@ -291,7 +325,7 @@ impl GpuConfig {
                 why: "more threads per block than the device allows",
             });
         }
-        if u64::from(self.shared_mem_bytes()) > props.shared_mem_per_block as u64 {
+        if u64::from(self.shared_mem_bytes(false)) > props.shared_mem_per_block as u64 {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block",
                 value: self.block.into(),
@@ -300,14 +334,28 @@ impl GpuConfig {
             });
         }
         if let Some(grid) = self.grid {
-            self.check_launch(props, grid, size_of::<Record<()>>() as u64)?;
+            self.check_launch(props, grid, size_of::<Record<()>>() as u64, false)?;
         }
         Ok(())
     }
 
-    /// Dynamic shared memory a block needs: [`WARP_SHARED_BYTES`] per warp.
-    pub(crate) fn shared_mem_bytes(&self) -> u32 {
-        self.block / 32 * WARP_SHARED_BYTES
+    /// Dynamic shared memory a block needs: [`WARP_SHARED_BYTES`] per warp; for a block
+    /// program, the runtime's block state and the scratch.
+    pub(crate) fn shared_mem_bytes(&self, block_program: bool) -> u32 {
+        if block_program {
+            RUNTIME_SHARED_BYTES as u32 + self.block_scratch
+        } else {
+            self.block / 32 * WARP_SHARED_BYTES
+        }
+    }
+
+    /// Workers of a grid of `grid` blocks: a warp each (thread programs), or a block each.
+    pub(crate) fn workers(&self, grid: u32, block_program: bool) -> u64 {
+        if block_program {
+            u64::from(grid)
+        } else {
+            u64::from(grid) * u64::from(self.block) / 32
+        }
     }
 
     /// Checks a launch of `grid` blocks of a program whose task records are `record_size`
@@ -319,6 +367,7 @@ impl GpuConfig {
         props: &DeviceProps,
         grid: u32,
         record_size: u64,
+        block_program: bool,
     ) -> Result<DeviceFootprint, GpuRunError> {
         if grid > props.max_grid_dim_x {
             return Err(GpuRunError::InvalidConfig {
@@ -327,7 +376,17 @@ impl GpuConfig {
                 why: "more blocks than the device's largest grid (x dimension)",
             });
         }
-        let warps = u64::from(grid) * u64::from(self.block) / 32;
+        if block_program
+            && u64::from(self.shared_mem_bytes(true)) > props.shared_mem_per_block as u64
+        {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "block_scratch",
+                value: self.block_scratch.into(),
+                why: "the scratch and the runtime's block state need more shared memory than the \
+                      device gives a block",
+            });
+        }
+        let warps = self.workers(grid, block_program);
         let records = warps * u64::from(self.tasks_per_warp);
         if records > u64::from(u32::MAX - 1) {
             return Err(GpuRunError::InvalidConfig {
@@ -496,7 +555,9 @@ mod tests {
         GpuConfig::new().validate_for(&h100).unwrap();
         // The grid a run of the defaults uses on an H100: 32 blocks per SM.
         let grid = 32 * h100.sm_count;
-        let sizes = GpuConfig::new().check_launch(&h100, grid, 512).unwrap();
+        let sizes = GpuConfig::new()
+            .check_launch(&h100, grid, 512, false)
+            .unwrap();
         assert_eq!(sizes.warps, u64::from(grid));
         assert!(sizes.total().unwrap() < h100.total_mem as u64);
     }
@@ -640,12 +701,12 @@ mod tests {
     fn the_footprint_includes_the_profile_buffer() {
         let h100 = crate::props::tests::h100();
         let plain = GpuConfig::new().grid(10).block(64);
-        let off = plain.check_launch(&h100, 10, 512).unwrap();
+        let off = plain.check_launch(&h100, 10, 512, false).unwrap();
         assert_eq!(off.profile, Some(0));
         let on = plain
             .clone()
             .profile(1000)
-            .check_launch(&h100, 10, 512)
+            .check_launch(&h100, 10, 512, false)
             .unwrap();
         // 20 warps of 1000 events of 56 bytes and a 16-byte header.
         assert_eq!(size_of::<ProfileEvent>(), 56);

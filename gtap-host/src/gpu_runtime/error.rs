@@ -147,15 +147,40 @@ pub enum GpuRunError {
         num_queues: u32,
     },
 
-    /// The program's tasks are block tasks (`#[gtap::task(block)]`), which have no GPU kernel
-    /// yet: block-level GPU workers are not built.
+    /// Block programs: the threads of a block task did not all reach the same `taskwait!()`
+    /// (some returned, or waited at another one).
     #[error(
-        "program `{program}` has block tasks (#[gtap::task(block)]), which run only on the CPU \
-         backend so far (gtap_host::cpu::CpuRuntime): block-level GPU workers are not built yet"
+        "block task `{task}`: thread {thread} did not reach the same taskwait!() as thread 0; \
+         every thread of a block task must reach each taskwait!() on the same path"
     )]
-    BlockProgram {
+    DivergentTaskwait {
+        /// The task's name.
+        task: &'static str,
+        /// The first thread that differed from the leader.
+        thread: u32,
+    },
+
+    /// Block programs, with the uniformity check on (`GpuConfig::check_uniform`): a value
+    /// living across a `taskwait!()` differed between the threads of a block task.
+    #[error(
+        "block task `{task}` holds a value across a taskwait!() that differs between its threads; \
+         what lives across a taskwait!() must be the same on every thread (recompute per-thread \
+         values after it)"
+    )]
+    NonUniformState {
+        /// The task's name.
+        task: &'static str,
+    },
+
+    /// A setting that block programs do not support.
+    #[error(
+        "program `{program}` has block tasks (#[gtap::task(block)]), which do not support {what}"
+    )]
+    NotForBlockPrograms {
         /// The program's name.
         program: &'static str,
+        /// The unsupported setting.
+        what: &'static str,
     },
 
     /// The device and host compilations of the program disagree on the task records' layout.

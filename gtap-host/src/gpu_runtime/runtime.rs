@@ -173,10 +173,20 @@ impl Drop for PanicSink {
     }
 }
 
+/// `ptx` loaded on `gpu`, with every kernel capped at `max_registers` when set.
+fn load(gpu: &Gpu, ptx: &str, max_registers: Option<u32>) -> Result<Module, GpuRunError> {
+    Ok(match max_registers {
+        Some(n) => gpu.load(&limit_registers(ptx, n))?,
+        None => gpu.load(ptx)?,
+    })
+}
+
 /// Runs task programs on one GPU. Loads the PTX once; each [`GpuRuntime::run`] launches the
 /// program's persistent kernel and reuses the device memory of earlier runs.
 pub struct GpuRuntime {
     gpu: Gpu,
+    /// The PTX as given, to reload with another register cap (`GpuConfig::max_registers`).
+    ptx: String,
     module: Module,
     config: GpuConfig,
     buffers: Buffers,
@@ -232,13 +242,11 @@ impl GpuRuntime {
     pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
         config.validate()?;
         config.validate_for(gpu.props())?;
-        let module = match config.max_registers {
-            Some(n) => gpu.load(&limit_registers(ptx, n))?,
-            None => gpu.load(ptx)?,
-        };
+        let module = load(&gpu, ptx, config.max_registers)?;
         let panic = PanicSink::new()?;
         Ok(GpuRuntime {
             gpu,
+            ptx: ptx.to_owned(),
             module,
             config,
             buffers: Buffers::default(),
@@ -257,10 +265,14 @@ impl GpuRuntime {
         &self.config
     }
 
-    /// Replaces the configuration; memory is reallocated at the next run if it must grow.
+    /// Replaces the configuration; memory is reallocated at the next run if it must grow, and
+    /// the PTX reloaded if the register cap changed.
     pub fn set_config(&mut self, config: GpuConfig) -> Result<(), GpuRunError> {
         config.validate()?;
         config.validate_for(self.gpu.props())?;
+        if config.max_registers != self.config.max_registers {
+            self.module = load(&self.gpu, &self.ptx, config.max_registers)?;
+        }
         self.config = config;
         Ok(())
     }
@@ -296,7 +308,7 @@ impl GpuRuntime {
             return Ok(g);
         }
         let kernel = self.kernel::<P>()?;
-        let smem = self.config.shared_mem_bytes() as usize;
+        let smem = self.config.shared_mem_bytes(P::BLOCK) as usize;
         let per_sm = kernel
             .function()
             .occupancy_max_active_blocks_per_multiprocessor(self.config.block, smem, None)
@@ -321,7 +333,19 @@ impl GpuRuntime {
             });
         }
         if P::BLOCK {
-            return Err(GpuRunError::BlockProgram { program: P::NAME });
+            let unsupported = if self.config.scheduler != Scheduler::WorkStealing {
+                Some("the ablation schedulers (GpuConfig::scheduler)")
+            } else if self.config.profile.is_some() {
+                Some("the per-warp profiler (GpuConfig::profile)")
+            } else {
+                None
+            };
+            if let Some(what) = unsupported {
+                return Err(GpuRunError::NotForBlockPrograms {
+                    program: P::NAME,
+                    what,
+                });
+            }
         }
         let kernel = self.kernel::<P>()?;
         let cfg = self.config.clone();
@@ -329,7 +353,22 @@ impl GpuRuntime {
         let record_size = size_of::<Record<P::Task>>();
         let record_align = align_of::<Record<P::Task>>();
         // Every size below comes from here: checked against the device before any allocation.
-        let sizes = cfg.check_launch(self.gpu.props(), grid, record_size as u64)?;
+        let sizes = cfg.check_launch(self.gpu.props(), grid, record_size as u64, P::BLOCK)?;
+        // The driver's compiler fixed the kernel's registers per thread, which bound the
+        // threads of a block: say so, rather than fail the launch "out of resources".
+        let max_threads = kernel
+            .function()
+            .max_threads_per_block()
+            .map_err(driver("cuFuncGetAttribute"))?;
+        if i64::from(cfg.block) > i64::from(max_threads) {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "block",
+                value: cfg.block.into(),
+                why: "more threads per block than this program's kernel can launch with its \
+                      registers per thread: use fewer threads, or cap the registers \
+                      (GpuConfig::max_registers)",
+            });
+        }
         // Each part fits in the device's memory (`check_launch`), whose size is a `usize`; an
         // unknown size (never, after that check) would be a failed allocation, not a panic.
         let bytes = |part: Option<u64>| {
@@ -502,7 +541,12 @@ impl GpuRuntime {
             steal_attempts: cfg.steal_attempts,
             panic_report: self.panic.device,
             args_size: size_of::<P::Args>() as u32,
-            keep_max: cfg.keep_unpublished,
+            // A block worker keeps at most its next task: its batch is one task.
+            keep_max: if P::BLOCK {
+                cfg.keep_unpublished.min(1)
+            } else {
+                cfg.keep_unpublished
+            },
             timeout_ns: u64::try_from(cfg.timeout.as_nanos()).unwrap_or(u64::MAX),
             profile_events,
             profile_warps,
@@ -515,6 +559,10 @@ impl GpuRuntime {
                 Scheduler::WorkStealing => 0,
                 Scheduler::OneAtATime => tuning::ONE_AT_A_TIME,
                 Scheduler::GlobalQueue => tuning::GLOBAL_QUEUE,
+            } | if P::BLOCK && cfg.check_uniform {
+                tuning::CHECK_UNIFORM
+            } else {
+                0
             },
             ..GpuRun::default()
         };
@@ -546,7 +594,7 @@ impl GpuRuntime {
         let launch = LaunchConfig {
             grid_dim: (grid, 1, 1),
             block_dim: (cfg.block, 1, 1),
-            shared_mem_bytes: cfg.shared_mem_bytes(),
+            shared_mem_bytes: cfg.shared_mem_bytes(P::BLOCK),
         };
         let mut builder = stream.launch_builder(kernel.function());
         builder.arg(&run_addr);
@@ -767,6 +815,13 @@ impl GpuRuntime {
                 host_align,
                 device_size: run.error_a,
                 device_align: run.error_b,
+            },
+            error_code::DIVERGENT_TASKWAIT => GpuRunError::DivergentTaskwait {
+                task: name(run.error_a),
+                thread: run.error_b,
+            },
+            error_code::NON_UNIFORM_STATE => GpuRunError::NonUniformState {
+                task: name(run.error_a),
             },
             error_code::TIMED_OUT => GpuRunError::TimedOut {
                 after: self.config.timeout,

@@ -53,6 +53,13 @@ pub mod error_code {
     pub const LAYOUT_MISMATCH: u32 = 6;
     /// The run passed its timeout ([`GpuRun::timeout_ns`](super::GpuRun::timeout_ns)).
     pub const TIMED_OUT: u32 = 7;
+    /// Block programs: the threads of a block task did not all reach the same `taskwait!()`
+    /// (or return together). `a`: the task's index; `b`: the first thread that differed
+    /// from the leader.
+    pub const DIVERGENT_TASKWAIT: u32 = 8;
+    /// Block programs, with the uniformity check on: a thread's frame differed from the
+    /// leader's at a suspension. `a`: the task's index.
+    pub const NON_UNIFORM_STATE: u32 = 9;
 }
 
 /// Bits of [`GpuRun::tuning`].
@@ -67,6 +74,9 @@ pub mod tuning {
     /// Ablation: one global queue for the whole grid instead of per-warp deques (no
     /// stealing); see [`GlobalQueue`](super::GlobalQueue). Needs one EPAQ queue.
     pub const GLOBAL_QUEUE: u32 = 4;
+    /// Block programs: at every suspension each thread compares its frame with the leader's
+    /// (the uniformity check of `task::block`).
+    pub const CHECK_UNIFORM: u32 = 8;
 }
 
 /// The single queue of the global-queue ablation ([`tuning::GLOBAL_QUEUE`]): a ring of

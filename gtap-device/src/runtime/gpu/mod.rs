@@ -58,6 +58,8 @@ pub mod layout;
 pub mod profile;
 
 #[cfg(target_arch = "nvptx64")]
+mod block_worker;
+#[cfg(target_arch = "nvptx64")]
 mod global_queue;
 #[cfg(target_arch = "nvptx64")]
 mod warp;
@@ -67,6 +69,8 @@ mod worker;
 #[cfg(target_arch = "nvptx64")]
 mod panic;
 
+#[cfg(target_arch = "nvptx64")]
+pub use block_worker::block_worker;
 #[cfg(target_arch = "nvptx64")]
 pub use panic::{report_panic, set_sink};
 #[cfg(target_arch = "nvptx64")]

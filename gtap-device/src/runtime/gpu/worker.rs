@@ -65,6 +65,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
     let warp = global_warp_id();
     // SAFETY: the control block lives for the kernel (contract).
     let cfg = unsafe { *run };
+    super::panic::set_sink(cfg.panic_report);
     if warp >= cfg.num_warps {
         return;
     }
@@ -259,7 +260,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         unsafe { sync_warp(FULL) };
         let (mut push_n, mut push_src, mut push_base) = (0, 0, 0);
         if lane == 0 {
-            (queue, (push_n, push_src)) = close_round::<P>(&w, queue, freed, &mut stats);
+            (queue, (push_n, push_src)) = close_round::<P>(&w, queue, freed, WARP_SIZE, &mut stats);
             if push_n > 0 {
                 match global_queue::reserve(&w, push_n) {
                     Some(base) => push_base = base,
@@ -347,7 +348,7 @@ unsafe fn broadcast(b: Batch) -> Batch {
 ///
 /// # Safety
 /// The whole warp is converged.
-unsafe fn quiescent(w: &WarpCtx, lane: u32) -> bool {
+pub(super) unsafe fn quiescent(w: &WarpCtx, lane: u32) -> bool {
     let n = w.run().num_warps;
     let mut completed = 0u64;
     let mut i = lane;
@@ -552,7 +553,7 @@ fn claim_singly(count: &crate::runtime::sync::AtomicU32, want: u32, order: Order
 }
 
 /// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
-fn open_round(w: &WarpCtx) {
+pub(super) fn open_round(w: &WarpCtx) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
@@ -585,7 +586,7 @@ fn open_round(w: &WarpCtx) {
 /// what from the fresh records) and returns where this round's freed ids go on the free stack,
 /// how many there are (for the lanes to copy, [`copy_freed`]), and how many records the round
 /// allocated (the tasks it spawned).
-fn settle_allocator(w: &WarpCtx) -> (u32, u32, u32) {
+pub(super) fn settle_allocator(w: &WarpCtx) -> (u32, u32, u32) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
@@ -618,7 +619,8 @@ unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
 /// round starts from.
 ///
 /// With several EPAQ queues the warp turns to the next queue (round-robin, the current one
-/// last) that holds a whole batch, or to the one that holds the most if none does; it keeps
+/// last) that holds a whole batch (`batch` tasks: a warp's width, or 1 for a block worker),
+/// or to the one that holds the most if none does; it keeps
 /// up to `keep_max` of that queue's new tasks and publishes the rest of every queue. Taking
 /// turns keeps every round's tasks of one kind (EPAQ's point) while no queue waits for
 /// another to drain: a recursion whose leaves go to their own queue would otherwise expand
@@ -626,10 +628,11 @@ unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
 ///
 /// With the global-queue ablation it publishes nothing itself: it returns how many of the
 /// warp's staged ids (and from which ring position) the warp must move to the global queue.
-fn close_round<P: Program>(
+pub(super) fn close_round<P: Program>(
     w: &WarpCtx,
     current: u32,
     freed: u32,
+    batch: u32,
     stats: &mut WarpStats,
 ) -> (u32, (u32, u32)) {
     let run = w.run();
@@ -664,7 +667,7 @@ fn close_round<P: Program>(
         let mut found = false;
         for step in 1..=nq {
             let q = (current as usize + step) % nq;
-            if holds(q) >= WARP_SIZE {
+            if holds(q) >= batch {
                 next = q;
                 found = true;
                 break;

@@ -1,0 +1,562 @@
+//! The persistent loop of a block-level worker: every thread block of the grid is one worker
+//! that runs one block task (`#[gtap::task(block)]`) at a time, all its threads running the
+//! body (GTaP sections 4.3.1 and 5.1.3).
+//!
+//! A block worker is a thread-level worker whose batch is one task. Its deques, EPAQ queues,
+//! record slab, free lists, join protocol and termination are the warp runtime's, unchanged:
+//! the block's thread 0 (the *leader*) plays lane 0 and does every queue and join operation,
+//! on a [`WarpShared`] at the start of the block's dynamic shared memory; the task's threads
+//! spawn through the same `spawn` (`.cta` atomics on that state, so any thread of the block
+//! may spawn). What differs is how a task runs, and that part follows the CPU backend's teams
+//! (`runtime::cpu::team`): every thread resumes its own copy of the frame, read from the
+//! record, and the leader's copy is written back when the task suspends.
+//!
+//! One iteration of the loop, with two block barriers:
+//!
+//! 1. The leader reads the stop flags and the clock, takes a task (the one it kept, a pop
+//!    from its own queues round-robin, else a steal of one task from a random victim), opens
+//!    the step's shared-memory counters, and *posts* the task's id (or "none", or "stop").
+//! 2. **Barrier.** Every thread reads the post. On a task: each copies the frame, resumes it
+//!    with its thread index, and reports its outcome (returned, or the taskwait site) into a
+//!    shared minimum and maximum, and its spawn count into a shared sum.
+//! 3. **Barrier.** Every thread sees the same outcome range. Unequal: a divergent taskwait,
+//!    and the run fails naming the first thread that differs from the leader (two more
+//!    barriers). A suspension: the leader writes its frame back; with the uniformity check
+//!    on, every thread then compares its copy with the record (two more barriers). Then the
+//!    leader alone applies the join protocol with the block's total of children, completes
+//!    tasks up the tree, and publishes the step's children (as a warp publishes its round's).
+//!
+//! The posts and step counters are double-buffered by the iteration's parity: a thread reads
+//! iteration `i`'s words after the first barrier of `i` and before it arrives at the first
+//! barrier of `i + 1`, and the leader rewrites them only in iteration `i + 2`, after passing
+//! that barrier. So no extra barrier is needed for the leader to reuse them.
+//!
+//! # Memory ordering and scope
+//! - `bar.sync` orders shared and global memory among the block's threads (it implies
+//!   `membar.cta`): the leader's post, the record it took (acquired from a deque or a join
+//!   RMW by the leader), the threads' staged ids, children's records and outcome words.
+//! - Children are published by the leader's `.gpu` release RMW on its queue's count (as in
+//!   the warp runtime), after the barrier that ordered every thread's writes before it; the
+//!   release is cumulative over what the leader observed, so thieves see the records.
+//! - The frame write-back happens before that publication, so no child writes a result into
+//!   the record before the leader's copy lands there.
+
+use core::mem::{MaybeUninit, align_of, size_of};
+use core::pin::Pin;
+
+use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code, tuning};
+use super::warp::{self, WarpCtx, WarpShared};
+use super::worker::{close_round, open_round, quiescent, settle_allocator};
+use crate::arch::barrier::sync_threads;
+use crate::arch::index::{block_idx_x, thread_idx_x};
+use crate::arch::ops::AtomicInt;
+use crate::arch::order::{Cta, Relaxed};
+use crate::arch::shared::dynamic_shared_memory;
+use crate::arch::time::{global_timer_ns, nanosleep};
+use crate::runtime::deque::claim;
+use crate::runtime::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
+use crate::runtime::record::Record;
+use crate::runtime::sync::Ordering;
+use crate::task::{Ctx, Program, Step};
+
+/// A post: leave the loop.
+const STOP: u32 = u32::MAX - 1;
+
+/// A thread's outcome word: bit 31 set when the task returned, else its taskwait site.
+const RETURNED: u32 = 1 << 31;
+
+/// One iteration's shared words (two of them, by parity; see the module docs).
+#[repr(C)]
+struct StepWords {
+    /// The task id the leader posted, [`NONE`] (idle) or [`STOP`].
+    post: u32,
+    /// Smallest and largest outcome word over the threads.
+    outcome_min: u32,
+    outcome_max: u32,
+    /// Children the threads spawned in this step, summed.
+    spawned: u32,
+    /// The leader's outcome, for the threads to compare with (divergence only).
+    leader_outcome: u32,
+    /// Smallest index of a thread that differs from the leader (divergence only).
+    diverged: u32,
+    /// Threads whose frame differed from the record's (the uniformity check).
+    mismatched: u32,
+}
+
+/// The block's shared state: the worker's queue and allocator bookkeeping, then the steps.
+#[repr(C)]
+pub struct BlockShared {
+    warp: WarpShared,
+    steps: [StepWords; 2],
+}
+
+const _: () = assert!(
+    size_of::<BlockShared>() <= crate::task::block::RUNTIME_SHARED_BYTES,
+    "task::block::RUNTIME_SHARED_BYTES must cover BlockShared"
+);
+
+/// The kernel body of block program `P`'s persistent kernel: one worker per thread block.
+/// The `#[gtap::program]` macro wraps it in an `extern "ptx-kernel"` entry named
+/// `gtap_<name>` for programs of block tasks.
+///
+/// # Safety
+/// `run` points to a control block the host filled for program `P`, with `num_warps`
+/// counting blocks (one worker each) and per-worker arrays sized for them; the kernel was
+/// launched with one-dimensional blocks and at least `RUNTIME_SHARED_BYTES` of dynamic
+/// shared memory (a task's scratch follows it).
+pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
+    let tid = thread_idx_x();
+    let leader = tid == 0;
+    let worker = block_idx_x();
+    // SAFETY: the control block lives for the kernel (contract).
+    let cfg = unsafe { *run };
+    super::panic::set_sink(cfg.panic_report);
+    if worker >= cfg.num_warps {
+        return;
+    }
+    let bs: *mut BlockShared = dynamic_shared_memory::<BlockShared>();
+    // SAFETY: `bs` is the start of the block's dynamic shared memory, which covers it.
+    let sh = unsafe { &raw mut (*bs).warp };
+    let w = WarpCtx {
+        run,
+        sh,
+        warp: worker,
+    };
+    let size = size_of::<Record<P::Task>>() as u32;
+    let align = align_of::<Record<P::Task>>() as u32;
+    if size != cfg.record_size
+        || align != cfg.record_align
+        || size_of::<P::Args>() as u32 != cfg.args_size
+    {
+        if leader {
+            w.fail(error_code::LAYOUT_MISMATCH, size, align);
+        }
+        return;
+    }
+    let check_uniform = cfg.tuning & tuning::CHECK_UNIFORM != 0;
+    if leader {
+        // SAFETY: thread 0 at kernel start, before the first barrier.
+        warp::init(unsafe { w.lane0() }, worker);
+        if worker == 0 {
+            // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked above).
+            let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };
+            let rec = w.record::<P::Task>(0);
+            // SAFETY: record 0 is worker 0's first and not handed out yet.
+            unsafe {
+                Record::init(rec);
+                Record::fill(rec, NONE, cfg.root_result as *mut u8, 0, P::start(args));
+            }
+            // `warp::init` counts it as kept in queue 0; `take` reads it there.
+            w.ring(0, 0, 0).store(0, Ordering::Relaxed);
+        }
+    }
+
+    let mut stats = WarpStats::default();
+    let (mut spawned_total, mut completed_total) = (u64::from(worker == 0), 0u64);
+    let mut queue = 0u32;
+    let mut rng = worker.wrapping_mul(0x9E37_79B9) | 1;
+    let mut backoff = 0u32;
+    let mut again = NONE;
+    // SAFETY: a field of the control block, which lives for the kernel.
+    let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
+    let started_ns = global_timer_ns();
+    let mut parity = 0usize;
+
+    loop {
+        // SAFETY: `bs` covers both step words; see the module docs for who writes them when.
+        let words = unsafe { &raw mut (*bs).steps[parity] };
+        parity ^= 1;
+        if leader {
+            // Relaxed: a stopping worker reads nothing more of the run.
+            let mut flags = stop.load(Ordering::Relaxed);
+            if flags == 0 && global_timer_ns().wrapping_sub(started_ns) > cfg.timeout_ns {
+                w.fail(error_code::TIMED_OUT, 0, 0);
+                flags = STOP_ABORT;
+            }
+            let post = if flags != 0 {
+                STOP
+            } else if again != NONE {
+                core::mem::replace(&mut again, NONE)
+            } else {
+                take(&w, &mut queue, &mut rng, &mut stats)
+            };
+            if post != STOP && post != NONE {
+                open_round(&w);
+            }
+            // SAFETY: the leader alone writes this iteration's words, before the barrier.
+            unsafe {
+                words.write(StepWords {
+                    post,
+                    outcome_min: u32::MAX,
+                    outcome_max: 0,
+                    spawned: 0,
+                    leader_outcome: 0,
+                    diverged: u32::MAX,
+                    mismatched: 0,
+                })
+            };
+        }
+        // SAFETY: every thread of the block reaches this barrier once per iteration.
+        unsafe { sync_threads() };
+        // SAFETY: written before the barrier; not rewritten before the next one (parity).
+        let id = unsafe { (&raw const (*words).post).read_volatile() };
+        if id == STOP {
+            break;
+        }
+        stats.rounds += 1;
+        if id == NONE {
+            stats.idle_rounds += 1;
+            // A program without `taskwait!` ends when every task spawned has completed;
+            // worker 0's first warp checks whenever it is idle.
+            let quiet = !P::HAS_TASKWAIT && worker == 0 && tid < 32 && {
+                // SAFETY: the first warp of block 0 is converged here (a uniform branch after
+                // the barrier).
+                unsafe { quiescent(&w, tid) }
+            };
+            if quiet && leader {
+                // Release: as at the root's completion.
+                // SAFETY: a field of the live control block.
+                w.raise_stop(
+                    unsafe { &raw mut (*run).stop },
+                    STOP_DONE,
+                    Ordering::Release,
+                );
+            }
+            if leader {
+                backoff = (backoff * 2).clamp(64, 4096);
+                nanosleep(backoff);
+            }
+            continue;
+        }
+        backoff = 0;
+
+        // Run: every thread resumes its own copy of the frame.
+        let rec = w.record::<P::Task>(id);
+        // SAFETY: the leader took `id` for this block; its frame is live, not written until
+        // every thread arrived at the next barrier.
+        let frame = unsafe { Record::task(rec) };
+        let mut copy = MaybeUninit::<P::Task>::uninit();
+        // SAFETY: bitwise copies of a live frame; only the leader's is written back, the
+        // others forgotten (block tasks hold nothing with drop glue across a taskwait).
+        unsafe { copy.as_mut_ptr().copy_from_nonoverlapping(frame, 1) };
+        let result_slot = if leader {
+            // SAFETY: the record is live.
+            unsafe { Record::result_slot(rec) }
+        } else {
+            core::ptr::null_mut()
+        };
+        let mut ctx = Ctx::new(&w as *const WarpCtx as *const (), id, result_slot);
+        ctx.thread = tid;
+        ctx.frame_shift = (frame as isize).wrapping_sub(copy.as_ptr() as isize);
+        // SAFETY: the copy is a live frame that has not returned; block frames are `Unpin`
+        // in effect (nothing borrows across a taskwait), so resuming a local copy is sound.
+        let step = unsafe { P::resume(Pin::new_unchecked(copy.assume_init_mut()), &mut ctx) };
+        let outcome = match step {
+            Step::Done => RETURNED,
+            Step::Wait => ctx.wait_site,
+        };
+        // SAFETY: shared-memory words of this iteration, updated by `.cta` atomics (relaxed:
+        // read after the barrier below, which orders them).
+        unsafe {
+            u32::fetch_min::<Cta, Relaxed>(&raw mut (*words).outcome_min, outcome);
+            u32::fetch_max::<Cta, Relaxed>(&raw mut (*words).outcome_max, outcome);
+            if ctx.spawned > 0 {
+                u32::fetch_add::<Cta, Relaxed>(&raw mut (*words).spawned, ctx.spawned);
+            }
+        }
+        // SAFETY: every thread that read a task id comes here (the post is uniform).
+        unsafe { sync_threads() };
+        // SAFETY: updated before the barrier; rewritten only two iterations later.
+        let (lo, hi) = unsafe {
+            (
+                (&raw const (*words).outcome_min).read_volatile(),
+                (&raw const (*words).outcome_max).read_volatile(),
+            )
+        };
+        if lo != hi {
+            // SAFETY: uniform branch (every thread read the same range).
+            unsafe { report_divergence::<P>(&w, words, leader, tid, outcome, &copy) };
+            continue;
+        }
+        if step == Step::Wait {
+            if leader {
+                // SAFETY: every thread has resumed: nobody reads the record's frame now.
+                unsafe { frame.copy_from_nonoverlapping(copy.as_ptr(), 1) };
+            }
+            // SAFETY: uniform branch (the step is uniform, checked above).
+            if check_uniform && !unsafe { frames_agree::<P>(&w, words, leader, frame, &copy) } {
+                continue;
+            }
+        }
+        if leader {
+            // SAFETY: the leader after the step's barrier, which ordered every thread's
+            // spawns and reports before it.
+            let total = unsafe { (&raw const (*words).spawned).read_volatile() };
+            // SAFETY: the leader alone runs the task's join step.
+            let done = unsafe { settle::<P>(&w, id, step, total, ctx.resume_queue, &mut again) };
+            stats.resumes += 1;
+            stats.tasks += u64::from(step == Step::Done);
+            let (base, freed, taken) = settle_allocator(&w);
+            for i in 0..freed {
+                // SAFETY: the leader between steps; `base + i` is above what the step's
+                // allocations left on the free stack, inside the slab's stack.
+                unsafe { *w.free_stack(base + i) = (*w.sh).freed[i as usize] };
+            }
+            if !P::HAS_TASKWAIT {
+                spawned_total += u64::from(taken);
+                completed_total += u64::from(done);
+                let (s, c) = w.counts(worker);
+                s.store(spawned_total, Ordering::Relaxed);
+                // Release: as in the warp runtime (`worker::quiescent`).
+                c.store(completed_total, Ordering::Release);
+            }
+            (queue, _) = close_round::<P>(&w, queue, freed, 1, &mut stats);
+        }
+    }
+
+    if leader {
+        // SAFETY: the leader after the loop.
+        stats.records_touched = unsafe { w.lane0() }.fresh;
+        // SAFETY: one stats slot per worker, written once, read by the host after the kernel.
+        unsafe { *(cfg.stats as *mut WarpStats).add(worker as usize) = stats };
+    }
+}
+
+/// The leader: the next task. The one it kept from its last step in the current queue
+/// first (no atomic), then a pop from its queues round-robin from the current one, else one
+/// task stolen from a random victim. Returns [`NONE`] when there is none.
+fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32, stats: &mut WarpStats) -> u32 {
+    let run = w.run();
+    let nq = run.num_queues;
+    // SAFETY: the leader between steps.
+    let sh = unsafe { w.lane0() };
+    for step in 0..nq {
+        let q = (*queue + step) % nq;
+        let qi = q as usize;
+        if sh.private[qi] > 0 {
+            sh.private[qi] -= 1;
+            *queue = q;
+            return w
+                .ring(w.warp, q, sh.tail[qi].wrapping_add(sh.private[qi]))
+                .load(Ordering::Relaxed);
+        }
+        // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
+        if claim(w.deque(w.warp, q).count(), |_| 1, Ordering::Relaxed) == 1 {
+            sh.tail[qi] = sh.tail[qi].wrapping_sub(1);
+            *queue = q;
+            return w.ring(w.warp, q, sh.tail[qi]).load(Ordering::Relaxed);
+        }
+    }
+    if run.num_warps < 2 {
+        return NONE;
+    }
+    for attempt in 0..run.steal_attempts {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 17;
+        *rng ^= *rng << 5;
+        let mut victim = *rng % (run.num_warps - 1);
+        if victim >= w.warp {
+            victim += 1;
+        }
+        let q = (*queue + attempt) % nq;
+        stats.steals_attempted += 1;
+        let d = w.deque(victim, q);
+        // Relaxed pre-check, to skip empty victims without touching their lock.
+        if d.count().load(Ordering::Relaxed) == 0 {
+            continue;
+        }
+        // Acquire: the previous thief's head update happens before our read of head.
+        if d.lock()
+            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            continue;
+        }
+        // Acquire: the owner's push happens before our reads of the id and its record.
+        if claim(d.count(), |_| 1, Ordering::Acquire) == 0 {
+            d.lock().store(0, Ordering::Release);
+            continue;
+        }
+        let head = d.head().load(Ordering::Relaxed);
+        let id = w.ring(victim, q, head).load(Ordering::Relaxed);
+        // Release: our read of the entry happens before the owner reuses its slot.
+        d.head().store(head.wrapping_add(1), Ordering::Release);
+        d.lock().store(0, Ordering::Release);
+        stats.steals_won += 1;
+        return id;
+    }
+    NONE
+}
+
+/// The leader, after a step of task `id` that every thread ended the same way: the join
+/// protocol with the block's `spawned` children. Returns whether the task completed here
+/// (for the counts of programs without `taskwait!`).
+///
+/// # Safety
+/// The leader alone, after the step's barrier; a suspended task's frame is written back.
+unsafe fn settle<P: Program>(
+    w: &WarpCtx,
+    id: u32,
+    step: Step,
+    spawned: u32,
+    resume_queue: u32,
+    again: &mut u32,
+) -> bool {
+    let rec = w.record::<P::Task>(id);
+    let limit = P::MAX_CHILDREN.min(MAX_OUTSTANDING);
+    if spawned > limit {
+        // SAFETY: the task's own, live record.
+        let index = P::task_index(unsafe { &*Record::task(rec) });
+        w.fail(error_code::TOO_MANY_CHILDREN, index, limit);
+        return false;
+    }
+    match step {
+        Step::Wait => {
+            if resume_queue >= w.run().num_queues {
+                w.fail(error_code::BAD_QUEUE, resume_queue, w.run().num_queues);
+                return false;
+            }
+            // SAFETY: the leader runs the task; readers of `queue` come after the join RMW.
+            unsafe { Record::set_queue(rec, resume_queue) };
+            // SAFETY: the record is live.
+            if join::wait(unsafe { Record::join(rec) }, spawned) == AfterWait::Continue {
+                *again = id;
+            }
+            false
+        }
+        Step::Done => {
+            if !P::HAS_TASKWAIT {
+                // Nobody waits: the task completes when it returns (see `worker::quiescent`).
+                // SAFETY: the task is complete and nobody else touches it.
+                unsafe { Record::drop_task(rec) };
+                w.free::<P::Task>(id);
+                return true;
+            }
+            // SAFETY: the record is live.
+            if join::finish(unsafe { Record::join(rec) }, spawned) == AfterReturn::Complete {
+                // SAFETY: the join protocol made this block complete the task.
+                unsafe { complete::<P>(w, id) };
+            }
+            true
+        }
+    }
+}
+
+/// The leader: task `id` is complete; frees it and tells its parent, up the tree as far as
+/// tasks complete. A parent whose last child this was is staged in its resume queue.
+///
+/// # Safety
+/// Task `id` is complete and the join protocol chose this block to complete it.
+unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
+    loop {
+        let rec = w.record::<P::Task>(id);
+        // SAFETY: complete: nobody else touches the record until it is reallocated; its
+        // writes were acquired by the join RMW that decided completion.
+        let parent = unsafe {
+            let parent = Record::parent(rec);
+            Record::drop_task(rec);
+            parent
+        };
+        w.free::<P::Task>(id);
+        if parent == NONE {
+            // Release: the root's result and every task's writes happen before the host reads.
+            // SAFETY: a field of the live control block.
+            w.raise_stop(
+                unsafe { &raw mut (*w.run).stop },
+                STOP_DONE,
+                Ordering::Release,
+            );
+            return;
+        }
+        let prec = w.record::<P::Task>(parent);
+        // SAFETY: the parent's record is live until all its children completed.
+        match join::child_completed(unsafe { Record::join(prec) }) {
+            ParentNext::Nothing => return,
+            ParentNext::Resume => {
+                // SAFETY: written before the parent's join RMW, which the trigger acquired.
+                let q = unsafe { Record::queue(prec) };
+                w.stage(q, parent);
+                return;
+            }
+            ParentNext::Complete => id = parent,
+        }
+    }
+}
+
+/// After a step whose threads ended differently: fails the run with the first thread that
+/// differs from the leader. Two barriers.
+///
+/// # Safety
+/// Every thread of the block calls it (a uniform branch), with its own outcome and frame.
+#[cold]
+#[inline(never)]
+unsafe fn report_divergence<P: Program>(
+    w: &WarpCtx,
+    words: *mut StepWords,
+    leader: bool,
+    tid: u32,
+    outcome: u32,
+    copy: &MaybeUninit<P::Task>,
+) {
+    if leader {
+        // SAFETY: the leader alone writes it, before the barrier.
+        unsafe { (&raw mut (*words).leader_outcome).write_volatile(outcome) };
+    }
+    // SAFETY: every thread calls this function (contract).
+    unsafe { sync_threads() };
+    // SAFETY: written before the barrier.
+    let lead = unsafe { (&raw const (*words).leader_outcome).read_volatile() };
+    if outcome != lead {
+        // SAFETY: a shared word of this iteration, `.cta` atomic.
+        unsafe { u32::fetch_min::<Cta, Relaxed>(&raw mut (*words).diverged, tid) };
+    }
+    // SAFETY: as above.
+    unsafe { sync_threads() };
+    if leader {
+        // SAFETY: updated before the barrier.
+        let thread = unsafe { (&raw const (*words).diverged).read_volatile() };
+        // SAFETY: the leader's copy is a frame of the task (the step ran on it).
+        let index = P::task_index(unsafe { copy.assume_init_ref() });
+        w.fail(error_code::DIVERGENT_TASKWAIT, index, thread);
+    }
+}
+
+/// The uniformity check after a suspension whose frame the leader wrote back: every thread
+/// compares its copy with the record's. Returns whether all agreed (else the run failed).
+/// Two barriers.
+///
+/// # Safety
+/// Every thread of the block calls it (a uniform branch); `frame` is the task's record
+/// frame, written back by the leader before the call.
+#[cold]
+#[inline(never)]
+unsafe fn frames_agree<P: Program>(
+    w: &WarpCtx,
+    words: *mut StepWords,
+    leader: bool,
+    frame: *mut P::Task,
+    copy: &MaybeUninit<P::Task>,
+) -> bool {
+    // SAFETY: every thread calls this function (contract); orders the write-back first.
+    unsafe { sync_threads() };
+    let (a, b) = (frame.cast::<u8>(), copy.as_ptr().cast::<u8>());
+    let same = (0..size_of::<P::Task>()).all(|i| {
+        // SAFETY: `i` is inside both frames; volatile byte reads compare the bytes as stored
+        // (padding included: both copies came from the same bytes and ran the same code).
+        unsafe { a.add(i).read_volatile() == b.add(i).read_volatile() }
+    });
+    if !same {
+        // SAFETY: a shared word of this iteration, `.cta` atomic.
+        unsafe { u32::fetch_add::<Cta, Relaxed>(&raw mut (*words).mismatched, 1) };
+    }
+    // SAFETY: as above.
+    unsafe { sync_threads() };
+    // SAFETY: updated before the barrier.
+    let bad = unsafe { (&raw const (*words).mismatched).read_volatile() } != 0;
+    if bad && leader {
+        // SAFETY: the leader's copy is a frame of the task.
+        let index = P::task_index(unsafe { copy.assume_init_ref() });
+        w.fail(error_code::NON_UNIFORM_STATE, index, 0);
+    }
+    !bad
+}
