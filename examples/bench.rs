@@ -6,8 +6,9 @@
 //! cargo run --release -p gtap-examples --example bench -- [--runs N] [--out FILE] [--gpu-only] [--profile DIR] [NAME...]
 //! ```
 //!
-//! NAMEs select benchmarks by prefix (`fib`, `epaq`, `nqueens`, `mergesort`, `cilksort`, `tree`);
-//! none means all. GPU times are kernel times from CUDA events; CPU times are wall-clock
+//! NAMEs select benchmarks by prefix (`fib`, `epaq-fib`, `epaq-nqueens`, `epaq-cilksort`,
+//! `nqueens`, `mergesort`, `cilksort`, `tree`; `epaq` selects the three EPAQ ones); none means
+//! all. GPU times are kernel times from CUDA events; CPU times are wall-clock
 //! around the computation. Each benchmark is run once to warm up, then `--runs` times
 //! (default 10; CPU baselines whose first run takes over a second run 3 times, over ten
 //! seconds once). The synthetic tree reads from a 2^20-entry (8 MiB) table.
@@ -16,8 +17,25 @@
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
 //! (`keep_unpublished`) and `GTAP_RESUME_INLINE=1` set the GPU configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
-//! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes;
-//! `GTAP_CUTOFFS=2,4,..` the cutoffs of the EPAQ fib runs.
+//! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
+//!
+//! The EPAQ benchmarks (GTaP section 6.4, Fig. 10) run a program with a cutoff at each cutoff
+//! of a list, with one queue and with EPAQ queues, on the GPU only, in rows named
+//! `PROGRAM(SIZE) cutoff C, Q queue(s)` (`scripts/sweep-epaq.sh` sweeps them into one CSV):
+//! - `epaq-fib`: `fib::epaq`, fib(`GTAP_EPAQ_FIB_N`, default 40) at the cutoffs
+//!   `GTAP_CUTOFFS` (default 10); 1 queue, and 3 (recursing tasks, sequential tasks,
+//!   continuations). Checks the value and the exact task count.
+//! - `epaq-nqueens`: `nqueens::epaq`, nqueens(`GTAP_EPAQ_NQ_N`, default and most 16) at the
+//!   cutoffs `GTAP_NQ_CUTOFFS` (default 7; GTaP's cutoff depth `d` is our cutoff `d + 1`);
+//!   1 queue, 2 (spawning tasks and continuations, sequential counts: GTaP's classifier) and
+//!   3 (continuations apart). Checks the count and the exact task count.
+//! - `epaq-cilksort`: `cilksort_epaq`, `GTAP_EPAQ_CILKSORT_N` (default 5e7) random `u32`s at
+//!   the cutoffs `GTAP_CILKSORT_CUTOFFS` (default 256; the sort and the merge cutoff both);
+//!   1 queue, and 3 (spawning tasks and continuations, sort leaves, merge leaves: GTaP's
+//!   classifier). Checks the output against a CPU sort, and that every run counts the same
+//!   tasks (the count depends on the data).
+//!
+//! They run with 32768 task records and 16384 queue entries per warp.
 //!
 //! `--profile DIR` runs the GPU benchmarks with the per-warp timeline profiler
 //! (`GpuConfig::profile`, the examples' profiled PTX) and writes, for each, a folder
@@ -34,7 +52,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use gtap_examples::buf::{Buf, Rng, insertion_sort, merge_into};
-use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
+use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
@@ -374,6 +392,121 @@ fn random_input(n: usize, seed: u64) -> Vec<u32> {
     (0..n).map(|_| rng.next() as u32).collect()
 }
 
+/// GTaP section 6.4 (Fig. 10): each program with a cutoff (sequential code below it), one
+/// queue against EPAQ queues, at each cutoff of its list. Every run is checked.
+fn epaq(h: &mut Harness, rt: &mut GpuRuntime, wanted: &dyn Fn(&str) -> bool) {
+    let size = |var: &str, default: u32| {
+        env_list(var)
+            .and_then(|v| v.first().copied())
+            .unwrap_or(default)
+    };
+    let base = rt.config().clone();
+    // A warp that follows one queue keeps more tasks alive: more records.
+    let config = |queues| {
+        base.clone()
+            .num_queues(queues)
+            .tasks_per_warp(32768)
+            .queue_capacity(16384)
+    };
+    let label = |program: &str, cutoff: u32, queues: u32| {
+        format!("{program} cutoff {cutoff}, {queues} queue(s)")
+    };
+    if wanted("epaq-fib") {
+        // Recursing tasks, cutoff tasks, continuations: fib::epaq.
+        let n = size("GTAP_EPAQ_FIB_N", 40);
+        let want = fib::reference(n);
+        for cutoff in env_list("GTAP_CUTOFFS").unwrap_or_else(|| vec![10]) {
+            let tasks = fib::cutoff_task_count(n, cutoff);
+            for (queues, epaq) in [(1, 0), (3, 1)] {
+                rt.set_config(config(queues)).expect("EPAQ configuration");
+                h.measure(label(&format!("fib({n})"), cutoff, queues), "gpu", || {
+                    let (v, s) = rt
+                        .run(fib::epaq::fib_cutoff(n, cutoff, epaq))
+                        .unwrap_or_else(|e| panic!("GPU run: {e}"));
+                    assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
+                    assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
+                    note(s)
+                });
+            }
+        }
+    }
+    if wanted("epaq-nqueens") {
+        // Spawning tasks, sequential counts, continuations: nqueens::epaq. Two queues is
+        // GTaP's classifier (continuations with the spawning tasks), three gives the
+        // continuations their own queue as for fib.
+        let n = size("GTAP_EPAQ_NQ_N", 16);
+        let want = nqueens::KNOWN[n as usize];
+        for cutoff in env_list("GTAP_NQ_CUTOFFS").unwrap_or_else(|| vec![7]) {
+            let tasks = nqueens::cutoff_task_count(n, cutoff);
+            for (queues, epaq) in [(1, 0), (2, 1), (3, 2)] {
+                rt.set_config(config(queues)).expect("EPAQ configuration");
+                h.measure(
+                    label(&format!("nqueens({n})"), cutoff, queues),
+                    "gpu",
+                    || {
+                        let (v, s) = rt
+                            .run(nqueens::epaq::nqueens(n, 0, 0, 0, 0, cutoff, epaq))
+                            .unwrap_or_else(|e| panic!("GPU run: {e}"));
+                        assert_eq!(v, want, "nqueens({n}) cutoff {cutoff} on the GPU");
+                        assert_eq!(s.tasks, tasks, "nqueens({n}) cutoff {cutoff} task count");
+                        note(s)
+                    },
+                );
+            }
+        }
+    }
+    if wanted("epaq-cilksort") {
+        // Spawning tasks and continuations, sort leaves, merge leaves: cilksort_epaq, with
+        // the sort and merge cutoffs both at the cutoff (as GTaP's sweep).
+        let n = size("GTAP_EPAQ_CILKSORT_N", 50_000_000) as usize;
+        let input = random_input(n, 12345);
+        let mut sorted = input.clone();
+        {
+            use rayon::slice::ParallelSliceMut;
+            sorted.par_sort_unstable();
+        }
+        let gpu = rt.gpu().clone();
+        let tmp = upload(&gpu, &vec![0u32; n]);
+        for cutoff in env_list("GTAP_CILKSORT_CUTOFFS").unwrap_or_else(|| vec![256]) {
+            let c = cutoff as usize;
+            // The count depends on the data (where the merges split), so every run, with
+            // either queue count, must agree with the first.
+            let mut tasks = None;
+            for (queues, epaq) in [(1, 0), (3, 1)] {
+                rt.set_config(config(queues)).expect("EPAQ configuration");
+                h.measure(
+                    label(&format!("cilksort({n:.0e})"), cutoff, queues),
+                    "gpu",
+                    || {
+                        let data = upload(&gpu, &input);
+                        // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                        let (d, t) = unsafe {
+                            (
+                                Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                                Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                            )
+                        };
+                        let (_, s) = rt
+                            .run(cilksort_epaq::program::cilksort(d, t, 0, n, c, c, epaq))
+                            .unwrap_or_else(|e| panic!("GPU run: {e}"));
+                        assert!(
+                            gpu.stream().clone_dtoh(&data).expect("download") == sorted,
+                            "cilksort({n}) cutoff {cutoff} on the GPU"
+                        );
+                        assert_eq!(
+                            s.tasks,
+                            *tasks.get_or_insert(s.tasks),
+                            "cilksort({n}) cutoff {cutoff} task count, run to run"
+                        );
+                        note(s)
+                    },
+                );
+            }
+        }
+    }
+    rt.set_config(base).expect("configuration");
+}
+
 fn main() -> ExitCode {
     let mut runs = None;
     let mut out = None;
@@ -488,42 +621,10 @@ fn main() -> ExitCode {
             });
         }
     }
-    if wanted("epaq") {
-        // GTaP section 6.4: fib(40) with a cutoff (the sequential code below it), one queue
-        // against three EPAQ queues (recursing tasks, cutoff tasks, continuations).
-        let cutoffs = env_list("GTAP_CUTOFFS").unwrap_or_else(|| vec![10]);
-        let n = 40;
-        let want = fib::reference(n);
-        if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
-            // SAFETY: `rt` points into `h`, which `measure` does not touch through `gpu`.
-            let rt = unsafe { &mut *rt };
-            let base = rt.config().clone();
-            for &cutoff in &cutoffs {
-                for (queues, epaq) in [(1, 0), (3, 1)] {
-                    // A warp that follows one queue keeps more tasks alive: more records.
-                    let config = base
-                        .clone()
-                        .num_queues(queues)
-                        .tasks_per_warp(32768)
-                        .queue_capacity(16384);
-                    rt.set_config(config).expect("EPAQ configuration");
-                    let tasks = fib::cutoff_task_count(n, cutoff);
-                    h.measure(
-                        format!("fib({n}) cutoff {cutoff}, {queues} queue(s)"),
-                        "gpu",
-                        || {
-                            let (v, s) = rt
-                                .run(fib::epaq::fib_cutoff(n, cutoff, epaq))
-                                .unwrap_or_else(|e| panic!("GPU run: {e}"));
-                            assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
-                            assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
-                            note(s)
-                        },
-                    );
-                }
-            }
-            rt.set_config(base).expect("configuration");
-        }
+    if let Some(rt) = h.gpu.as_mut().map(|r| r as *mut GpuRuntime) {
+        // SAFETY: `rt` points into `h`, which `measure` does not touch through `gpu`.
+        let rt = unsafe { &mut *rt };
+        epaq(&mut h, rt, &wanted);
     }
     if wanted("nqueens") {
         for n in env_list("GTAP_NQ_N").unwrap_or_else(|| vec![12, 14, 16]) {

@@ -1,12 +1,13 @@
 //! Cilksort: sort four quarters in parallel, then merge pairs with a parallel merge that
 //! splits the larger run at its middle and the other by binary search (Cilk-5's `cilksort`).
+//! [`crate::cilksort_epaq`] is the same program with EPAQ queues.
 
 use crate::buf::{Buf, insertion_sort, merge_into};
 
 /// The task program.
 #[gtap::program(name = "cilksort")]
 pub mod program {
-    use super::{lower_bound, merge_seq, sort_seq};
+    use super::{lower_bound, merge_is_leaf, merge_seq, sort_is_leaf, sort_seq};
     use crate::buf::Buf;
 
     /// Sorts `data[lo..lo+n]`, using `tmp[lo..lo+n]` as scratch.
@@ -19,7 +20,7 @@ pub mod program {
         sort_cutoff: usize,
         merge_cutoff: usize,
     ) {
-        if n <= sort_cutoff.max(4) {
+        if sort_is_leaf(n, sort_cutoff) {
             sort_seq(data, lo, n);
             return;
         }
@@ -60,7 +61,7 @@ pub mod program {
         } else {
             (x, xl, xh, y, yl, yh)
         };
-        if xh - xl + (yh - yl) <= cutoff.max(2) || xh - xl < 2 {
+        if merge_is_leaf(xh - xl, yh - yl, cutoff) {
             merge_seq(x, xl, xh, y, yl, yh, out, ol);
             return;
         }
@@ -71,6 +72,19 @@ pub mod program {
         spawn!(cilkmerge(x, xm, xh, y, ym, yh, out, om, cutoff));
         taskwait!();
     }
+}
+
+/// Whether a sort task of `n` elements sorts them sequentially instead of spawning: at or
+/// below the cutoff, and always from 4 elements down (a quarter must not be empty).
+pub fn sort_is_leaf(n: usize, cutoff: usize) -> bool {
+    n <= cutoff.max(4)
+}
+
+/// Whether a merge task of runs of `a` and `b` elements merges them sequentially instead
+/// of splitting: at or below the cutoff (at least 2), or when the longer run has under 2
+/// elements (it could not be split).
+pub fn merge_is_leaf(a: usize, b: usize, cutoff: usize) -> bool {
+    a + b <= cutoff.max(2) || a.max(b) < 2
 }
 
 /// Sorts `data[lo..lo+n]` sequentially.

@@ -3,11 +3,12 @@
 //!
 //! | module | program | shows |
 //! |---|---|---|
-//! | [`fib`] | Fibonacci, no cutoff | the cost of a task: one task per call |
+//! | [`fib`] | Fibonacci, no cutoff; also with a cutoff and EPAQ queues | the cost of a task: one task per call |
 //! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
-//! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth | a variable number of children per task (`slots!`) |
+//! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues | a variable number of children per task (`slots!`) |
 //! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
+//! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //!
 //! This library is `no_std` so that the same code builds for the GPU. The host-only
@@ -23,6 +24,7 @@ extern crate std;
 
 pub mod buf;
 pub mod cilksort;
+pub mod cilksort_epaq;
 pub mod fib;
 pub mod fib_expanded;
 #[cfg(not(target_arch = "nvptx64"))]

@@ -1,6 +1,6 @@
 //! N-Queens: counts the placements of `n` non-attacking queens by bitmask backtracking.
 //! Rows above the cutoff depth spawn one task per free column; below it a task counts
-//! sequentially.
+//! sequentially. Module [`epaq`] is the same search with EPAQ queues (GTaP section 6.4).
 
 /// The most columns supported (one bit each in a `u32`, one result slot each).
 pub const MAX_N: u32 = 32;
@@ -30,6 +30,98 @@ pub mod program {
         taskwait!();
         counts.iter().sum()
     }
+}
+
+/// N-Queens with EPAQ queues, GTaP's section 6.4 benchmark (its Fig. 10 sweeps the cutoff
+/// depth at n = 16). The search is [`program`]'s; only the queues differ. A task of row
+/// `row` counts sequentially when [`is_leaf`] (at or below the cutoff, or a full board),
+/// and otherwise spawns one child per free column, all of row `row + 1`: so a parent knows
+/// at the spawn which path its children will take, and EPAQ puts the two kinds in different
+/// queues, so that the lanes of a warp run either sequential counts or spawning tasks, not
+/// a divergent mix of both.
+///
+/// `epaq` picks the classifier (run with `num_queues` of at least what it uses):
+/// - `0`: everything in queue 0 (the one-queue baseline);
+/// - `1`: children that spawn in queue 0, children that count sequentially in queue 1,
+///   continuations after the taskwait in queue 0: two queues, GTaP's classifier for this
+///   program (its version has no taskwait: its tasks add their counts to a global counter);
+/// - `2`: the same, with continuations in queue 2: three queues, as for fib.
+///
+/// The cutoff counts differently from GTaP's: here the tasks of row `cutoff` count
+/// sequentially, there those of rows above `cutoff_depth`, so GTaP's cutoff `d` is ours
+/// `d + 1` (the same tasks, [`cutoff_task_count`]).
+#[gtap::program(name = "nqueens_epaq")]
+pub mod epaq {
+    use super::{count_seq, is_leaf};
+
+    /// Solutions below a board state (as [`program::nqueens`](super::program::nqueens)),
+    /// its children queued by the classifier `epaq`.
+    #[gtap::task]
+    #[allow(clippy::too_many_arguments)]
+    pub fn nqueens(
+        n: u32,
+        row: u32,
+        cols: u32,
+        diag_l: u32,
+        diag_r: u32,
+        cutoff: u32,
+        epaq: u32,
+    ) -> u64 {
+        if is_leaf(n, row, cutoff) {
+            return count_seq(n, row, cols, diag_l, diag_r);
+        }
+        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut free = full & !(cols | diag_l | diag_r);
+        // All children are of row `row + 1`: one path, one queue.
+        let child_queue = if epaq != 0 && is_leaf(n, row + 1, cutoff) {
+            1
+        } else {
+            0
+        };
+        let counts = slots!(u64; 32);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            spawn!(into counts, queue(child_queue), nqueens(n, row + 1, cols | bit, (diag_l | bit) << 1, (diag_r | bit) >> 1, cutoff, epaq));
+        }
+        taskwait!(queue(if epaq >= 2 { 2 } else { 0 }));
+        counts.iter().sum()
+    }
+}
+
+/// Whether the task of row `row` counts sequentially instead of spawning: at the cutoff
+/// depth or below it, or on a full board. The EPAQ classifier asks the same question of a
+/// child before spawning it.
+pub fn is_leaf(n: u32, row: u32, cutoff: u32) -> bool {
+    row >= n || row >= cutoff
+}
+
+/// How many tasks the search of an `n` board with this cutoff runs: the partial placements
+/// of rows `0..=min(cutoff, n)` (each a task; those of the last row count sequentially).
+pub fn cutoff_task_count(n: u32, cutoff: u32) -> u64 {
+    let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    // Depth-first over the placements, with an explicit stack as in `count_seq`: (row,
+    // attacked columns and diagonals) of the states still to visit: at most `n - row` of each
+    // row, so under 32 * 33 / 2 in all.
+    let mut stack = [(0u32, 0u32, 0u32, 0u32); 32 * 32];
+    let mut depth = 1;
+    let mut tasks = 0u64;
+    while depth > 0 {
+        depth -= 1;
+        let (row, c, l, r) = stack[depth];
+        tasks += 1;
+        if is_leaf(n, row, cutoff) {
+            continue;
+        }
+        let mut free = full & !(c | l | r);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            stack[depth] = (row + 1, c | bit, (l | bit) << 1, (r | bit) >> 1);
+            depth += 1;
+        }
+    }
+    tasks
 }
 
 /// Solutions below a board state, sequentially, with an explicit stack (no recursion: on the

@@ -5,8 +5,8 @@ mod common;
 
 use common::{check_sorted_permutation, random_input};
 use gtap_examples::buf::{Buf, Rng};
-use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
-use gtap_host::cpu::{CpuConfig, CpuRuntime};
+use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
+use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 
 fn runtime(threads: usize) -> CpuRuntime {
     CpuRuntime::new(CpuConfig::new().threads(threads)).expect("CPU runtime")
@@ -67,6 +67,164 @@ fn nqueens_sequential_part_matches_the_known_counts() {
             nqueens::KNOWN[n as usize]
         );
     }
+}
+
+/// The EPAQ runs: (queues, classifier) pairs, each classifier with the queues it uses.
+const NQUEENS_EPAQ: [(u32, u32); 3] = [(1, 0), (2, 1), (3, 2)];
+const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
+
+#[test]
+fn nqueens_with_epaq_queues_matches_the_known_counts_and_task_counts() {
+    for (queues, epaq) in NQUEENS_EPAQ {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(queues)).unwrap();
+        for n in 1..=12u32 {
+            for cutoff in [0, 1, 3, 5, 7, 13] {
+                let (v, stats) = rt
+                    .run(nqueens::epaq::nqueens(n, 0, 0, 0, 0, cutoff, epaq))
+                    .unwrap();
+                let what = format!("nqueens({n}) cutoff {cutoff}, {queues} queue(s)");
+                assert_eq!(v, nqueens::KNOWN[n as usize], "{what}");
+                assert_eq!(
+                    stats.tasks_executed,
+                    nqueens::cutoff_task_count(n, cutoff),
+                    "tasks of {what}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nqueens_task_counts_match_the_plain_program_and_the_search_tree() {
+    let mut rt = runtime(2);
+    for n in [1, 4, 8, 10] {
+        for cutoff in [0, 2, 6, 11] {
+            let (_, stats) = rt
+                .run(nqueens::program::nqueens(n, 0, 0, 0, 0, cutoff))
+                .unwrap();
+            assert_eq!(stats.tasks_executed, nqueens::cutoff_task_count(n, cutoff));
+        }
+    }
+    // The root alone; the root and its 8 children; with no cutoff, every node of the search
+    // tree (8-queens: 2057 partial placements, the 92 solutions among them).
+    assert_eq!(nqueens::cutoff_task_count(8, 0), 1);
+    assert_eq!(nqueens::cutoff_task_count(8, 1), 9);
+    assert_eq!(nqueens::cutoff_task_count(8, 8), 2057);
+}
+
+#[test]
+fn the_epaq_classifiers_use_the_queues_they_claim() {
+    // A classifier that names a queue the runtime lacks is refused: so these do use it.
+    let bad = |queues: u32, run: &dyn Fn(&mut CpuRuntime) -> Result<(), CpuError>| {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(2).num_queues(queues)).unwrap();
+        match run(&mut rt) {
+            Err(CpuError::BadQueue { queue, .. }) => queue,
+            other => panic!("expected a bad-queue error with {queues} queue(s), got {other:?}"),
+        }
+    };
+    let nq = |epaq| {
+        move |rt: &mut CpuRuntime| {
+            rt.run(nqueens::epaq::nqueens(8, 0, 0, 0, 0, 3, epaq))
+                .map(|_| ())
+        }
+    };
+    assert_eq!(bad(1, &nq(1)), 1, "nqueens leaves");
+    assert_eq!(bad(2, &nq(2)), 2, "nqueens continuations");
+    let input = random_input(5000, 1);
+    let cs = |queues| {
+        bad(queues, &|rt: &mut CpuRuntime| {
+            let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
+            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+            rt.run(cilksort_epaq::program::cilksort(d, t, 0, 5000, 64, 64, 1))
+                .map(|_| ())
+        })
+    };
+    assert_eq!(cs(1), 1, "cilksort sort leaves");
+    assert_eq!(cs(2), 2, "cilksort merge leaves");
+}
+
+#[test]
+fn cilksort_with_epaq_queues_sorts_and_runs_the_reference_task_count() {
+    let cases = [
+        (0, 8, 8),
+        (3, 8, 8),
+        (1000, 4, 2),
+        (50_000, 64, 64),
+        (77_777, 16, 256),
+        (100_000, 256, 32),
+        (100_000, 1024, 1024),
+    ];
+    for (queues, epaq) in CILKSORT_EPAQ {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(queues)).unwrap();
+        for (n, sort_cutoff, merge_cutoff) in cases {
+            let input = random_input(n, n as u64 + 11);
+            let (mut data, mut tmp) = (input.clone(), vec![0u32; n]);
+            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+            let (_, stats) = rt
+                .run(cilksort_epaq::program::cilksort(
+                    d,
+                    t,
+                    0,
+                    n,
+                    sort_cutoff,
+                    merge_cutoff,
+                    epaq,
+                ))
+                .unwrap();
+            check_sorted_permutation(&input, &data);
+
+            let (mut walked, mut tmp) = (input.clone(), vec![0u32; n]);
+            let want = cilksort_epaq::task_count(
+                Buf::new(&mut walked),
+                Buf::new(&mut tmp),
+                0,
+                n,
+                sort_cutoff,
+                merge_cutoff,
+            );
+            assert_eq!(walked, data, "the reference walk sorts too");
+            let what =
+                format!("cilksort {n}, cutoffs {sort_cutoff}/{merge_cutoff}, {queues} queue(s)");
+            assert_eq!(stats.tasks_executed, want, "tasks of {what}");
+
+            // The plain program runs the same tasks.
+            let mut plain = input.clone();
+            let (d, t) = (Buf::new(&mut plain), Buf::new(&mut tmp));
+            let (_, plain_stats) = rt
+                .run(cilksort::program::cilksort(
+                    d,
+                    t,
+                    0,
+                    n,
+                    sort_cutoff,
+                    merge_cutoff,
+                ))
+                .unwrap();
+            assert_eq!(
+                plain_stats.tasks_executed, want,
+                "tasks of the plain {what}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cilksort_with_epaq_queues_handles_many_duplicates() {
+    let input: Vec<u32> = random_input(30_000, 5).into_iter().map(|v| v % 5).collect();
+    let mut rt = CpuRuntime::new(CpuConfig::new().threads(3).num_queues(3)).unwrap();
+    let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
+    let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+    rt.run(cilksort_epaq::program::cilksort(
+        d,
+        t,
+        0,
+        input.len(),
+        32,
+        32,
+        1,
+    ))
+    .unwrap();
+    check_sorted_permutation(&input, &data);
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use common::{check_sorted_permutation, device_ptr, download, random_input, upload};
 use gtap_examples::buf::{Buf, Rng};
-use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
+use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
 
 /// Grid shapes every program is checked on: one warp alone, a few blocks of several warps,
@@ -77,6 +77,137 @@ fn fib_with_a_cutoff_is_correct_with_one_and_three_queues() {
                 );
                 assert_eq!(stats.tasks, fib::cutoff_task_count(n, cutoff));
             }
+        }
+    }
+}
+
+/// The EPAQ runs: (queues, classifier) pairs, each classifier with the queues it uses.
+const NQUEENS_EPAQ: [(u32, u32); 3] = [(1, 0), (2, 1), (3, 2)];
+const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
+
+/// The runtimes of `config` with each of `pairs`' queue counts (the global-queue ablation
+/// has one queue only), or none without a GPU.
+fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32, u32)> {
+    pairs
+        .iter()
+        .filter(|&&(queues, _)| queues == 1 || config.scheduler != Scheduler::GlobalQueue)
+        .filter_map(|&(queues, epaq)| {
+            common::runtime(gtap_examples::PTX, config.clone().num_queues(queues))
+                .map(|rt| (rt, queues, epaq))
+        })
+        .collect()
+}
+
+#[test]
+fn nqueens_with_epaq_queues_is_correct_on_every_shape() {
+    for config in shapes() {
+        for (mut rt, queues, epaq) in with_queues(&config, &NQUEENS_EPAQ) {
+            for (ns, cutoffs) in [(1..=10u32, &[0, 3, 6][..]), (7..=8, &[9][..])] {
+                for n in ns {
+                    for &cutoff in cutoffs {
+                        let (v, stats) = rt
+                            .run(nqueens::epaq::nqueens(n, 0, 0, 0, 0, cutoff, epaq))
+                            .unwrap();
+                        let what = format!(
+                            "nqueens({n}) cutoff {cutoff}, {queues} queue(s), {:?}",
+                            rt.config()
+                        );
+                        assert_eq!(v, nqueens::KNOWN[n as usize], "{what}");
+                        assert_eq!(
+                            stats.tasks,
+                            nqueens::cutoff_task_count(n, cutoff),
+                            "tasks of {what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cilksort_with_epaq_queues_is_correct_on_every_shape() {
+    let n = 100_003;
+    let input = random_input(n, 17);
+    let cutoffs = [(64, 64), (256, 256), (1024, 1024), (16, 128)];
+    // The reference: the sorted input, and the task count of each cutoff pair.
+    let counts: Vec<u64> = cutoffs
+        .iter()
+        .map(|&(sc, mc)| {
+            let (mut d, mut t) = (input.clone(), vec![0u32; n]);
+            cilksort_epaq::task_count(Buf::new(&mut d), Buf::new(&mut t), 0, n, sc, mc)
+        })
+        .collect();
+    for config in shapes() {
+        for (mut rt, queues, epaq) in with_queues(&config, &CILKSORT_EPAQ) {
+            let gpu = rt.gpu().clone();
+            let tmp = upload(&gpu, &vec![0u32; n]);
+            for (&(sc, mc), &want) in cutoffs.iter().zip(&counts) {
+                let data = upload(&gpu, &input);
+                // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                let (d, t) = unsafe {
+                    (
+                        Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
+                        Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+                    )
+                };
+                let (_, stats) = rt
+                    .run(cilksort_epaq::program::cilksort(d, t, 0, n, sc, mc, epaq))
+                    .unwrap();
+                let what = format!(
+                    "cilksort {n}, cutoffs {sc}/{mc}, {queues} queue(s), {:?}",
+                    rt.config()
+                );
+                check_sorted_permutation(&input, &download(&gpu, &data));
+                assert_eq!(stats.tasks, want, "tasks of {what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
+    // The bench's EPAQ configuration (examples/bench.rs) at the ends of the default sweeps
+    // (scripts/sweep-epaq.sh): nqueens(16) at cutoffs 4 and 11, cilksort at cutoffs 64 and
+    // 4096 (on 5e6 elements here, a tenth of the sweep's).
+    let config = GpuConfig::new().tasks_per_warp(32768).queue_capacity(16384);
+    let runtimes = with_queues(&config, &NQUEENS_EPAQ);
+    if runtimes.is_empty() {
+        return; // no GPU
+    }
+    let tasks = [4, 11].map(|cutoff| (cutoff, nqueens::cutoff_task_count(16, cutoff)));
+    for (mut rt, queues, epaq) in runtimes {
+        for (cutoff, want) in tasks {
+            let (v, stats) = rt
+                .run(nqueens::epaq::nqueens(16, 0, 0, 0, 0, cutoff, epaq))
+                .unwrap();
+            assert_eq!(
+                v,
+                nqueens::KNOWN[16],
+                "nqueens(16) cutoff {cutoff}, {queues} queue(s)"
+            );
+            assert_eq!(stats.tasks, want, "tasks of nqueens(16) cutoff {cutoff}");
+        }
+    }
+    let n = 5_000_000;
+    let input = random_input(n, 5);
+    for (mut rt, queues, epaq) in with_queues(&config, &CILKSORT_EPAQ) {
+        let gpu = rt.gpu().clone();
+        let tmp = upload(&gpu, &vec![0u32; n]);
+        for cutoff in [64, 4096] {
+            let data = upload(&gpu, &input);
+            // SAFETY: both device buffers hold `n` u32s and outlive the run.
+            let (d, t) = unsafe {
+                (
+                    Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
+                    Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+                )
+            };
+            rt.run(cilksort_epaq::program::cilksort(
+                d, t, 0, n, cutoff, cutoff, epaq,
+            ))
+            .unwrap_or_else(|e| panic!("cilksort {n} cutoff {cutoff}, {queues} queue(s): {e}"));
+            check_sorted_permutation(&input, &download(&gpu, &data));
         }
     }
 }
