@@ -15,7 +15,8 @@
 //! The table printed last has the median, minimum and maximum; `--out` writes it as CSV.
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
-//! (`keep_unpublished`) and `GTAP_RESUME_INLINE=1` set the GPU configuration;
+//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1` and `GTAP_RESUME_INLINE=1` set the GPU
+//! configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
 //!
@@ -24,7 +25,9 @@
 //! `PROGRAM(SIZE) cutoff C, Q queue(s)` (`scripts/sweep-epaq.sh` sweeps them into one CSV):
 //! - `epaq-fib`: `fib::epaq`, fib(`GTAP_EPAQ_FIB_N`, default 40) at the cutoffs
 //!   `GTAP_CUTOFFS` (default 10); 1 queue, and 3 (recursing tasks, sequential tasks,
-//!   continuations). Checks the value and the exact task count.
+//!   continuations). Checks the value and the exact task count. The sequential code is
+//!   GTaP's, recursive calls (rows `fib-calls(40) ..`); `GTAP_FIB_LEAF=stack` walks the call
+//!   tree with an explicit stack instead (rows `fib(40) ..`), `both` runs both.
 //! - `epaq-nqueens`: `nqueens::epaq`, nqueens(`GTAP_EPAQ_NQ_N`, default and most 16) at the
 //!   cutoffs `GTAP_NQ_CUTOFFS` (default 7; GTaP's cutoff depth `d` is our cutoff `d + 1`);
 //!   1 queue, 2 (spawning tasks and continuations, sequential counts: GTaP's classifier) and
@@ -52,6 +55,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use gtap_examples::buf::{Buf, Rng, insertion_sort, merge_into};
+use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
@@ -415,18 +419,31 @@ fn epaq(h: &mut Harness, rt: &mut GpuRuntime, wanted: &dyn Fn(&str) -> bool) {
         // Recursing tasks, cutoff tasks, continuations: fib::epaq.
         let n = size("GTAP_EPAQ_FIB_N", 40);
         let want = fib::reference(n);
+        // GTaP's sequential code makes real calls (`fib_calls`); ours by default walks the
+        // same call tree with an explicit stack. `GTAP_FIB_LEAF=calls|stack|both`.
+        let leaves: &[(Leaf, &str)] = match std::env::var("GTAP_FIB_LEAF").as_deref() {
+            Ok("stack") => &[(Leaf::Stack, "fib")],
+            Ok("both") => &[(Leaf::Calls, "fib-calls"), (Leaf::Stack, "fib")],
+            _ => &[(Leaf::Calls, "fib-calls")],
+        };
         for cutoff in env_list("GTAP_CUTOFFS").unwrap_or_else(|| vec![10]) {
             let tasks = fib::cutoff_task_count(n, cutoff);
-            for (queues, epaq) in [(1, 0), (3, 1)] {
-                rt.set_config(config(queues)).expect("EPAQ configuration");
-                h.measure(label(&format!("fib({n})"), cutoff, queues), "gpu", || {
-                    let (v, s) = rt
-                        .run(fib::epaq::fib_cutoff(n, cutoff, epaq))
-                        .unwrap_or_else(|e| panic!("GPU run: {e}"));
-                    assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
-                    assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
-                    note(s)
-                });
+            for &(leaf, name) in leaves {
+                for (queues, epaq) in [(1, 0), (3, 1)] {
+                    rt.set_config(config(queues)).expect("EPAQ configuration");
+                    h.measure(
+                        label(&format!("{name}({n})"), cutoff, queues),
+                        "gpu",
+                        || {
+                            let (v, s) = rt
+                                .run(fib::epaq::fib_cutoff(n, cutoff, epaq, leaf))
+                                .unwrap_or_else(|e| panic!("GPU run: {e}"));
+                            assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
+                            assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
+                            note(s)
+                        },
+                    );
+                }
             }
         }
     }
@@ -555,6 +572,9 @@ fn main() -> ExitCode {
             }
             if let Some(k) = env("GTAP_KEEP") {
                 config = config.keep_unpublished(k);
+            }
+            if env("GTAP_KEEP_EVERY_QUEUE") == Some(1) {
+                config = config.keep_every_queue(true);
             }
             if env("GTAP_RESUME_INLINE") == Some(1) {
                 config = config.resume_inline(true);

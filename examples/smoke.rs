@@ -88,7 +88,9 @@ fn on_gpu(gpu: Gpu) -> Result<usize, String> {
     )?;
     runs += 1;
     rt.set_config(config.clone().num_queues(3)).map_err(s)?;
-    let (v, _) = rt.run(fib::epaq::fib_cutoff(20, 6, 1)).map_err(s)?;
+    let (v, _) = rt
+        .run(fib::epaq::fib_cutoff(20, 6, 1, fib::Leaf::Calls))
+        .map_err(s)?;
     check("fib(20), cutoff 6, 3 queues", v, fib::reference(20))?;
     rt.set_config(config).map_err(s)?;
     runs += 1;
@@ -160,7 +162,9 @@ fn on_cpu() -> Result<usize, String> {
         rt.run(fib::program::fib(18)).map_err(s)?.0,
         fib::reference(18),
     )?;
-    let (v, _) = rt.run(fib::epaq::fib_cutoff(20, 6, 1)).map_err(s)?;
+    let (v, _) = rt
+        .run(fib::epaq::fib_cutoff(20, 6, 1, fib::Leaf::Calls))
+        .map_err(s)?;
     check("fib(20), cutoff 6, 3 queues", v, fib::reference(20))?;
     let (v, _) = rt
         .run(nqueens::program::nqueens(9, 0, 0, 0, 0, 4))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# EPAQ cutoff sweep (GTaP section 6.4, Fig. 10): fib(40), nqueens(16) and cilksort of 5e7
-# elements, each at every cutoff of its list, with one queue and with EPAQ queues (fib and
+# EPAQ cutoff sweep (GTaP section 6.4, Fig. 10): fib(40) (twice: `fib-calls` with GTaP's
+# recursive sequential code, `fib` with an explicit stack; GTAP_FIB_LEAF=calls|stack|both,
+# default both), nqueens(16) and cilksort of 5e7 elements, each at every cutoff of its list, with one queue and with EPAQ queues (fib and
 # cilksort 1 and 3 queues, nqueens 1, 2 and 3; see examples/bench.rs). Runs the bench harness
 # from .gpu-bin (scripts/gpu-build.sh) on a GPU machine, one process per program and cutoff
 # (so a failure costs one cutoff; it is written as a `# FAILED` comment line), and writes one
@@ -17,7 +18,7 @@
 #
 # One PNG per program, made where gtap-plot is built (`cargo build --release -p gtap-plot`),
 # x = cutoff, y = median kernel time, one line per queue count:
-#   target/release/gtap-plot line OUT.csv --filter benchmark=fib --x cutoff --y median_ms \
+#   target/release/gtap-plot line OUT.csv --filter benchmark=fib-calls --x cutoff --y median_ms \
 #       --series config --log-y --x-label 'cutoff' --y-label 'median kernel time (ms)' \
 #       --title 'EPAQ: fib(40) by cutoff' -o epaq-fib.png
 #   target/release/gtap-plot line OUT.csv --filter benchmark=nqueens --x cutoff --y median_ms \
@@ -36,6 +37,8 @@ bench=.gpu-bin/examples/bench
 fib_cutoffs=${GTAP_CUTOFFS:-2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18}
 nq_cutoffs=${GTAP_NQ_CUTOFFS:-4,5,6,7,8,9,10,11}
 cilk_cutoffs=${GTAP_CILKSORT_CUTOFFS:-64,128,256,512,1024,2048,4096}
+# fib with both sequential codes: GTaP's recursive calls (fib-calls) and the explicit stack.
+export GTAP_FIB_LEAF=${GTAP_FIB_LEAF:-both}
 echo "benchmark,size,cutoff,queues,config,median_ms,min_ms,max_ms,runs,tasks" >"$out"
 tmp=$(mktemp)
 log=$(mktemp)
@@ -53,7 +56,7 @@ for program in ${SWEEP_PROGRAMS:-fib nqueens cilksort}; do
       # "fib(40) cutoff 2, 1 queue(s)",gpu,98.1,97.0,99.0,10,331160281
       #   -> fib,40,2,1,1 queue,98.1,97.0,99.0,10,331160281
       tail -n +2 "$tmp" | sed -E \
-        's/^"([a-z]+)\(([^)]*)\) cutoff ([0-9]+), ([0-9]+) queue\(s\)",gpu,/\1,\2,\3,\4,\4 queues,/; s/,1 queues,/,1 queue,/' \
+        's/^"([a-z-]+)\(([^)]*)\) cutoff ([0-9]+), ([0-9]+) queue\(s\)",gpu,/\1,\2,\3,\4,\4 queues,/; s/,1 queues,/,1 queue,/' \
         >>"$out"
     else
       rc=$?
@@ -65,7 +68,8 @@ done
 rm -f "$tmp" "$log"
 echo "sweep written to $out"
 echo "plots (where gtap-plot is built):"
-for spec in "fib|--log-y|cutoff|fib(40) by cutoff" \
+for spec in "fib-calls|--log-y|cutoff|fib(40), recursive leaves, by cutoff" \
+    "fib|--log-y|cutoff|fib(40), explicit-stack leaves, by cutoff" \
     "nqueens|--log-y|cutoff depth|nqueens(16) by cutoff depth" \
     "cilksort|--log2-x --log-y|sort and merge cutoff (elements)|cilksort 5e7 by cutoff"; do
   IFS='|' read -r b axes xl title <<<"$spec"

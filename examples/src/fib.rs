@@ -17,28 +17,54 @@ pub mod program {
     }
 }
 
-/// Fibonacci with a cutoff: calls below `cutoff` run sequentially inside their task. With
-/// `epaq != 0` the three kinds of work go to three EPAQ queues (run with
+/// How a cutoff task computes its `fib(n)` sequentially.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Leaf {
+    /// The call tree walked with an explicit stack ([`fib_recursive`]): no calls.
+    Stack,
+    /// Real recursive calls ([`fib_calls`]), as GTaP's `fib_sequential`.
+    Calls,
+}
+
+/// Fibonacci with a cutoff: calls below `cutoff` run sequentially inside their task (the
+/// `leaf` way). With `epaq != 0` the three kinds of work go to three EPAQ queues (run with
 /// `num_queues = 3`), as in GTaP's evaluation: tasks that will recurse (queue 0), tasks
 /// that will run the sequential code (queue 1), and continuations after the taskwait
 /// (queue 2). With `epaq == 0` everything goes to queue 0.
 #[gtap::program(name = "fib_epaq")]
 pub mod epaq {
+    use super::Leaf;
+
     /// `fib(n)`, sequential below `cutoff`.
     #[gtap::task]
-    pub fn fib_cutoff(n: u32, cutoff: u32, epaq: u32) -> u64 {
+    pub fn fib_cutoff(n: u32, cutoff: u32, epaq: u32, leaf: Leaf) -> u64 {
         if n < 2 {
             return n as u64;
         }
         if n < cutoff {
-            return super::fib_recursive(n);
+            return match leaf {
+                Leaf::Stack => super::fib_recursive(n),
+                Leaf::Calls => super::fib_calls(n),
+            };
         }
         let q = |m: u32| if epaq != 0 && m < cutoff { 1 } else { 0 };
-        let a = spawn!(queue(q(n - 1)), fib_cutoff(n - 1, cutoff, epaq));
-        let b = spawn!(queue(q(n - 2)), fib_cutoff(n - 2, cutoff, epaq));
+        let a = spawn!(queue(q(n - 1)), fib_cutoff(n - 1, cutoff, epaq, leaf));
+        let b = spawn!(queue(q(n - 2)), fib_cutoff(n - 2, cutoff, epaq, leaf));
         taskwait!(queue(if epaq != 0 { 2 } else { 0 }));
         a.get() + b.get()
     }
+}
+
+/// `fib(n)` by plain recursion, each call a real call (on the GPU through the call ABI, with
+/// a stack frame in local memory): the sequential code of GTaP's EPAQ benchmark, whose run
+/// time varies with `n` and so diverges within a warp unless EPAQ groups the leaves.
+#[inline(never)]
+pub fn fib_calls(n: u32) -> u64 {
+    if n < 2 {
+        return n as u64;
+    }
+    fib_calls(n - 1) + fib_calls(n - 2)
 }
 
 /// `fib(n)` by the recursion's own work, sequentially: the work of a cutoff task. It visits

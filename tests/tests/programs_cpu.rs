@@ -5,6 +5,7 @@ mod common;
 
 use common::{check_sorted_permutation, random_input};
 use gtap_examples::buf::{Buf, Rng};
+use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 
@@ -32,8 +33,15 @@ fn fib_matches_the_closed_form_and_runs_one_task_per_call() {
 fn fib_with_a_cutoff_matches_with_and_without_epaq_queues() {
     let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(3)).unwrap();
     for (n, cutoff) in [(1, 10), (12, 2), (20, 5), (22, 10)] {
-        for epaq in [0, 1] {
-            let (v, stats) = rt.run(fib::epaq::fib_cutoff(n, cutoff, epaq)).unwrap();
+        for (epaq, leaf) in [
+            (0, Leaf::Stack),
+            (1, Leaf::Stack),
+            (0, Leaf::Calls),
+            (1, Leaf::Calls),
+        ] {
+            let (v, stats) = rt
+                .run(fib::epaq::fib_cutoff(n, cutoff, epaq, leaf))
+                .unwrap();
             assert_eq!(v, fib::reference(n), "fib({n}) cutoff {cutoff}");
             assert_eq!(stats.tasks_executed, fib::cutoff_task_count(n, cutoff));
         }

@@ -5,6 +5,7 @@ mod common;
 
 use common::{check_sorted_permutation, device_ptr, download, random_input, upload};
 use gtap_examples::buf::{Buf, Rng};
+use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
 
@@ -68,8 +69,15 @@ fn fib_with_a_cutoff_is_correct_with_one_and_three_queues() {
             else {
                 return;
             };
-            for (n, cutoff) in [(20, 2), (24, 5), (27, 10)] {
-                let (v, stats) = rt.run(fib::epaq::fib_cutoff(n, cutoff, epaq)).unwrap();
+            for (n, cutoff, leaf) in [
+                (20, 2, Leaf::Stack),
+                (24, 5, Leaf::Calls),
+                (27, 10, Leaf::Stack),
+                (27, 10, Leaf::Calls),
+            ] {
+                let (v, stats) = rt
+                    .run(fib::epaq::fib_cutoff(n, cutoff, epaq, leaf))
+                    .unwrap();
                 assert_eq!(
                     v,
                     fib::reference(n),

@@ -53,6 +53,10 @@ pub struct GpuConfig {
     /// the parent's continuation goes to the current queue) instead of queueing it for a later
     /// round. Default off (GTaP's behaviour).
     pub resume_inline: bool,
+    /// EPAQ: whether a warp keeps up to `keep_unpublished` new tasks unpublished in every one
+    /// of its queues at the end of a round (fewer publish and pop atomics; more tasks hidden
+    /// from thieves), instead of only in the queue its next round takes from. Default off.
+    pub keep_every_queue: bool,
     /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
     /// paper measures it against.
     pub scheduler: Scheduler,
@@ -107,6 +111,7 @@ impl Default for GpuConfig {
             max_registers: None,
             keep_unpublished: 32,
             resume_inline: false,
+            keep_every_queue: false,
             scheduler: Scheduler::WorkStealing,
             profile: None,
             block_scratch: 4096,
@@ -181,7 +186,13 @@ impl GpuConfig {
         self
     }
 
-    /// Sets whether a parent resumes at once in the lane that completed its last child.
+    /// Sets whether a warp keeps unpublished tasks in every EPAQ queue.
+    pub fn keep_every_queue(mut self, on: bool) -> Self {
+        self.keep_every_queue = on;
+        self
+    }
+
+    /// Sets whether the lane that completes a parent's last child resumes it at once.
     pub fn resume_inline(mut self, on: bool) -> Self {
         self.resume_inline = on;
         self

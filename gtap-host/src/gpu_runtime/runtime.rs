@@ -559,6 +559,10 @@ impl GpuRuntime {
                 Scheduler::WorkStealing => 0,
                 Scheduler::OneAtATime => tuning::ONE_AT_A_TIME,
                 Scheduler::GlobalQueue => tuning::GLOBAL_QUEUE,
+            } | if cfg.keep_every_queue {
+                tuning::KEEP_EVERY_QUEUE
+            } else {
+                0
             } | if P::BLOCK && cfg.check_uniform {
                 tuning::CHECK_UNIFORM
             } else {

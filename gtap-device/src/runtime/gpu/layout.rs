@@ -77,6 +77,9 @@ pub mod tuning {
     /// Block programs: at every suspension each thread compares its frame with the leader's
     /// (the uniformity check of `task::block`).
     pub const CHECK_UNIFORM: u32 = 8;
+    /// EPAQ: at the end of a round a warp keeps up to `keep_max` new tasks unpublished in
+    /// every queue, not only in the queue its next round takes from.
+    pub const KEEP_EVERY_QUEUE: u32 = 16;
 }
 
 /// The single queue of the global-queue ablation ([`tuning::GLOBAL_QUEUE`]): a ring of

@@ -686,7 +686,7 @@ pub(super) fn close_round<P: Program>(
     for q in 0..nq {
         let staged = sh.staged[q].min(sh.room[q]);
         let total = sh.private[q] + staged;
-        let keep = if q == next {
+        let keep = if q == next || run.tuning & tuning::KEEP_EVERY_QUEUE != 0 {
             total.min(run.keep_max)
         } else {
             0
