@@ -15,8 +15,8 @@
 //! The table printed last has the median, minimum and maximum; `--out` writes it as CSV.
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
-//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1` and `GTAP_RESUME_INLINE=1` set the GPU
-//! configuration;
+//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`, `GTAP_STAY_ON_QUEUE=1` and
+//! `GTAP_RESUME_INLINE=1` set the GPU configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
 //!
@@ -572,6 +572,9 @@ fn main() -> ExitCode {
             }
             if let Some(k) = env("GTAP_KEEP") {
                 config = config.keep_unpublished(k);
+            }
+            if env("GTAP_STAY_ON_QUEUE") == Some(1) {
+                config = config.stay_on_queue(true);
             }
             if env("GTAP_KEEP_EVERY_QUEUE") == Some(1) {
                 config = config.keep_every_queue(true);

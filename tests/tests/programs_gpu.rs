@@ -100,8 +100,15 @@ fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32
         .iter()
         .filter(|&&(queues, _)| queues == 1 || config.scheduler != Scheduler::GlobalQueue)
         .filter_map(|&(queues, epaq)| {
-            common::runtime(gtap_examples::PTX, config.clone().num_queues(queues))
-                .map(|rt| (rt, queues, epaq))
+            // A warp that follows one queue at a time expands the others' tasks before
+            // running them: more live records and queue entries than depth-first order
+            // (one warp alone holds most of the tree).
+            let config = config
+                .clone()
+                .num_queues(queues)
+                .tasks_per_warp(16384)
+                .queue_capacity(16384);
+            common::runtime(gtap_examples::PTX, config).map(|rt| (rt, queues, epaq))
         })
         .collect()
 }

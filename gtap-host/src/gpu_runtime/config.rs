@@ -57,6 +57,11 @@ pub struct GpuConfig {
     /// of its queues at the end of a round (fewer publish and pop atomics; more tasks hidden
     /// from thieves), instead of only in the queue its next round takes from. Default off.
     pub keep_every_queue: bool,
+    /// EPAQ: whether a warp stays on the queue it used last while that queue holds a whole
+    /// batch (GTaP's order), instead of turning to the next queue that holds one (default).
+    /// Staying expands one kind of task as far as it goes before running the others: fewer
+    /// queue switches, but more live tasks (records) at once.
+    pub stay_on_queue: bool,
     /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
     /// paper measures it against.
     pub scheduler: Scheduler,
@@ -112,6 +117,7 @@ impl Default for GpuConfig {
             keep_unpublished: 32,
             resume_inline: false,
             keep_every_queue: false,
+            stay_on_queue: false,
             scheduler: Scheduler::WorkStealing,
             profile: None,
             block_scratch: 4096,
@@ -189,6 +195,12 @@ impl GpuConfig {
     /// Sets whether a warp keeps unpublished tasks in every EPAQ queue.
     pub fn keep_every_queue(mut self, on: bool) -> Self {
         self.keep_every_queue = on;
+        self
+    }
+
+    /// Sets whether a warp stays on its last EPAQ queue while it holds a whole batch.
+    pub fn stay_on_queue(mut self, on: bool) -> Self {
+        self.stay_on_queue = on;
         self
     }
 

@@ -563,6 +563,10 @@ impl GpuRuntime {
                 tuning::KEEP_EVERY_QUEUE
             } else {
                 0
+            } | if cfg.stay_on_queue {
+                tuning::STAY_ON_QUEUE
+            } else {
+                0
             } | if P::BLOCK && cfg.check_uniform {
                 tuning::CHECK_UNIFORM
             } else {

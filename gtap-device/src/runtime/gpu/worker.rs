@@ -665,7 +665,8 @@ pub(super) fn close_round<P: Program>(
         // The next queue after the current one that holds a whole batch, the current one
         // last; if none does, the one that holds the most.
         let mut found = false;
-        for step in 1..=nq {
+        let first = usize::from(run.tuning & tuning::STAY_ON_QUEUE == 0);
+        for step in first..first + nq {
             let q = (current as usize + step) % nq;
             if holds(q) >= batch {
                 next = q;
