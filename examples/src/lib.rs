@@ -9,6 +9,10 @@
 //! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
+//! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
+//!
+//! Beside the programs: [`buf`], a raw view of an array that tasks pass to their children,
+//! and [`block_reduce`], block-wide sums through a team's scratch memory.
 //!
 //! This library is `no_std` so that the same code builds for the GPU. The host-only
 //! [`graph`] module (inputs and CPU references for the BFS and SpMV programs) uses `std` and
@@ -21,6 +25,7 @@
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
 
+pub mod block_reduce;
 pub mod buf;
 pub mod cilksort;
 pub mod fib;
@@ -30,6 +35,7 @@ pub mod graph;
 pub mod mergesort;
 pub mod nqueens;
 pub mod tree;
+pub mod tree_block;
 
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]
