@@ -40,6 +40,11 @@
 //!
 //! They run with 32768 task records and 16384 queue entries per warp.
 //!
+//! Further NAMEs, the block programs' benchmarks, each with its own file and environment:
+//! `granularity` (GTaP 6.3, the synthetic trees as thread and as block programs,
+//! `bench/granularity.rs`), `bfs` and `spmv` (Kronecker graphs, `bench/graph.rs`). Their
+//! block-program rows have the backend `gpu-block` (`bench/blocks.rs`).
+//!
 //! `--profile DIR` runs the GPU benchmarks with the per-warp timeline profiler
 //! (`GpuConfig::profile`, the examples' profiled PTX) and writes, for each, a folder
 //! `DIR/<benchmark>/` with `trace.json` (open it in <https://ui.perfetto.dev>),
@@ -60,6 +65,13 @@ use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
+
+#[path = "bench/blocks.rs"]
+mod blocks;
+#[path = "bench/granularity.rs"]
+mod granularity;
+#[path = "bench/graph.rs"]
+mod graph;
 
 /// Entries of the synthetic tree's table (8 MiB of `u64`), the same on the GPU and the CPU.
 const TREE_TABLE: usize = 1 << 20;
@@ -131,11 +143,11 @@ impl Harness {
         backend: &'static str,
         mut f: impl FnMut() -> (Duration, u64),
     ) {
-        if self.gpu_only && backend != "gpu" {
+        if self.gpu_only && !is_gpu(backend) {
             return;
         }
         let (first, _) = f();
-        let runs = if backend != "gpu" && first > Duration::from_secs(1) {
+        let runs = if !is_gpu(backend) && first > Duration::from_secs(1) {
             3.max(self.runs / 3)
         } else {
             self.runs
@@ -155,7 +167,7 @@ impl Harness {
             "{:<28} {:<5} median {:>10.3} ms  (min {:.3}, max {:.3}, {} runs)",
             row.bench, row.backend, row.median_ms, row.min_ms, row.max_ms, row.runs
         );
-        if backend == "gpu"
+        if is_gpu(backend)
             && let Some(mut s) = LAST.lock().unwrap().take()
         {
             if let (Some(dir), Some(profile)) = (&self.profile_dir, s.profile.take()) {
@@ -188,6 +200,11 @@ impl Harness {
         }
         self.rows.push(row);
     }
+}
+
+/// Whether `backend` is a GPU's (`gpu`, or `gpu-block` for block programs).
+fn is_gpu(backend: &str) -> bool {
+    backend.starts_with("gpu")
 }
 
 /// The label of `row` (already measured, not yet pushed), made unique among `rows` (the
@@ -779,6 +796,15 @@ fn main() -> ExitCode {
             assert_eq!(v, want);
             (t, 0)
         });
+    }
+    if wanted("granularity") {
+        granularity::run(&mut h);
+    }
+    if wanted("bfs") {
+        graph::bfs(&mut h);
+    }
+    if wanted("spmv") {
+        graph::spmv_bench(&mut h);
     }
 
     let mut csv = String::from("benchmark,backend,median_ms,min_ms,max_ms,runs,tasks\n");

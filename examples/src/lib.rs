@@ -10,6 +10,12 @@
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
+//! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
+//! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, atomics on shared data, no join |
+//! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
+//!
+//! Beside the programs: [`buf`] and [`csr_view`], raw views of arrays that tasks pass to their
+//! children, and [`block_reduce`], block-wide sums through a team's scratch memory.
 //!
 //! This library is `no_std` so that the same code builds for the GPU. The host-only
 //! [`graph`] module (inputs and CPU references for the BFS and SpMV programs) uses `std` and
@@ -22,16 +28,21 @@
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
 
+pub mod bfs;
+pub mod block_reduce;
 pub mod buf;
 pub mod cilksort;
 pub mod cilksort_epaq;
+pub mod csr_view;
 pub mod fib;
 pub mod fib_expanded;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod graph;
 pub mod mergesort;
 pub mod nqueens;
+pub mod spmv;
 pub mod tree;
+pub mod tree_block;
 
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]

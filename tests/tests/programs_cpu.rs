@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{check_sorted_permutation, random_input};
-use gtap_examples::buf::{Buf, Rng};
+use common::{check_sorted_permutation, random_input, tree_table};
+use gtap_examples::buf::Buf;
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
@@ -288,19 +288,9 @@ fn cilksort_handles_many_duplicates() {
     check_sorted_permutation(&input, &data);
 }
 
-fn table() -> &'static [u64] {
-    let mut rng = Rng::new(42);
-    Box::leak(
-        (0..1 << 12)
-            .map(|_| rng.next())
-            .collect::<Vec<_>>()
-            .into_boxed_slice(),
-    )
-}
-
 #[test]
 fn full_binary_tree_counts_nodes_and_checksums() {
-    let w = tree::Work::new(table(), 16, 16);
+    let w = tree::Work::new(tree_table(), 16, 16);
     let mut rt = runtime(4);
     for depth in [0, 1, 5, 12] {
         let (got, _) = rt.run(tree::full_binary::node(depth, 0, w)).unwrap();
@@ -319,7 +309,7 @@ fn full_binary_tree_counts_nodes_and_checksums() {
 
 #[test]
 fn pruned_tree_counts_nodes_and_checksums() {
-    let w = tree::Work::new(table(), 8, 8);
+    let w = tree::Work::new(tree_table(), 8, 8);
     let mut rt = runtime(4);
     for depth in [1, 4, 9, 12] {
         let (got, _) = rt.run(tree::pruned::node(0, depth, 0, w)).unwrap();

@@ -1,7 +1,10 @@
-//! Helpers for the GPU test suites: a runtime per test, device buffers.
+//! Helpers for the test suites: a GPU runtime per test, device buffers, and inputs shared by
+//! the CPU and GPU suites.
 
 #![allow(dead_code)]
 
+use gtap_examples::buf::Rng;
+use gtap_examples::graph::{Csr, mtx};
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 use gtap_host::{Gpu, GpuError};
@@ -58,4 +61,55 @@ pub fn check_sorted_permutation(input: &[u32], output: &[u32]) {
     let mut expected = input.to_vec();
     expected.sort_unstable();
     assert_eq!(expected, output, "output is not a permutation of the input");
+}
+
+/// The synthetic trees' lookup table: 4096 pseudo-random words, leaked (`tree::Work::new`
+/// wants a `'static` table).
+pub fn tree_table() -> &'static [u64] {
+    let mut rng = Rng::new(42);
+    Box::leak(
+        (0..1 << 12)
+            .map(|_| rng.next())
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    )
+}
+
+/// `examples/data/small.mtx`: 10 vertices, one of them isolated.
+pub fn sample_graph() -> Csr {
+    mtx::read_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/data/small.mtx"
+    ))
+    .unwrap()
+}
+
+/// Two components (a path and a triangle) and an isolated vertex.
+pub fn two_components() -> Csr {
+    Csr::from_edges(8, &[(0, 1), (1, 2), (2, 3), (4, 5), (5, 6), (6, 4)], true).unwrap()
+}
+
+/// A directed graph: 3 -> 0 -> 1 -> 2.
+pub fn directed_graph() -> Csr {
+    Csr::from_edges(4, &[(0, 1), (1, 2), (3, 0)], false).unwrap()
+}
+
+/// A weighted 500 x 500 matrix of positive values (no cancellation, so relative errors stay
+/// meaningful): 3000 random entries and two long rows, 0 and 1.
+pub fn weighted_matrix() -> Csr {
+    let mut rng = Rng::new(9);
+    let n = 500u32;
+    let mut entries = Vec::new();
+    for _ in 0..3000 {
+        let (u, v) = (
+            (rng.next() % n as u64) as u32,
+            (rng.next() % n as u64) as u32,
+        );
+        entries.push((u, v, (rng.next() % 1000) as f32 / 100.0 + 0.5));
+    }
+    for v in 2..n {
+        entries.push((0, v, 1.5));
+        entries.push((1, v, 0.25 + v as f32 / 1000.0));
+    }
+    Csr::from_weighted_edges(n, &entries, false).unwrap()
 }

@@ -1,0 +1,220 @@
+//! The block programs of the examples (BFS, SpMV, the synthetic trees run a block per node) on
+//! the GPU's block-level workers, checked against their sequential references on several
+//! block and grid shapes: the checks of `block_programs_cpu.rs`. Skipped (with a message)
+//! without a GPU.
+
+mod common;
+
+use common::{
+    device_ptr, directed_graph, download, sample_graph, tree_table, two_components, upload,
+    weighted_matrix,
+};
+use gtap_examples::bfs::{self, Depths};
+use gtap_examples::block_reduce::gpu_scratch_needed;
+use gtap_examples::csr_view::CsrView;
+use gtap_examples::graph::bfs::bfs_sequential;
+use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
+use gtap_examples::graph::{Csr, kronecker};
+use gtap_examples::spmv::Spmv;
+use gtap_examples::{tree, tree_block};
+use gtap_host::Gpu;
+use gtap_host::cudarc::driver::CudaSlice;
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+
+/// Block shapes every program is checked on: one warp per block alone, a few blocks of two
+/// warps, wide blocks, and every resident block of the default size.
+fn shapes() -> Vec<GpuConfig> {
+    vec![
+        GpuConfig::new().grid(1).block(32),
+        GpuConfig::new().grid(7).block(64),
+        GpuConfig::new().grid(64).block(256),
+        GpuConfig::new().block(64),
+    ]
+}
+
+/// A shape's configuration with the scratch memory the block reductions need.
+fn with_scratch(config: GpuConfig) -> GpuConfig {
+    let bytes = gpu_scratch_needed(config.block) as u32;
+    let scratch = config.block_scratch.max(bytes);
+    config.block_scratch(scratch)
+}
+
+fn runtimes() -> Vec<GpuRuntime> {
+    shapes()
+        .into_iter()
+        .filter_map(|c| common::runtime(gtap_examples::PTX, with_scratch(c)))
+        .collect()
+}
+
+/// A CSR graph in device memory, and its view.
+struct DeviceCsr {
+    _row_ptr: CudaSlice<u32>,
+    _col: CudaSlice<u32>,
+    _val: Option<CudaSlice<f32>>,
+    view: CsrView,
+}
+
+fn to_device(gpu: &Gpu, g: &Csr) -> DeviceCsr {
+    // Zero-length device buffers cannot be made: pad `col` and `val` with one entry.
+    let col = upload(gpu, if g.col.is_empty() { &[0] } else { &g.col });
+    let row_ptr = upload(gpu, &g.row_ptr);
+    let val = g
+        .val
+        .as_ref()
+        .map(|v| upload(gpu, if v.is_empty() { &[0.0] } else { v }));
+    let val_ptr = val
+        .as_ref()
+        .map_or(std::ptr::null(), |v| device_ptr(gpu, v) as *const f32);
+    // SAFETY: the device arrays hold a copy of `g` (a valid CSR) and live as long as the
+    // returned value, which outlives the runs that use its view.
+    let view = unsafe {
+        CsrView::from_raw(
+            device_ptr(gpu, &row_ptr) as *const u32,
+            device_ptr(gpu, &col) as *const u32,
+            val_ptr,
+            g.n,
+        )
+    };
+    DeviceCsr {
+        _row_ptr: row_ptr,
+        _col: col,
+        _val: val,
+        view,
+    }
+}
+
+fn check_bfs(rt: &mut GpuRuntime, g: &Csr, source: u32, what: &str) {
+    let gpu = rt.gpu().clone();
+    let dg = to_device(&gpu, g);
+    let mut init = vec![bfs::UNREACHED; g.n as usize];
+    init[source as usize] = 0;
+    let depths = upload(&gpu, &init);
+    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
+    let view = unsafe { Depths::from_raw(device_ptr(&gpu, &depths) as *mut u32, g.n) };
+    rt.run(bfs::program::visit(dg.view, view, source, 0))
+        .unwrap_or_else(|e| panic!("BFS of {what} from {source} with {:?}: {e}", rt.config()));
+    assert_eq!(
+        download(&gpu, &depths),
+        bfs_sequential(g, source),
+        "BFS of {what} from {source} with {:?}",
+        rt.config()
+    );
+}
+
+#[test]
+fn bfs_matches_the_sequential_search() {
+    let runtimes = runtimes();
+    if runtimes.is_empty() {
+        return;
+    }
+    let sample = sample_graph();
+    let components = two_components();
+    let directed = directed_graph();
+    let single = Csr::from_edges(1, &[], true).unwrap();
+    let kron: Vec<(String, Csr)> = [(8, 1), (10, 2), (12, 3), (12, 4), (16, 5)]
+        .into_iter()
+        .map(|(s, seed)| {
+            let what = format!("kronecker({s}, 16, {seed})");
+            (what, kronecker(s, 16, seed).unwrap())
+        })
+        .collect();
+    for mut rt in runtimes {
+        for (g, what) in [
+            (&sample, "small.mtx"),
+            (&components, "two components"),
+            (&directed, "a directed graph"),
+            (&single, "one vertex"),
+        ] {
+            for source in 0..g.n {
+                check_bfs(&mut rt, g, source, what);
+            }
+        }
+        for (what, g) in &kron {
+            let hub = (0..g.n).max_by_key(|&v| g.degree(v)).unwrap();
+            for source in [hub, 0, g.n - 1] {
+                check_bfs(&mut rt, g, source, what);
+            }
+        }
+    }
+}
+
+#[test]
+fn spmv_matches_the_reference() {
+    let runtimes = runtimes();
+    if runtimes.is_empty() {
+        return;
+    }
+    let weighted = weighted_matrix();
+    let pattern = kronecker(14, 16, 5).unwrap();
+    for mut rt in runtimes {
+        let gpu = rt.gpu().clone();
+        for (a, what) in [(&weighted, "weighted"), (&pattern, "kronecker(14)")] {
+            let da = to_device(&gpu, a);
+            let x = input_vector(a.n, 3);
+            let dx = upload(&gpu, &x);
+            let want = spmv(a, &x);
+            for grain in [1, 64, 1000, 1 << 20] {
+                let dy = upload(&gpu, &vec![f32::NAN; a.n as usize]);
+                // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
+                let s = unsafe {
+                    Spmv::from_raw(
+                        da.view,
+                        device_ptr(&gpu, &dx) as *const f32,
+                        device_ptr(&gpu, &dy) as *mut f32,
+                    )
+                };
+                rt.run(gtap_examples::spmv::program::rows(s, 0, a.n, grain))
+                    .unwrap_or_else(|e| panic!("SpMV of {what} with {:?}: {e}", rt.config()));
+                check_close(&want, &download(&gpu, &dy), 1e-6).unwrap_or_else(|e| {
+                    panic!("SpMV of {what}, grain {grain}, with {:?}: {e}", rt.config())
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn block_trees_match_the_thread_trees() {
+    let leaked = tree_table();
+    for mut rt in runtimes() {
+        let gpu = rt.gpu().clone();
+        let table = upload(&gpu, leaked);
+        // SAFETY: the device table holds 4096 u64s and outlives the runs.
+        let dev_work = |m, c| unsafe {
+            tree::Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c)
+        };
+        for (m, c) in [(16, 16), (0, 5), (100, 3), (1000, 1000)] {
+            let host = tree::Work::new(leaked, m, c);
+            for depth in [0, 1, 5, 12] {
+                let (got, stats) = rt
+                    .run(tree_block::full_binary_block::node(
+                        depth,
+                        0,
+                        dev_work(m, c),
+                    ))
+                    .unwrap();
+                let want = tree::full_binary_reference(depth, 0, host);
+                assert_eq!(
+                    got,
+                    want,
+                    "full binary tree, depth {depth}, mem {m}, fma {c}, with {:?}",
+                    rt.config()
+                );
+                assert_eq!(stats.tasks, want.0);
+            }
+            for depth in [4, 12, 16] {
+                let (got, stats) = rt
+                    .run(tree_block::pruned_block::node(0, depth, 0, dev_work(m, c)))
+                    .unwrap();
+                let want = tree::pruned_reference(0, depth, 0, host);
+                assert_eq!(
+                    got,
+                    want,
+                    "pruned tree, depth {depth}, mem {m}, fma {c}, with {:?}",
+                    rt.config()
+                );
+                assert_eq!(stats.tasks, want.0);
+            }
+        }
+    }
+}
