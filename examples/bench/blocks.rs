@@ -21,6 +21,14 @@ pub fn block_config(base: &GpuConfig) -> GpuConfig {
     if let Some(g) = env("GTAP_BP_GRID") {
         config = config.grid(g);
     }
+    // A block task may spawn a whole adjacency list in one step (BFS): records and queue
+    // entries per block for it.
+    if let Some(t) = env("GTAP_BP_TASKS") {
+        config = config.tasks_per_warp(t);
+    }
+    if let Some(q) = env("GTAP_BP_QUEUE") {
+        config = config.queue_capacity(q);
+    }
     let needed = gpu_scratch_needed(config.block) as u32;
     let scratch = config.block_scratch.max(needed);
     config.block_scratch(scratch)

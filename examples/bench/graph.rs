@@ -4,7 +4,8 @@
 //!
 //! Environment: `GTAP_BFS_SCALES` and `GTAP_SPMV_SCALES` (default 20,21,22),
 //! `GTAP_EDGE_FACTOR` (default 16), `GTAP_SPMV_GRAIN` (rows per SpMV leaf task, default 256),
-//! and `GTAP_BP_BLOCK` / `GTAP_BP_GRID` for the block programs' launch (see `blocks.rs`).
+//! and `GTAP_BP_BLOCK` / `GTAP_BP_GRID` for the block programs' launch, `GTAP_BP_TASKS` /
+//! `GTAP_BP_QUEUE` for their records and queue entries per block (see `blocks.rs`).
 //!
 //! BFS starts from a vertex of nonzero degree picked by a generator seeded with the scale
 //! (Graph500 picks random roots of nonzero degree). Its label carries the edges the search

@@ -119,6 +119,17 @@ fn bfs_matches_the_sequential_search() {
         })
         .collect();
     for mut rt in runtimes {
+        // A step spawns a task per improved neighbour: a hub's whole adjacency at once, and
+        // on few blocks most of the frontier waits in queues. Room for it all.
+        let config = rt.config().clone();
+        let room = match config.grid {
+            Some(g) => ((1u32 << 22) / g)
+                .next_power_of_two()
+                .clamp(1 << 16, 1 << 20),
+            None => 1 << 16,
+        };
+        rt.set_config(config.tasks_per_warp(room).queue_capacity(room))
+            .unwrap();
         for (g, what) in [
             (&sample, "small.mtx"),
             (&components, "two components"),

@@ -106,8 +106,8 @@ fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32
             let config = config
                 .clone()
                 .num_queues(queues)
-                .tasks_per_warp(16384)
-                .queue_capacity(16384);
+                .tasks_per_warp(config.tasks_per_warp.max(16384))
+                .queue_capacity(config.queue_capacity.max(16384));
             common::runtime(gtap_examples::PTX, config).map(|rt| (rt, queues, epaq))
         })
         .collect()
