@@ -103,11 +103,15 @@ fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32
             // A warp that follows one queue at a time expands the others' tasks before
             // running them: more live records and queue entries than depth-first order
             // (one warp alone holds most of the tree).
+            // Sized per warp so that a grid of few warps has room for most of the tree (2^21
+            // records in all), and a large grid at least 16384 per warp.
+            let warps = config.grid.map_or(u32::MAX, |g| g * config.block / 32);
+            let room = ((1u32 << 21) / warps).next_power_of_two().max(16384);
             let config = config
                 .clone()
                 .num_queues(queues)
-                .tasks_per_warp(config.tasks_per_warp.max(16384))
-                .queue_capacity(config.queue_capacity.max(16384));
+                .tasks_per_warp(config.tasks_per_warp.max(room))
+                .queue_capacity(config.queue_capacity.max(room).min(1 << 24));
             common::runtime(gtap_examples::PTX, config).map(|rt| (rt, queues, epaq))
         })
         .collect()
