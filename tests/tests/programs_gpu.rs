@@ -187,14 +187,14 @@ fn cilksort_with_epaq_queues_is_correct_on_every_shape() {
 #[test]
 fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
     // The bench's EPAQ configuration (examples/bench.rs) at the ends of the default sweeps
-    // (scripts/sweep-epaq.sh): nqueens(16) at cutoffs 4 and 11, cilksort at cutoffs 64 and
+    // (scripts/sweep-epaq.sh): nqueens(16) at cutoffs 4 and 7, cilksort at cutoffs 64 and
     // 4096 (on 5e6 elements here, a tenth of the sweep's).
     let config = GpuConfig::new().tasks_per_warp(32768).queue_capacity(16384);
     let runtimes = with_queues(&config, &NQUEENS_EPAQ);
     if runtimes.is_empty() {
         return; // no GPU
     }
-    let tasks = [4, 11].map(|cutoff| (cutoff, nqueens::cutoff_task_count(16, cutoff)));
+    let tasks = [4, 7].map(|cutoff| (cutoff, nqueens::cutoff_task_count(16, cutoff)));
     for (mut rt, queues, epaq) in runtimes {
         for (cutoff, want) in tasks {
             let (v, stats) = rt
