@@ -291,6 +291,31 @@ impl<'m, P: Program> Run<'m, P> {
         true
     }
 
+    /// A child of the running task described by `ctx`: a record from the pool (through
+    /// `cache`), filled with `task`, not yet published. `None` when the pool is exhausted (the
+    /// run then failed).
+    fn make_child(
+        &self,
+        common: &mut Common<'_>,
+        cache: &mut LocalCache,
+        ctx: &Ctx,
+        task: P::Task,
+        result_slot: *mut u8,
+        queue: u32,
+    ) -> Option<u32> {
+        let id = match self.pool.alloc(cache) {
+            Ok(id) => id,
+            Err(e) => {
+                common.fail(e);
+                return None;
+            }
+        };
+        // SAFETY: `id` was just allocated through the caller's cache: no other thread has it
+        // until the caller publishes it (a deque push, or the team leader's push).
+        unsafe { Record::fill(self.pool.record(id), ctx.record, result_slot, queue, task) };
+        Some(id)
+    }
+
     /// Team `index`'s share of the staging area.
     fn staging(&self, index: u32) -> &'m [AtomicU32] {
         let share = self.staging.len() / self.workers as usize;
@@ -619,20 +644,17 @@ impl<P: Program> Worker<'_, '_, P> {
         {
             return;
         }
-        let id = match self.run.pool.alloc(&mut self.cache) {
-            Ok(id) => id,
-            Err(e) => return self.fail(e),
+        let Some(id) = self.run.make_child(
+            &mut self.common,
+            &mut self.cache,
+            ctx,
+            task,
+            result_slot,
+            queue,
+        ) else {
+            return;
         };
-        // SAFETY: `id` was just allocated by this worker; the push below publishes it.
-        unsafe {
-            Record::fill(
-                self.run.pool.record(id),
-                ctx.record,
-                result_slot,
-                queue,
-                task,
-            )
-        };
+        // The push publishes the child's record.
         if let Err(e) = self.deque.push(&mut self.owner, id) {
             // The record stays live; `Run::finish` drops its frame.
             self.fail(e);

@@ -270,21 +270,18 @@ impl<'r, 'm, P: Program> Member<'r, 'm, P> {
                 capacity: self.staging.len() as u32,
             });
         }
-        let id = match self.run.pool.alloc(&mut self.cache) {
-            Ok(id) => id,
-            Err(e) => return self.common.fail(e),
+        let Some(id) = self.run.make_child(
+            &mut self.common,
+            &mut self.cache,
+            ctx,
+            task,
+            result_slot,
+            queue,
+        ) else {
+            return;
         };
-        // SAFETY: `id` was just allocated by this thread; the leader publishes it later.
-        unsafe {
-            Record::fill(
-                self.run.pool.record(id),
-                ctx.record,
-                result_slot,
-                queue,
-                task,
-            )
-        };
-        // Relaxed: read by the leader after the arrivals (Acquire).
+        // The leader publishes it after the step. Relaxed: read by the leader after the
+        // arrivals (Acquire).
         self.staging[k as usize].store(id, Ordering::Relaxed);
     }
 }
