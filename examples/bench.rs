@@ -15,7 +15,7 @@
 //! The table printed last has the median, minimum and maximum; `--out` writes it as CSV.
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
-//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`, `GTAP_STAY_ON_QUEUE=1` and
+//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`, `GTAP_QUEUE_ORDER=next-full|stay|most-generated` and
 //! `GTAP_RESUME_INLINE=1` set the GPU configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
@@ -64,7 +64,7 @@ use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, QueueOrder, Scheduler};
 
 #[path = "bench/blocks.rs"]
 mod blocks;
@@ -590,8 +590,16 @@ fn main() -> ExitCode {
             if let Some(k) = env("GTAP_KEEP") {
                 config = config.keep_unpublished(k);
             }
-            if env("GTAP_STAY_ON_QUEUE") == Some(1) {
-                config = config.stay_on_queue(true);
+            match std::env::var("GTAP_QUEUE_ORDER").as_deref() {
+                Ok("stay") => config = config.queue_order(QueueOrder::Stay),
+                Ok("most-generated") => config = config.queue_order(QueueOrder::MostGenerated),
+                Ok("next-full") | Err(_) => {}
+                Ok(other) => {
+                    eprintln!(
+                        "GTAP_QUEUE_ORDER: unknown order `{other}` (next-full, stay, most-generated)"
+                    );
+                    return ExitCode::FAILURE;
+                }
             }
             if env("GTAP_KEEP_EVERY_QUEUE") == Some(1) {
                 config = config.keep_every_queue(true);

@@ -33,6 +33,7 @@ tmp=$(mktemp)
 # One point: tree, sweep name, D, mem_ops, compute_iters.
 point() {
   local tree=$1 sweep=$2 d=$3 m=$4 c=$5
+  echo "[${SECONDS}s] $tree $sweep: D=$d mem_ops=$m compute_iters=$c" >&2
   if GTAP_GRAN_TREES=$tree GTAP_GRAN_FULL_D=$d GTAP_GRAN_PRUNED_D=$d GTAP_GRAN_MEM_OPS=$m \
     GTAP_GRAN_COMPUTE_ITERS=$c timeout 600 "$bench" $cpu --runs "$runs" --out "$tmp" granularity \
     >/dev/null 2>"$tmp.log"; then

@@ -59,12 +59,33 @@ pub mod epaq {
 /// `fib(n)` by plain recursion, each call a real call (on the GPU through the call ABI, with
 /// a stack frame in local memory): the sequential code of GTaP's EPAQ benchmark, whose run
 /// time varies with `n` and so diverges within a warp unless EPAQ groups the leaves.
-#[inline(never)]
+///
+/// Below `fib(48)` the recursion runs in 32-bit arithmetic, as GTaP's `int fib_sequential`:
+/// half the registers to save at each call and half the return value to pass.
 pub fn fib_calls(n: u32) -> u64 {
+    if n <= 47 {
+        u64::from(fib_calls_u32(n))
+    } else {
+        fib_calls_u64(n)
+    }
+}
+
+/// [`fib_calls`] for `n <= 47` (`fib(47)` is the largest that fits `u32`).
+#[inline(never)]
+fn fib_calls_u32(n: u32) -> u32 {
+    if n < 2 {
+        return n;
+    }
+    fib_calls_u32(n - 1) + fib_calls_u32(n - 2)
+}
+
+/// [`fib_calls`] for `n > 47`.
+#[inline(never)]
+fn fib_calls_u64(n: u32) -> u64 {
     if n < 2 {
         return n as u64;
     }
-    fib_calls(n - 1) + fib_calls(n - 2)
+    fib_calls_u64(n - 1) + fib_calls_u64(n - 2)
 }
 
 /// `fib(n)` by the recursion's own work, sequentially: the work of a cutoff task. It visits
@@ -117,4 +138,25 @@ pub fn reference(n: u32) -> u64 {
 /// How many tasks `fib(n)` runs: one per call.
 pub fn task_count(n: u32) -> u64 {
     2 * reference(n + 1) - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sequential_leaves_equal_the_reference() {
+        for n in 0..=25 {
+            assert_eq!(fib_calls(n), reference(n), "fib_calls({n})");
+            assert_eq!(fib_recursive(n), reference(n), "fib_recursive({n})");
+        }
+        assert_eq!(fib_calls_u64(20), reference(20));
+    }
+
+    #[test]
+    fn fib_calls_switches_to_u64_where_u32_ends() {
+        // `fib_calls` runs `fib_calls_u32` up to 47: the last `fib` that fits.
+        assert!(reference(47) <= u64::from(u32::MAX));
+        assert!(reference(48) > u64::from(u32::MAX));
+    }
 }

@@ -23,7 +23,7 @@ mod error;
 pub mod profile;
 mod runtime;
 
-pub use config::{GpuConfig, Scheduler};
+pub use config::{GpuConfig, QueueOrder, Scheduler};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
 pub use runtime::{GpuRuntime, GpuStats};

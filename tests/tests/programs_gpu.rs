@@ -7,7 +7,7 @@ use common::{check_sorted_permutation, device_ptr, download, random_input, uploa
 use gtap_examples::buf::{Buf, Rng};
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, QueueOrder, Scheduler};
 
 /// Grid shapes every program is checked on: one warp alone, a few blocks of several warps,
 /// wide blocks, and the default (every resident block).
@@ -25,6 +25,14 @@ fn shapes() -> Vec<GpuConfig> {
             .keep_unpublished(128)
             .resume_inline(true),
         GpuConfig::new().keep_unpublished(512).resume_inline(true),
+        // The EPAQ queue orders (they matter with several queues; the EPAQ tests below run
+        // every shape with one, two and three).
+        GpuConfig::new()
+            .grid(7)
+            .block(64)
+            .queue_order(QueueOrder::Stay)
+            .keep_every_queue(true),
+        GpuConfig::new().queue_order(QueueOrder::MostGenerated),
         // The schedulers the paper compares work stealing with.
         GpuConfig::new()
             .grid(7)
@@ -60,15 +68,7 @@ fn fib_is_correct_on_every_shape() {
 #[test]
 fn fib_with_a_cutoff_is_correct_with_one_and_three_queues() {
     for config in shapes() {
-        for (queues, epaq) in [(1, 0), (3, 1)] {
-            if queues > 1 && config.scheduler == Scheduler::GlobalQueue {
-                continue; // one queue only
-            }
-            let Some(mut rt) =
-                common::runtime(gtap_examples::PTX, config.clone().num_queues(queues))
-            else {
-                return;
-            };
+        for (mut rt, queues, epaq) in with_queues(&config, &[(1, 0), (3, 1)]) {
             for (n, cutoff, leaf) in [
                 (20, 2, Leaf::Stack),
                 (24, 5, Leaf::Calls),

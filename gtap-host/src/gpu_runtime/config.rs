@@ -57,11 +57,8 @@ pub struct GpuConfig {
     /// of its queues at the end of a round (fewer publish and pop atomics; more tasks hidden
     /// from thieves), instead of only in the queue its next round takes from. Default off.
     pub keep_every_queue: bool,
-    /// EPAQ: whether a warp stays on the queue it used last while that queue holds a whole
-    /// batch (GTaP's order), instead of turning to the next queue that holds one (default).
-    /// Staying expands one kind of task as far as it goes before running the others: fewer
-    /// queue switches, but more live tasks (records) at once.
-    pub stay_on_queue: bool,
+    /// EPAQ: which queue a warp's next round takes from ([`QueueOrder`]).
+    pub queue_order: QueueOrder,
     /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
     /// paper measures it against.
     pub scheduler: Scheduler,
@@ -102,6 +99,25 @@ pub enum Scheduler {
     GlobalQueue,
 }
 
+/// With several EPAQ queues, which queue a warp's next round takes from
+/// ([`GpuConfig::queue_order`]). Every order runs every task; they differ in how long a warp
+/// keeps to one kind of task, and so in divergence, queue switches and live records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QueueOrder {
+    /// The next queue after the current one (round-robin, the current one last) that holds
+    /// a whole batch, or the one holding the most if none does.
+    #[default]
+    NextFull,
+    /// The current queue while it holds a whole batch, then round-robin as `NextFull`:
+    /// expands one kind of task as far as it goes before the others (fewer switches, more
+    /// live records).
+    Stay,
+    /// GTaP's order: the queue that got the most new tasks in the round just run (the
+    /// lowest such queue on a tie), whose newest tasks the warp keeps and runs next; after a
+    /// round that made none, queue 0 first, then the others round-robin.
+    MostGenerated,
+}
+
 impl Default for GpuConfig {
     fn default() -> Self {
         GpuConfig {
@@ -117,7 +133,7 @@ impl Default for GpuConfig {
             keep_unpublished: 32,
             resume_inline: false,
             keep_every_queue: false,
-            stay_on_queue: false,
+            queue_order: QueueOrder::NextFull,
             scheduler: Scheduler::WorkStealing,
             profile: None,
             block_scratch: 4096,
@@ -198,9 +214,9 @@ impl GpuConfig {
         self
     }
 
-    /// Sets whether a warp stays on its last EPAQ queue while it holds a whole batch.
-    pub fn stay_on_queue(mut self, on: bool) -> Self {
-        self.stay_on_queue = on;
+    /// Sets which EPAQ queue a warp's next round takes from.
+    pub fn queue_order(mut self, order: QueueOrder) -> Self {
+        self.queue_order = order;
         self
     }
 

@@ -13,7 +13,7 @@ use gtap_device::runtime::gpu::layout::{
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
-use super::{GpuConfig, GpuRunError, Profile, Scheduler};
+use super::{GpuConfig, GpuRunError, Profile, QueueOrder, Scheduler};
 use crate::{Gpu, GpuError, Kernel, Module};
 
 /// How long past its timeout the host waits for a kernel that should have stopped itself
@@ -563,10 +563,10 @@ impl GpuRuntime {
                 tuning::KEEP_EVERY_QUEUE
             } else {
                 0
-            } | if cfg.stay_on_queue {
-                tuning::STAY_ON_QUEUE
-            } else {
-                0
+            } | match cfg.queue_order {
+                QueueOrder::NextFull => 0,
+                QueueOrder::Stay => tuning::STAY_ON_QUEUE,
+                QueueOrder::MostGenerated => tuning::MOST_GENERATED,
             } | if P::BLOCK && cfg.check_uniform {
                 tuning::CHECK_UNIFORM
             } else {

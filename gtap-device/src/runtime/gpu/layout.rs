@@ -80,10 +80,13 @@ pub mod tuning {
     /// EPAQ: at the end of a round a warp keeps up to `keep_max` new tasks unpublished in
     /// every queue, not only in the queue its next round takes from.
     pub const KEEP_EVERY_QUEUE: u32 = 16;
-    /// EPAQ: a warp stays on the queue it used last while that queue holds a whole batch
-    /// (GTaP's order: round-robin starting at the last queue used), instead of turning to
-    /// the next queue that holds one.
+    /// EPAQ: a warp stays on the queue it used last while that queue holds a whole batch,
+    /// instead of turning to the next queue that holds one.
     pub const STAY_ON_QUEUE: u32 = 32;
+    /// EPAQ, GTaP's order: a warp's next round takes from the queue that got the most new
+    /// tasks in the round just run (the lowest on a tie), or from queue 0 first after a round
+    /// that made none.
+    pub const MOST_GENERATED: u32 = 64;
 }
 
 /// The single queue of the global-queue ablation ([`tuning::GLOBAL_QUEUE`]): a ring of

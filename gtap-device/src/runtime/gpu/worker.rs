@@ -620,7 +620,7 @@ unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
 ///
 /// With several EPAQ queues the warp turns to the next queue (round-robin, the current one
 /// last) that holds a whole batch (`batch` tasks: a warp's width, or 1 for a block worker),
-/// or to the one that holds the most if none does; it keeps
+/// or to the one that holds the most if none does (or by the run's other `QueueOrder`); it keeps
 /// up to `keep_max` of that queue's new tasks and publishes the rest of every queue. Taking
 /// turns keeps every round's tasks of one kind (EPAQ's point) while no queue waits for
 /// another to drain: a recursion whose leaves go to their own queue would otherwise expand
@@ -654,7 +654,17 @@ pub(super) fn close_round<P: Program>(
     }
     let nq = run.num_queues as usize;
     let mut next = current as usize;
-    if nq > 1 {
+    if nq > 1 && run.tuning & tuning::MOST_GENERATED != 0 {
+        // GTaP's order: the queue that got the most new tasks this round (the lowest on a
+        // tie); queue 0 when there were none.
+        let new = |q: usize| sh.staged[q].min(sh.room[q]);
+        next = 0;
+        for q in 1..nq {
+            if new(q) > new(next) {
+                next = q;
+            }
+        }
+    } else if nq > 1 {
         // Tasks the warp holds in queue `q`: published (as far as it knows: thieves may have
         // taken some), kept and staged.
         let holds = |q: usize| {
