@@ -201,6 +201,32 @@ fn required(value: Option<String>, flag: &str) -> Result<String, CliError> {
     value.ok_or_else(|| CliError::Usage(format!("missing {flag} <col>")))
 }
 
+/// Reads the rest of `command`'s arguments: the common ones into `common`, its own flags
+/// through `own` (which says whether it knew the flag). Returns `true` on `-h`/`--help`.
+fn read_flags(
+    args: &mut Args,
+    common: &mut CommonBuilder,
+    command: &str,
+    known: &str,
+    mut own: impl FnMut(&str, &mut Args) -> Result<bool, CliError>,
+) -> Result<bool, CliError> {
+    while let Some(arg) = args.next()? {
+        if common.take(&arg, args)? {
+            continue;
+        }
+        let Arg::Flag(f) = &arg else {
+            unreachable!("positionals are taken above")
+        };
+        if f == "-h" || f == "--help" {
+            return Ok(true);
+        }
+        if !own(f, args)? {
+            return Err(unknown(command, f, known));
+        }
+    }
+    Ok(false)
+}
+
 /// Parses a command line (without the program name).
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError> {
     let mut args = Args::new(args);
@@ -223,15 +249,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError
         "line" => {
             let (mut x, mut y, mut series) = (None, None, None);
             let (mut x_scale, mut y_scale) = (gtap_plot::Scale::Linear, gtap_plot::Scale::Linear);
-            while let Some(arg) = args.next()? {
-                if common.take(&arg, &mut args)? {
-                    continue;
-                }
-                let Arg::Flag(f) = &arg else {
-                    unreachable!("positionals are taken above")
-                };
-                match f.as_str() {
-                    "-h" | "--help" => return Ok(Command::Help),
+            let known = "--x, --y, --series, --log-x, --log2-x, --log-y, --log2-y";
+            let help = read_flags(&mut args, &mut common, "line", known, |f, args| {
+                match f {
                     "--x" => x = Some(args.value(f)?),
                     "--y" => y = Some(args.value(f)?),
                     "--series" => series = Some(args.value(f)?),
@@ -239,14 +259,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError
                     "--log2-x" => x_scale = gtap_plot::Scale::Log2,
                     "--log-y" => y_scale = gtap_plot::Scale::Log10,
                     "--log2-y" => y_scale = gtap_plot::Scale::Log2,
-                    _ => {
-                        return Err(unknown(
-                            "line",
-                            f,
-                            "--x, --y, --series, --log-x, --log2-x, --log-y, --log2-y",
-                        ));
-                    }
+                    _ => return Ok(false),
                 }
+                Ok(true)
+            })?;
+            if help {
+                return Ok(Command::Help);
             }
             Ok(Command::Line {
                 common: common.build()?,
@@ -259,15 +277,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError
         }
         "hist" => {
             let (mut value, mut bins, mut log_y) = (None, None, false);
-            while let Some(arg) = args.next()? {
-                if common.take(&arg, &mut args)? {
-                    continue;
-                }
-                let Arg::Flag(f) = &arg else {
-                    unreachable!("positionals are taken above")
-                };
-                match f.as_str() {
-                    "-h" | "--help" => return Ok(Command::Help),
+            let known = "--value, --bins, --log-y";
+            let help = read_flags(&mut args, &mut common, "hist", known, |f, args| {
+                match f {
                     "--value" => value = Some(args.value(f)?),
                     "--bins" => {
                         let n: usize = args::number(f, &args.value(f)?)?;
@@ -277,8 +289,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError
                         bins = Some(n);
                     }
                     "--log-y" => log_y = true,
-                    _ => return Err(unknown("hist", f, "--value, --bins, --log-y")),
+                    _ => return Ok(false),
                 }
+                Ok(true)
+            })?;
+            if help {
+                return Ok(Command::Help);
             }
             Ok(Command::Hist {
                 common: common.build()?,
@@ -290,29 +306,21 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError
         "timeline" => {
             let (mut rows, mut t0, mut t1, mut value_max) = (None, None, None, 1.0);
             let (mut row_label, mut value_label) = ("row".to_string(), "value".to_string());
-            while let Some(arg) = args.next()? {
-                if common.take(&arg, &mut args)? {
-                    continue;
-                }
-                let Arg::Flag(f) = &arg else {
-                    unreachable!("positionals are taken above")
-                };
-                match f.as_str() {
-                    "-h" | "--help" => return Ok(Command::Help),
+            let known = "--rows, --t0, --t1, --value-max, --row-label, --value-label";
+            let help = read_flags(&mut args, &mut common, "timeline", known, |f, args| {
+                match f {
                     "--rows" => rows = Some(args::number(f, &args.value(f)?)?),
                     "--t0" => t0 = Some(args::number(f, &args.value(f)?)?),
                     "--t1" => t1 = Some(args::number(f, &args.value(f)?)?),
                     "--value-max" => value_max = args::number(f, &args.value(f)?)?,
                     "--row-label" => row_label = args.value(f)?,
                     "--value-label" => value_label = args.value(f)?,
-                    _ => {
-                        return Err(unknown(
-                            "timeline",
-                            f,
-                            "--rows, --t0, --t1, --value-max, --row-label, --value-label",
-                        ));
-                    }
+                    _ => return Ok(false),
                 }
+                Ok(true)
+            })?;
+            if help {
+                return Ok(Command::Help);
             }
             Ok(Command::Timeline {
                 common: common.build()?,
@@ -382,5 +390,11 @@ mod tests {
         assert!(parse_str("").unwrap_err().is_usage());
         assert_eq!(parse_str("--help").unwrap(), Command::Help);
         assert_eq!(parse_str("hist -h").unwrap(), Command::Help);
+        assert_eq!(parse_str("line d.csv --help").unwrap(), Command::Help);
+        assert_eq!(parse_str("timeline -h").unwrap(), Command::Help);
+        let t = msg("timeline d.csv --rows 4 -o o.png --value v");
+        assert!(t.contains("`timeline` has no option --value"), "{t}");
+        assert!(t.contains("--rows, --t0"), "{t}");
+        assert!(msg("hist d.csv --value v -o o.png --x n").contains("`hist` has no option --x"));
     }
 }
