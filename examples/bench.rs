@@ -15,8 +15,9 @@
 //! The table printed last has the median, minimum and maximum; `--out` writes it as CSV.
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
-//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`, `GTAP_QUEUE_ORDER=next-full|stay|most-generated` and
-//! `GTAP_RESUME_INLINE=1` set the GPU configuration;
+//! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`,
+//! `GTAP_QUEUE_ORDER=next-full|stay|most-generated` and `GTAP_RESUME_INLINE=1` set the GPU
+//! configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
 //!

@@ -620,9 +620,10 @@ unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
 ///
 /// With several EPAQ queues the warp turns to the next queue (round-robin, the current one
 /// last) that holds a whole batch (`batch` tasks: a warp's width, or 1 for a block worker),
-/// or to the one that holds the most if none does (or by the run's other `QueueOrder`); it keeps
-/// up to `keep_max` of that queue's new tasks and publishes the rest of every queue. Taking
-/// turns keeps every round's tasks of one kind (EPAQ's point) while no queue waits for
+/// or to the one that holds the most if none does (`tuning::STAY_ON_QUEUE` and
+/// `tuning::MOST_GENERATED` choose otherwise); it keeps up to `keep_max` of that queue's new
+/// tasks and publishes the rest of every queue. Taking turns keeps every round's tasks of one
+/// kind (EPAQ's point) while no queue waits for
 /// another to drain: a recursion whose leaves go to their own queue would otherwise expand
 /// its whole tree before running one leaf, and hold a record for every node at once.
 ///
