@@ -16,8 +16,8 @@
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
 //! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`,
-//! `GTAP_QUEUE_ORDER=next-full|stay|most-generated` and `GTAP_RESUME_INLINE=1` set the GPU
-//! configuration;
+//! `GTAP_QUEUE_ORDER=next-full|stay|most-generated`, `GTAP_STEAL_ATTEMPTS` and
+//! `GTAP_RESUME_INLINE=1` set the GPU configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
 //!
@@ -601,6 +601,9 @@ fn main() -> ExitCode {
                     );
                     return ExitCode::FAILURE;
                 }
+            }
+            if let Some(v) = env("GTAP_STEAL_ATTEMPTS") {
+                config = config.steal_attempts(v);
             }
             if env("GTAP_KEEP_EVERY_QUEUE") == Some(1) {
                 config = config.keep_every_queue(true);

@@ -4,6 +4,7 @@
 # Usage (from the repository root): bash scripts/gpu-run.sh [test-name-filter]
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/jit-cache.sh
 bin=.gpu-bin
 log=${OUT:-/tmp}/gpu-run.log
 : >"$log"

@@ -6,6 +6,7 @@
 # Sizes: GTAP_FIB_N (default 30), GTAP_NQ_N (12), GTAP_CILKSORT_N (1000000).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/jit-cache.sh
 out=${1:?usage: sweep-ablation.sh OUT.csv [RUNS]}
 runs=${2:-3}
 bench=.gpu-bin/examples/bench

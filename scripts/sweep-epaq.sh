@@ -33,6 +33,7 @@
 # (The script prints these with OUT filled in when it ends.)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/jit-cache.sh
 out=${1:?usage: sweep-epaq.sh OUT.csv [RUNS]}
 runs=${2:-10}
 bench=.gpu-bin/examples/bench
@@ -62,7 +63,7 @@ for program in ${SWEEP_PROGRAMS:-fib nqueens cilksort}; do
         >>"$out"
     else
       rc=$?
-      echo "# FAILED: $program cutoff $cutoff (exit $rc): $(grep -m1 -E 'panicked|error' "$log")" >>"$out"
+      echo "# FAILED: $program cutoff $cutoff (exit $rc): $(grep -m1 -A1 -E 'panicked|error' "$log" | tr '\n' ' ')" >>"$out"
       tail -n 5 "$log" >&2
     fi
   done

@@ -14,6 +14,7 @@
 # Plots: bash scripts/plot-granularity.sh OUT.csv DIR (where gtap-plot builds).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/jit-cache.sh
 out=${1:?usage: sweep-granularity.sh OUT.csv [RUNS]}
 runs=${2:-5}
 bench=${GTAP_BENCH:-.gpu-bin/examples/bench}
