@@ -16,8 +16,9 @@
 //!
 //! Environment: `GTAP_GRID`, `GTAP_BLOCK`, `GTAP_MAX_REGISTERS`, `GTAP_KEEP`
 //! (`keep_unpublished`), `GTAP_KEEP_EVERY_QUEUE=1`,
-//! `GTAP_QUEUE_ORDER=next-full|stay|most-generated`, `GTAP_STEAL_ATTEMPTS` and
-//! `GTAP_RESUME_INLINE=1` set the GPU configuration;
+//! `GTAP_QUEUE_ORDER=next-full|stay|most-generated`, `GTAP_TOP_UP` (victims, `top_up`),
+//! `GTAP_STEAL_ATTEMPTS`, `GTAP_TIMEOUT_S` (the run's timeout, seconds),
+//! `GTAP_STEAL_PER_QUEUE=1` and `GTAP_RESUME_INLINE=1` set the GPU configuration;
 //! `GTAP_SCHEDULER=one-at-a-time|global-queue` an ablation scheduler; `GTAP_FIB_N=30,35`,
 //! `GTAP_NQ_N=12,14`, `GTAP_MERGESORT_N=..`, `GTAP_CILKSORT_N=..` the problem sizes.
 //!
@@ -605,8 +606,17 @@ fn main() -> ExitCode {
             if let Some(v) = env("GTAP_STEAL_ATTEMPTS") {
                 config = config.steal_attempts(v);
             }
+            if let Some(v) = env("GTAP_TOP_UP") {
+                config = config.top_up(v);
+            }
+            if env("GTAP_STEAL_PER_QUEUE") == Some(1) {
+                config = config.steal_per_queue(true);
+            }
             if env("GTAP_KEEP_EVERY_QUEUE") == Some(1) {
                 config = config.keep_every_queue(true);
+            }
+            if let Some(s) = env("GTAP_TIMEOUT_S") {
+                config = config.timeout(std::time::Duration::from_secs(s.into()));
             }
             if env("GTAP_RESUME_INLINE") == Some(1) {
                 config = config.resume_inline(true);

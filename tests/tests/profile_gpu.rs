@@ -99,6 +99,7 @@ fn check_profile(stats: &GpuStats, capacity: u32) -> &Profile {
                             | BatchSource::Pop
                             | BatchSource::Steal
                             | BatchSource::Global
+                            | BatchSource::TopUp
                     ),
                     "{at}"
                 );

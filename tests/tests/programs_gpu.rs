@@ -33,6 +33,14 @@ fn shapes() -> Vec<GpuConfig> {
             .queue_order(QueueOrder::Stay)
             .keep_every_queue(true),
         GpuConfig::new().queue_order(QueueOrder::MostGenerated),
+        // Short batches filled up by stealing from the same queue, and GTaP's per-queue
+        // steal order (with one queue too, where a warp also tops up).
+        GpuConfig::new()
+            .grid(7)
+            .block(64)
+            .queue_order(QueueOrder::Stay)
+            .top_up(2),
+        GpuConfig::new().top_up(1).steal_per_queue(true),
         // The schedulers the paper compares work stealing with.
         GpuConfig::new()
             .grid(7)
@@ -227,6 +235,33 @@ fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
             ))
             .unwrap_or_else(|e| panic!("cilksort {n} cutoff {cutoff}, {queues} queue(s): {e}"));
             check_sorted_permutation(&input, &download(&gpu, &data));
+        }
+    }
+}
+
+#[test]
+fn top_up_runs_nqueens_16_to_the_end_again_and_again() {
+    // The regression test of a deadlock in the remote free path: with `top_up`, nqueens(16)
+    // at cutoff 7 (many steals, so many records freed by other warps) hung in about two
+    // runs of three, one lane waiting in a warp collective for a lane that had left it (see
+    // `WarpCtx::free_all`). Six runs of each queue count and top-up depth; the run's own
+    // timeout turns a hang into an error.
+    let config = GpuConfig::new()
+        .tasks_per_warp(32768)
+        .queue_capacity(16384)
+        .timeout(std::time::Duration::from_secs(30));
+    let want = nqueens::cutoff_task_count(16, 7);
+    for top_up in [1, 2] {
+        for (mut rt, queues, epaq) in with_queues(&config.clone().top_up(top_up), &NQUEENS_EPAQ) {
+            for run in 0..6 {
+                let (v, stats) = rt
+                    .run(nqueens::epaq::nqueens(16, 0, 0, 0, 0, 7, epaq))
+                    .unwrap_or_else(|e| {
+                        panic!("top_up {top_up}, {queues} queue(s), run {run}: {e}")
+                    });
+                assert_eq!(v, nqueens::KNOWN[16], "top_up {top_up}, {queues} queue(s)");
+                assert_eq!(stats.tasks, want, "top_up {top_up}, {queues} queue(s)");
+            }
         }
     }
 }

@@ -37,6 +37,16 @@ pub struct GpuConfig {
     pub num_queues: u32,
     /// Victims an idle warp tries per round.
     pub steal_attempts: u32,
+    /// Victims a warp tries to fill up a batch that its own deque left short of a warp's
+    /// width, stealing from the same EPAQ queue (GTaP fills every batch so; 0: the warp runs
+    /// the short batch as it is). Short batches leave lanes idle for the whole round, which
+    /// costs most where a round's tasks are long (sequential leaves below a cutoff).
+    pub top_up: u32,
+    /// With `top_up > 0`: a warp whose own deque of its current queue is empty steals from
+    /// that queue of other warps before it turns to its own next queue (GTaP's order; keeps
+    /// rounds to one kind of task at the price of more steals). Default off: a warp runs its
+    /// own tasks of every queue before it steals.
+    pub steal_per_queue: bool,
     /// A run longer than this is stopped and reported as [`GpuRunError::TimedOut`]. The kernel
     /// times itself (from its start, so time spent queued behind another run's kernel does
     /// not count) and stops between rounds; a task that never returns cannot be stopped and
@@ -128,6 +138,8 @@ impl Default for GpuConfig {
             queue_capacity: 4096,
             num_queues: 1,
             steal_attempts: 8,
+            top_up: 0,
+            steal_per_queue: false,
             timeout: Duration::from_secs(120),
             max_registers: None,
             keep_unpublished: 32,
@@ -187,6 +199,19 @@ impl GpuConfig {
     /// Sets the victims an idle warp tries per round.
     pub fn steal_attempts(mut self, attempts: u32) -> Self {
         self.steal_attempts = attempts;
+        self
+    }
+
+    /// Sets the victims a warp tries to fill up a short batch from (0: off).
+    pub fn top_up(mut self, victims: u32) -> Self {
+        self.top_up = victims;
+        self
+    }
+
+    /// Sets whether a warp steals from its current EPAQ queue before it turns to its own
+    /// next queue (needs `top_up > 0`).
+    pub fn steal_per_queue(mut self, on: bool) -> Self {
+        self.steal_per_queue = on;
         self
     }
 
@@ -309,6 +334,13 @@ impl GpuConfig {
                 "steal_attempts",
                 0,
                 "an idle warp must try at least one victim",
+            );
+        }
+        if self.steal_per_queue && self.top_up == 0 {
+            return bad(
+                "top_up",
+                0,
+                "steal_per_queue steals with top_up's victims: set top_up to at least 1",
             );
         }
         if let Some(r) = self.max_registers
@@ -565,6 +597,7 @@ mod tests {
             (GpuConfig::new().keep_unpublished(4096), "keep_unpublished"),
             (GpuConfig::new().profile(0), "profile"),
             (GpuConfig::new().profile((1 << 24) + 1), "profile"),
+            (GpuConfig::new().steal_per_queue(true), "top_up"),
         ] {
             let err = cfg.validate().unwrap_err().to_string();
             assert!(err.contains(setting), "{err}");
@@ -747,12 +780,12 @@ mod tests {
             .profile(1000)
             .check_launch(&h100, 10, 512, false)
             .unwrap();
-        // 20 warps of 1000 events of 56 bytes and a 16-byte header.
-        assert_eq!(size_of::<ProfileEvent>(), 56);
-        assert_eq!(on.profile, Some(20 * (1000 * 56 + 16)));
+        // 20 warps of 1000 events of 64 bytes and a 16-byte header.
+        assert_eq!(size_of::<ProfileEvent>(), 64);
+        assert_eq!(on.profile, Some(20 * (1000 * 64 + 16)));
         assert_eq!(
             on.total().unwrap() - off.total().unwrap(),
-            20 * (1000 * 56 + 16)
+            20 * (1000 * 64 + 16)
         );
         // A profile larger than the device's memory is named as the largest part.
         let err = rejected(&plain.profile(1 << 24).grid(1000), &h100);

@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | [`Profile::write_chrome_trace`] | Chrome trace JSON: one track per warp, grouped by SM; a slice per run phase ("run 17 lanes") and per idle stretch | <https://ui.perfetto.dev> or `chrome://tracing` (GTaP Fig. 6, interactively) |
 //! | [`Profile::write_timeline_csv`] | `row,start_ns,end_ns,value`: a row per warp, a span per run phase, value = busy lanes / 32 | `gtap-plot timeline` (GTaP Fig. 6) |
-//! | [`Profile::write_round_times_csv`] | `warp,round,run_ns,lanes,resumes,run_cycles,source`: a line per round that ran tasks | the distribution of per-round task time (GTaP Fig. 11) |
+//! | [`Profile::write_round_times_csv`] | `warp,round,run_ns,lanes,resumes,run_cycles,source,queue` and the round's four times: a line per round that ran tasks | the distribution of per-round task time (GTaP Fig. 11) |
 //! | [`Profile::summary`] | rounds, mean busy lanes, busy fraction of time per warp | a first look |
 //! | [`Profile::write_dir`] | all four into one folder | `bench --profile DIR` |
 //!
@@ -38,6 +38,8 @@ pub enum BatchSource {
     Steal,
     /// The global queue of the global-queue ablation (with kept tasks, if any).
     Global,
+    /// The warp's own tasks, filled up by a steal (`GpuConfig::top_up`).
+    TopUp,
     /// A code this host does not know (PTX from another gtap version).
     Unknown(u32),
 }
@@ -51,6 +53,7 @@ impl BatchSource {
             batch_source::POP => BatchSource::Pop,
             batch_source::STEAL => BatchSource::Steal,
             batch_source::GLOBAL => BatchSource::Global,
+            batch_source::TOP_UP => BatchSource::TopUp,
             other => BatchSource::Unknown(other),
         }
     }
@@ -63,6 +66,7 @@ impl BatchSource {
             BatchSource::Pop => "pop",
             BatchSource::Steal => "steal",
             BatchSource::Global => "global",
+            BatchSource::TopUp => "top-up",
             BatchSource::Unknown(_) => "unknown",
         }
     }
@@ -95,6 +99,8 @@ pub struct ProfileEvent {
     pub resumes: u32,
     /// Where the tasks came from.
     pub source: BatchSource,
+    /// The EPAQ queue they were taken from (0 for idle rounds).
+    pub queue: u32,
     /// Rounds this event stands for: 1 for a round that ran tasks, `n` for `n` idle rounds
     /// in a row.
     pub rounds: u32,
@@ -121,6 +127,7 @@ impl ProfileEvent {
             lanes: e.lanes,
             resumes: e.resumes,
             source: BatchSource::from_code(e.source),
+            queue: e.queue,
             rounds: e.rounds,
         }
     }
@@ -365,21 +372,30 @@ impl Profile {
         write_file(path.as_ref(), |w| self.round_times_csv(w))
     }
 
-    /// `warp,round,run_ns,lanes,resumes,run_cycles,source`: a line per round that ran tasks;
-    /// `round` counts the warp's rounds from 0, idle ones included; `run_ns` is the run
-    /// phase's length (the distribution of per-warp task time per round, GTaP Fig. 11).
+    /// `warp,round,run_ns,lanes,resumes,run_cycles,source,queue,start_ns,run_start_ns,
+    /// run_end_ns,end_ns`: a line per round that ran tasks; `round` counts the warp's rounds
+    /// from 0, idle ones included; `run_ns` is the run phase's length (the distribution of
+    /// per-warp task time per round, GTaP Fig. 11); `queue` is the EPAQ queue of the batch;
+    /// the four times (nanoseconds since [`Profile::origin_ns`]) split the round into taking
+    /// the batch, running it and closing the round.
     pub fn round_times_csv(&self, out: impl Write) -> io::Result<()> {
         let mut out = BufWriter::new(out);
-        out.write_all(b"warp,round,run_ns,lanes,resumes,run_cycles,source\n")?;
+        let origin = self.origin_ns();
+        out.write_all(b"warp,round,run_ns,lanes,resumes,run_cycles,source,queue,start_ns,run_start_ns,run_end_ns,end_ns\n")?;
         for (w, round, e) in self.busy_rounds() {
             writeln!(
                 out,
-                "{w},{round},{},{},{},{},{}",
+                "{w},{round},{},{},{},{},{},{},{},{},{},{}",
                 e.run_ns(),
                 e.lanes,
                 e.resumes,
                 e.run_cycles,
-                e.source
+                e.source,
+                e.queue,
+                e.start_ns.saturating_sub(origin),
+                e.run_start_ns.saturating_sub(origin),
+                e.run_end_ns.saturating_sub(origin),
+                e.end_ns.saturating_sub(origin)
             )?;
         }
         out.flush()
@@ -419,11 +435,28 @@ impl Profile {
                 }
             })
             .collect();
+        let mut per_queue: Vec<QueueSummary> = Vec::new();
+        let mut idle_ns = 0;
+        for e in self.warps.iter().flat_map(|w| &w.events) {
+            if e.is_idle() {
+                idle_ns += e.end_ns.saturating_sub(e.start_ns);
+                continue;
+            }
+            let q = e.queue as usize;
+            if per_queue.len() <= q {
+                per_queue.resize_with(q + 1, QueueSummary::default);
+            }
+            per_queue[q].queue = e.queue;
+            per_queue[q].add(e);
+        }
+        per_queue.retain(|q| q.rounds > 0);
         ProfileSummary {
             events_per_warp: self.events_per_warp,
             events: self.events() as u64,
             span_ns,
             per_warp,
+            per_queue,
+            idle_ns,
         }
     }
 
@@ -481,6 +514,36 @@ pub struct WarpSummary {
     pub dropped: u32,
 }
 
+/// The rounds that took their batch from one EPAQ queue, over all warps: how full they were
+/// and where their time went. A round has three phases: taking the batch (popping,
+/// stealing, reading the ids: round start to run start), running the tasks (run start to
+/// run end), and closing (settling the allocator, publishing: run end to round end).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueSummary {
+    /// The queue.
+    pub queue: u32,
+    /// Rounds that ran tasks from it.
+    pub rounds: u64,
+    /// Busy lanes summed over those rounds.
+    pub lanes: u64,
+    /// Nanoseconds summed over those rounds: taking the batch, running, closing.
+    pub take_ns: u64,
+    /// See `take_ns`.
+    pub run_ns: u64,
+    /// See `take_ns`.
+    pub close_ns: u64,
+}
+
+impl QueueSummary {
+    fn add(&mut self, e: &ProfileEvent) {
+        self.rounds += 1;
+        self.lanes += u64::from(e.lanes);
+        self.take_ns += e.run_start_ns.saturating_sub(e.start_ns);
+        self.run_ns += e.run_ns();
+        self.close_ns += e.end_ns.saturating_sub(e.run_end_ns);
+    }
+}
+
 /// What [`Profile::summary`] computes; `Display` prints it as text (totals, then a line per
 /// warp).
 #[derive(Clone, Debug, PartialEq)]
@@ -493,6 +556,10 @@ pub struct ProfileSummary {
     pub span_ns: u64,
     /// One per warp.
     pub per_warp: Vec<WarpSummary>,
+    /// One per EPAQ queue that ran a round, by queue.
+    pub per_queue: Vec<QueueSummary>,
+    /// Nanoseconds in idle rounds (looking for work and backing off), over all warps.
+    pub idle_ns: u64,
 }
 
 impl ProfileSummary {
@@ -555,6 +622,38 @@ impl fmt::Display for ProfileSummary {
                 fr[fr.len() / 2]
             )?;
         }
+        let warps_ns = self.span_ns.saturating_mul(warps as u64).max(1) as f64;
+        let pct = |ns: u64| 100.0 * ns as f64 / warps_ns;
+        let (take, run, close) = self.per_queue.iter().fold((0, 0, 0), |(t, r, c), q| {
+            (t + q.take_ns, r + q.run_ns, c + q.close_ns)
+        });
+        writeln!(
+            f,
+            "warp time over the span: {:.1}% taking batches, {:.1}% running tasks, {:.1}% closing rounds, {:.1}% idle rounds, {:.1}% before the first or after the last round",
+            pct(take),
+            pct(run),
+            pct(close),
+            pct(self.idle_ns),
+            (100.0 - pct(take + run + close + self.idle_ns)).max(0.0)
+        )?;
+        writeln!(
+            f,
+            "\n{:>5} {:>9} {:>10} {:>9} {:>9} {:>9}   (per round that ran tasks, means)",
+            "queue", "rounds", "mean lanes", "take us", "run us", "close us"
+        )?;
+        for q in &self.per_queue {
+            let n = q.rounds.max(1) as f64;
+            writeln!(
+                f,
+                "{:>5} {:>9} {:>10.2} {:>9.2} {:>9.2} {:>9.2}",
+                q.queue,
+                q.rounds,
+                q.lanes as f64 / n,
+                q.take_ns as f64 / n / 1e3,
+                q.run_ns as f64 / n / 1e3,
+                q.close_ns as f64 / n / 1e3
+            )?;
+        }
         writeln!(
             f,
             "\n{:>6} {:>5} {:>8} {:>8} {:>10} {:>10} {:>9} {:>8}",
@@ -592,6 +691,7 @@ mod tests {
             lanes,
             resumes: lanes,
             source,
+            queue: if source == BatchSource::Steal { 2 } else { 0 },
             rounds: 1,
         }
     }
@@ -606,6 +706,7 @@ mod tests {
             lanes: 0,
             resumes: 0,
             source: BatchSource::None,
+            queue: 0,
             rounds,
         }
     }
@@ -773,14 +874,16 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("warp,round,run_ns,lanes,resumes,run_cycles,source")
+            Some(
+                "warp,round,run_ns,lanes,resumes,run_cycles,source,queue,start_ns,run_start_ns,run_end_ns,end_ns"
+            )
         );
         assert_eq!(
             lines.collect::<Vec<_>>(),
             [
-                "0,0,1000,1,1,1500,kept",
-                "0,1,1000,32,32,1500,pop",
-                "1,3,1000,17,17,1500,steal"
+                "0,0,1000,1,1,1500,kept,0,0,100,1100,1200",
+                "0,1,1000,32,32,1500,pop,0,1200,1300,2300,2400",
+                "1,3,1000,17,17,1500,steal,2,2100,2200,3200,3300"
             ]
         );
     }
@@ -795,6 +898,14 @@ mod tests {
         // The span: 0 to warp 1's last round end (2100 + 1200 ns).
         assert_eq!(s.span_ns, 3300);
         assert!((s.per_warp[0].busy_fraction - 2000.0 / 3300.0).abs() < 1e-9);
+        // Queues 0 (two rounds) and 2 (one); every round takes 100 ns, runs 1000, closes 100.
+        let q: Vec<_> = s
+            .per_queue
+            .iter()
+            .map(|q| (q.queue, q.rounds, q.lanes, q.take_ns, q.run_ns, q.close_ns))
+            .collect();
+        assert_eq!(q, [(0, 2, 33, 200, 2000, 200), (2, 1, 17, 100, 1000, 100)]);
+        assert_eq!(s.idle_ns, 2000);
         assert_eq!(s.per_warp[1].sm, 2);
         let text = s.to_string();
         assert!(text.contains("2 warps, 4 events"), "{text}");

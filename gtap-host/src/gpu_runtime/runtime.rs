@@ -539,6 +539,7 @@ impl GpuRuntime {
             record_size: record_size as u32,
             record_align: record_align as u32,
             steal_attempts: cfg.steal_attempts,
+            top_up: cfg.top_up,
             panic_report: self.panic.device,
             args_size: size_of::<P::Args>() as u32,
             // A block worker keeps at most its next task: its batch is one task.
@@ -567,6 +568,10 @@ impl GpuRuntime {
                 QueueOrder::NextFull => 0,
                 QueueOrder::Stay => tuning::STAY_ON_QUEUE,
                 QueueOrder::MostGenerated => tuning::MOST_GENERATED,
+            } | if cfg.steal_per_queue {
+                tuning::STEAL_PER_QUEUE
+            } else {
+                0
             } | if P::BLOCK && cfg.check_uniform {
                 tuning::CHECK_UNIFORM
             } else {

@@ -87,6 +87,10 @@ pub mod tuning {
     /// tasks in the round just run (the lowest on a tie), or from queue 0 first after a round
     /// that made none.
     pub const MOST_GENERATED: u32 = 64;
+    /// GTaP's steal order: a warp whose own deque of its current queue is empty tries to
+    /// steal from that same queue of other warps (`top_up` victims) before it turns to its
+    /// own next queue. Needs `top_up > 0`.
+    pub const STEAL_PER_QUEUE: u32 = 128;
 }
 
 /// The single queue of the global-queue ablation ([`tuning::GLOBAL_QUEUE`]): a ring of
@@ -159,6 +163,9 @@ pub struct GpuRun {
     pub keep_max: u32,
     /// Scheduling switches ([`tuning`] bits), uniform across the grid.
     pub tuning: u32,
+    /// Victims a warp tries, in the same queue, to fill up a batch its own deque left short
+    /// of a warp's width (0: it runs the short batch as it is); see `GpuConfig::top_up`.
+    pub top_up: u32,
     /// [`TaskCounts`], one per warp, zeroed by the host: how a program without `taskwait!`
     /// detects its end (see `worker::quiescent`).
     pub counters: u64,
@@ -199,6 +206,9 @@ pub mod batch_source {
     pub const STEAL: u32 = 3;
     /// The global queue of the global-queue ablation (with the kept tasks, if any).
     pub const GLOBAL: u32 = 4;
+    /// The warp's own tasks (kept or popped), filled up by a steal from the same queue of
+    /// another warp (`GpuConfig::top_up`).
+    pub const TOP_UP: u32 = 5;
 }
 
 /// One round of one warp, as the profiled kernel records it (see the device module
@@ -234,6 +244,10 @@ pub struct ProfileEvent {
     /// Rounds this event stands for: 1 for a round that ran tasks, `n` for a stretch of `n`
     /// idle rounds.
     pub rounds: u32,
+    /// The EPAQ queue the batch was taken from (0 for an idle stretch).
+    pub queue: u32,
+    /// Keeps the size a multiple of 8 (64 bytes).
+    pub _pad: u32,
 }
 
 /// What a warp's lane 0 tells the host about its profile, written at its start and end.

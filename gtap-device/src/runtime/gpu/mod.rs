@@ -8,7 +8,9 @@
 //!    `32 - kept` entries by CAS on `count`, the lanes read the ids in parallel), trying its
 //!    EPAQ queues round-robin from the one the last round chose; if all are empty, a *steal batch* from a
 //!    random victim (lane 0 takes the victim's steal lock and claims up to 32 entries, the
-//!    lanes read them at the victim's `head`, lane 0 advances `head` and unlocks).
+//!    lanes read them at the victim's `head`, lane 0 advances `head` and unlocks). With
+//!    `GpuConfig::top_up`, a batch its own deque left short is filled up by a steal from
+//!    the same queue of another warp, as GTaP does (its own entries in the first lanes).
 //! 2. **Run.** Each lane with a task resumes its frame (`Program::resume`), then applies the
 //!    join protocol ([`crate::runtime::join`]): a task that returned completes (maybe its
 //!    parent too, up the tree), a task at a taskwait either goes on at once (its children are
@@ -23,7 +25,9 @@
 //! the warp alone uses, a bump pointer into never-used records, and a lock-free list on
 //! which other warps return records they freed (pushed by CAS, taken whole by exchange, so
 //! there is no ABA). Records freed by their own warp go straight back to its stack at the end
-//! of the round.
+//! of the round. Lanes complete tasks in the divergent part of a step; the whole warp frees
+//! them together after the step's barrier (`WarpCtx::free_all`), because a warp collective
+//! run by an `activemask` group inside divergent code deadlocked (see there).
 //!
 //! A program with no `taskwait!()` anywhere (`Program::HAS_TASKWAIT == false`, which the
 //! macro works out) skips the join protocol altogether: nobody ever waits, so a task completes

@@ -69,11 +69,12 @@ pub trait Hooks: Sized {
     /// The lanes begin running the round's tasks.
     fn run_start(&mut self);
     /// The lanes have run the round's tasks: this lane resumed `resumes` frames; the batch
-    /// gave `lanes` lanes a task, from `source` (lane 0's value counts).
+    /// gave `lanes` lanes a task, from `source` (lane 0's value counts), of EPAQ queue
+    /// `queue`.
     ///
     /// # Safety
     /// The whole warp is converged (it may run warp collectives).
-    unsafe fn run_end(&mut self, resumes: u32, lanes: u32, source: u32);
+    unsafe fn run_end(&mut self, resumes: u32, lanes: u32, source: u32, queue: u32);
     /// The round ends, its new tasks published.
     fn round_end(&mut self);
     /// The warp leaves its loop.
@@ -95,7 +96,7 @@ impl Hooks for Off {
     #[inline(always)]
     fn run_start(&mut self) {}
     #[inline(always)]
-    unsafe fn run_end(&mut self, _: u32, _: u32, _: u32) {}
+    unsafe fn run_end(&mut self, _: u32, _: u32, _: u32, _: u32) {}
     #[inline(always)]
     fn round_end(&mut self) {}
     #[inline(always)]
@@ -159,7 +160,7 @@ impl Hooks for On {
     }
 
     #[inline(always)]
-    unsafe fn run_end(&mut self, resumes: u32, lanes: u32, source: u32) {
+    unsafe fn run_end(&mut self, resumes: u32, lanes: u32, source: u32, queue: u32) {
         // The round's resumes over the warp (a butterfly sum: every lane gets it).
         let mut total = resumes;
         let mut offset = crate::arch::warp::WARP_SIZE / 2;
@@ -175,6 +176,7 @@ impl Hooks for On {
             e.resumes = total;
             e.lanes = lanes;
             e.source = source;
+            e.queue = queue;
         }
     }
 
@@ -358,6 +360,7 @@ mod tests {
             resumes: lanes,
             source: crate::runtime::gpu::layout::batch_source::POP,
             rounds: 1,
+            ..ProfileEvent::default()
         }
     }
 

@@ -44,7 +44,9 @@ pub struct WarpShared {
     pub sp: u32,
     /// Never-used records left start at `fresh` (slab-relative) at the round's start.
     pub fresh: u32,
-    /// Records of this warp freed this round (up to [`FREED_CAP`] kept in `freed`).
+    /// Records of this warp freed this round (up to [`FREED_CAP`] kept in `freed`). Set by
+    /// lane 0 in [`WarpCtx::free_all`] (thread workers), bumped by a `.cta` atomic in
+    /// [`WarpCtx::free`] (block workers), reset by lane 0 between rounds.
     pub freed_n: u32,
     /// Ids freed this round, pushed onto the free stack by lane 0 at the round's end.
     pub freed: [u32; FREED_CAP],
@@ -294,7 +296,142 @@ impl WarpCtx {
         Some(slab + local)
     }
 
-    /// Returns record `id` (complete, its frame dropped) to its slab's warp.
+    /// The whole warp, converged: frees the records the lanes completed in the step just run
+    /// (`id` per lane, or [`NONE`](super::layout::NONE)), each complete and its frame
+    /// dropped. Records of this warp go to the round's `freed` buffer (a slot each, by a
+    /// ballot and a prefix count); the rest, and this warp's beyond the buffer, to their
+    /// owners' remote lists ([`WarpCtx::push_remote_all`]).
+    ///
+    /// Why here and not where each lane completes its task: the lanes complete tasks in the
+    /// divergent part of a step, and a multi-step warp collective there (an `activemask`
+    /// taken as the group, then shuffles and ballots over it) deadlocked: with `top_up`,
+    /// nqueens(16) hung in about two runs of three, one lane waiting in the remote push's
+    /// shuffle for a lane of its `activemask` group that had left the push and waited at the
+    /// step's full-warp barrier (seen with cuda-gdb on an H100, 2026-11-21). Over the full
+    /// warp, after the step's barrier, every lane runs the same collectives by construction.
+    ///
+    /// # Safety
+    /// Every lane of the warp calls this together (converged), between the step's barrier
+    /// and the end of the round; a lane's `id`, if any, is a record it completed in the step.
+    #[inline(always)]
+    pub unsafe fn free_all<T>(&self, id: u32) {
+        use crate::arch::warp::{ballot, lane_mask_lt, shfl_idx};
+        const FULL: u32 = u32::MAX;
+        let lane = crate::arch::index::lane_id();
+        let owner = if id == super::layout::NONE {
+            super::layout::NONE
+        } else {
+            id / self.run().tasks_per_warp
+        };
+        let local = owner == self.warp;
+        // SAFETY: converged (contract).
+        let locals = unsafe { ballot(FULL, local) };
+        let mut remote = owner != super::layout::NONE && !local;
+        if locals != 0 {
+            let sh = self.sh;
+            let mut base = 0;
+            if lane == 0 {
+                // SAFETY: `freed_n` is written only here during a round, by lane 0, after
+                // the broadcast below has taken its old value to every lane.
+                base = unsafe { (*sh).freed_n };
+            }
+            // SAFETY: converged (contract).
+            let base = unsafe { shfl_idx(FULL, base, 0) };
+            if local {
+                let slot = (base + (locals & lane_mask_lt()).count_ones()) as usize;
+                if slot < FREED_CAP {
+                    // SAFETY: slot `slot` is this lane's alone (a distinct prefix count).
+                    unsafe { (*sh).freed[slot] = id };
+                } else {
+                    remote = true;
+                }
+            }
+            if lane == 0 {
+                // SAFETY: as above; read by lane 0 between rounds (`settle_allocator`).
+                unsafe { (*sh).freed_n = base + locals.count_ones() };
+            }
+        }
+        // SAFETY: converged (contract).
+        let remotes = unsafe { ballot(FULL, remote) };
+        if remotes != 0 {
+            // SAFETY: converged; the lanes of `remotes` free records they completed.
+            unsafe { self.push_remote_all::<T>(owner, id, remote, remotes) };
+        }
+    }
+
+    /// The whole warp, converged: the lanes of `pending` (those with `mine`) push their record
+    /// `id` onto `owner`'s remote free list; lanes pushing to the same owner link their
+    /// records into one chain, which the group's lowest lane pushes with one CAS (lanes
+    /// pushing one by one onto one head retried up to 32 times, each retry a release CAS
+    /// with its `MEMBAR.GPU`).
+    ///
+    /// Memory ordering: every lane's last use of its record and its link store come before
+    /// the `bar.warp.sync` of the group; the leader's Release CAS after it is cumulative, so
+    /// the owner, who takes the list with an Acquire exchange, sees them all before it
+    /// reuses the records.
+    ///
+    /// # Safety
+    /// Every lane of the warp calls this together; `pending` is the ballot of `mine`, and a
+    /// lane with `mine` owns complete record `id` of warp `owner`.
+    #[inline(always)]
+    unsafe fn push_remote_all<T>(&self, owner: u32, id: u32, mine: bool, pending: u32) {
+        use crate::arch::warp::{ballot, shfl_idx, sync_warp};
+        const FULL: u32 = u32::MAX;
+        let lane = crate::arch::index::lane_id();
+        let mut pending = pending;
+        while pending != 0 {
+            let leader = pending.trailing_zeros();
+            // SAFETY: converged (contract); `pending` is uniform, so every lane runs the
+            // same iterations.
+            let leader_owner = unsafe { shfl_idx(FULL, owner, leader) };
+            // SAFETY: as above.
+            let group = unsafe { ballot(FULL, mine && owner == leader_owner) } & pending;
+            // The chain runs from the group's lowest lane up; each lane links to the next
+            // lane of the group above it, the last one to the list's old head.
+            let above = if lane == 31 {
+                0
+            } else {
+                group & (u32::MAX << (lane + 1))
+            };
+            let succ = if above == 0 {
+                lane
+            } else {
+                above.trailing_zeros()
+            };
+            let last = 31 - group.leading_zeros();
+            // SAFETY: as above.
+            let next_id = unsafe { shfl_idx(FULL, id, succ) };
+            // SAFETY: as above.
+            let last_id = unsafe { shfl_idx(FULL, id, last) };
+            if group & (1 << lane) != 0 && lane != last {
+                // SAFETY: `id` is a record this lane frees; its free link is an atomic.
+                // Relaxed: ordered before the leader's push by the barrier below.
+                unsafe { Record::<T>::next_free(self.record::<T>(id)) }
+                    .store(next_id, Ordering::Relaxed);
+            }
+            // SAFETY: converged (contract).
+            unsafe { sync_warp(FULL) };
+            if lane == leader {
+                let head = self.remote_free(leader_owner);
+                // SAFETY: the group's last record is valid; its free link is an atomic.
+                let tail_link = unsafe { Record::<T>::next_free(self.record::<T>(last_id)) };
+                let mut h = head.load(Ordering::Relaxed);
+                loop {
+                    tail_link.store(h, Ordering::Relaxed);
+                    // Release: see the function's docs.
+                    match head.compare_exchange(h, id, Ordering::Release, Ordering::Relaxed) {
+                        Ok(_) => break,
+                        Err(now) => h = now,
+                    }
+                }
+            }
+            pending &= !group;
+        }
+    }
+
+    /// Returns record `id` (complete, its frame dropped) to its slab's warp: for a worker
+    /// whose frees happen one lane at a time (the block worker's leader); a thread worker's
+    /// lanes free together with [`WarpCtx::free_all`].
     #[inline(always)]
     pub fn free<T>(&self, id: u32) {
         let owner = id / self.run().tasks_per_warp;
