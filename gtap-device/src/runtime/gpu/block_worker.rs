@@ -350,42 +350,15 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32, stats: &mut WarpStats) -> u
     if run.num_warps < 2 {
         return NONE;
     }
-    for attempt in 0..run.steal_attempts {
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 17;
-        *rng ^= *rng << 5;
-        let mut victim = *rng % (run.num_warps - 1);
-        if victim >= w.warp {
-            victim += 1;
-        }
-        let q = (*queue + attempt) % nq;
-        stats.steals_attempted += 1;
-        let d = w.deque(victim, q);
-        // Relaxed pre-check, to skip empty victims without touching their lock.
-        if d.count().load(Ordering::Relaxed) == 0 {
-            continue;
-        }
-        // Acquire: the previous thief's head update happens before our read of head.
-        if d.lock()
-            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            continue;
-        }
-        // Acquire: the owner's push happens before our reads of the id and its record.
-        if claim(d.count(), |_| 1, Ordering::Acquire) == 0 {
-            d.lock().store(0, Ordering::Release);
-            continue;
-        }
-        let head = d.head().load(Ordering::Relaxed);
-        let id = w.ring(victim, q, head).load(Ordering::Relaxed);
-        // Release: our read of the entry happens before the owner reuses its slot.
-        d.head().store(head.wrapping_add(1), Ordering::Release);
-        d.lock().store(0, Ordering::Release);
-        stats.steals_won += 1;
-        return id;
-    }
-    NONE
+    let Some(s) = super::worker::steal(w, *queue, true, 1, run.steal_attempts, rng, stats) else {
+        return NONE;
+    };
+    let id = w.ring(s.victim, s.queue, s.head).load(Ordering::Relaxed);
+    let d = w.deque(s.victim, s.queue);
+    // Release: our read of the entry happens before the owner reuses its slot.
+    d.head().store(s.head.wrapping_add(1), Ordering::Release);
+    d.lock().store(0, Ordering::Release);
+    id
 }
 
 /// The leader, after a step of task `id` that every thread ended the same way: the join

@@ -412,20 +412,36 @@ impl WarpCtx {
             // SAFETY: converged (contract).
             unsafe { sync_warp(FULL) };
             if lane == leader {
-                let head = self.remote_free(leader_owner);
-                // SAFETY: the group's last record is valid; its free link is an atomic.
-                let tail_link = unsafe { Record::<T>::next_free(self.record::<T>(last_id)) };
-                let mut h = head.load(Ordering::Relaxed);
-                loop {
-                    tail_link.store(h, Ordering::Relaxed);
-                    // Release: see the function's docs.
-                    match head.compare_exchange(h, id, Ordering::Release, Ordering::Relaxed) {
-                        Ok(_) => break,
-                        Err(now) => h = now,
-                    }
-                }
+                // SAFETY: the group's records are this warp's to free, linked above (the
+                // barrier orders the links before the push).
+                unsafe { self.push_chain::<T>(leader_owner, id, last_id) };
             }
             pending &= !group;
+        }
+    }
+
+    /// Pushes the chain of free records from `first` to `last` (linked by their free links,
+    /// `last`'s about to be set) onto `owner`'s remote list with one Release CAS (retried
+    /// while other pushers win). The Release makes this lane's writes, and those ordered
+    /// before it (the group's link stores and last uses, by the barrier before), visible to
+    /// the owner, who takes the list with an Acquire exchange before reusing the records.
+    ///
+    /// # Safety
+    /// The records of the chain are complete, the caller's to free, and linked from `first`
+    /// to `last`.
+    #[inline(always)]
+    unsafe fn push_chain<T>(&self, owner: u32, first: u32, last: u32) {
+        let head = self.remote_free(owner);
+        // SAFETY: `last` is a valid record (contract); its free link is an atomic.
+        let tail_link = unsafe { Record::<T>::next_free(self.record::<T>(last)) };
+        let mut h = head.load(Ordering::Relaxed);
+        loop {
+            tail_link.store(h, Ordering::Relaxed);
+            // Release: see above.
+            match head.compare_exchange(h, first, Ordering::Release, Ordering::Relaxed) {
+                Ok(_) => break,
+                Err(now) => h = now,
+            }
         }
     }
 
@@ -446,80 +462,10 @@ impl WarpCtx {
             }
         }
         // Another warp's record (or the round's buffer is full): push it on the owner's
-        // remote list.
-        // SAFETY: `id` is a record this lane may free (contract of the callers).
-        unsafe { self.push_remote::<T>(owner, id) };
-    }
-
-    /// Pushes record `id` onto `owner`'s remote free list, together with the records of the
-    /// other lanes pushing to the same owner at the same time: the lanes of a group link
-    /// their records into one chain and the group's lowest lane pushes the chain with one
-    /// CAS. (Lanes pushing one by one onto one head retried up to 32 times, each retry a
-    /// release CAS with its `MEMBAR.GPU`.)
-    ///
-    /// Memory ordering: every lane's last use of its record and its link store come before
-    /// the `bar.warp.sync` of the group; the leader's Release CAS after it is cumulative, so
-    /// the owner, who takes the list with an Acquire exchange, sees them all before it
-    /// reuses the records.
-    ///
-    /// # Convergence
-    /// Works for any set of converged lanes, as [`cta_claim`].
-    ///
-    /// # Safety
-    /// Record `id` is complete and this lane's to free.
-    #[inline(never)]
-    unsafe fn push_remote<T>(&self, owner: u32, id: u32) {
-        use crate::arch::warp::{active_mask, ballot, shfl_idx, sync_warp};
-        let mask = active_mask();
-        let lane = crate::arch::index::lane_id();
-        let mut pending = mask;
-        while pending != 0 {
-            let leader = pending.trailing_zeros();
-            // SAFETY: every lane of `mask` runs the same iterations (`pending` is uniform).
-            let leader_owner = unsafe { shfl_idx(mask, owner, leader) };
-            // SAFETY: as above.
-            let group = unsafe { ballot(mask, owner == leader_owner) } & pending;
-            // The next lane of the group above this one (the chain runs from the lowest lane
-            // up), and the group's last lane.
-            let above = if lane == 31 {
-                0
-            } else {
-                group & (u32::MAX << (lane + 1))
-            };
-            let succ = if above == 0 {
-                lane
-            } else {
-                above.trailing_zeros()
-            };
-            let last = 31 - group.leading_zeros();
-            // SAFETY: as above; every lane names a source lane inside `mask`.
-            let next_id = unsafe { shfl_idx(mask, id, succ) };
-            // SAFETY: as above.
-            let last_id = unsafe { shfl_idx(mask, id, last) };
-            if group & (1 << lane) != 0 && lane != last {
-                // SAFETY: `id` is a valid record; its free link is an atomic. Relaxed: ordered
-                // before the leader's push by the barrier below.
-                unsafe { Record::<T>::next_free(self.record::<T>(id)) }
-                    .store(next_id, Ordering::Relaxed);
-            }
-            // SAFETY: every lane of `mask` reaches this barrier in this iteration.
-            unsafe { sync_warp(mask) };
-            if lane == leader {
-                let head = self.remote_free(leader_owner);
-                // SAFETY: the group's last record is valid; its free link is an atomic.
-                let tail_link = unsafe { Record::<T>::next_free(self.record::<T>(last_id)) };
-                let mut h = head.load(Ordering::Relaxed);
-                loop {
-                    tail_link.store(h, Ordering::Relaxed);
-                    // Release: see the function's docs.
-                    match head.compare_exchange(h, id, Ordering::Release, Ordering::Relaxed) {
-                        Ok(_) => break,
-                        Err(now) => h = now,
-                    }
-                }
-            }
-            pending &= !group;
-        }
+        // remote list, alone.
+        // SAFETY: `id` is a record this lane may free (contract of the callers), a chain of
+        // one.
+        unsafe { self.push_chain::<T>(owner, id, id) };
     }
 
     /// Stages task `id` in queue `q` (unpublished, above the owner end), or fails the run.

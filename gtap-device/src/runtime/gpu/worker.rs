@@ -530,19 +530,22 @@ fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32, stats: &mut WarpStats) -> 
 
 /// Entries claimed from another warp's deque; its lock stays held until the lanes have read
 /// them (the caller's round releases it after moving `head`).
-struct Stolen {
-    victim: u32,
-    queue: u32,
+pub(super) struct Stolen {
+    /// The warp stolen from.
+    pub(super) victim: u32,
+    /// Its queue.
+    pub(super) queue: u32,
     /// The victim's `head` when claimed: the entries are `[head, head + n)` of its ring.
-    head: u32,
-    n: u32,
+    pub(super) head: u32,
+    /// Entries claimed.
+    pub(super) n: u32,
 }
 
 /// Lane 0: tries up to `attempts` random victims for up to `want` entries of queue `queue`
 /// (of queue `queue + attempt`, round-robin, when `vary_queue`). Inlined as
-/// [`take_batch`] is.
+/// [`take_batch`] is. The block worker steals one entry at a time with it.
 #[inline(always)]
-fn steal(
+pub(super) fn steal(
     w: &WarpCtx,
     queue: u32,
     vary_queue: bool,
