@@ -32,7 +32,7 @@
 
 /// Bytes of a GPU block's dynamic shared memory the runtime keeps for itself; a block task's
 /// scratch ([`Block::scratch`]) starts after them.
-pub const RUNTIME_SHARED_BYTES: usize = 576;
+pub const RUNTIME_SHARED_BYTES: usize = 1024;
 
 /// A block task's view of its team. `Copy`, holds nothing: it may live across a taskwait.
 #[derive(Clone, Copy, Debug)]

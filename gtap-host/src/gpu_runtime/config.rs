@@ -636,12 +636,13 @@ mod tests {
 
     #[test]
     fn shared_memory_beyond_the_block_limit_is_rejected() {
-        // 2 warps need 2 * WARP_SHARED_BYTES (464) bytes: fits in 1 KiB; 4 warps do not.
-        GpuConfig::new()
-            .block(64)
-            .validate_for(&tiny_gpu())
-            .unwrap();
-        match rejected(&GpuConfig::new().block(128), &tiny_gpu()) {
+        // A block limit of 3 warps' shared state: 2 warps fit, 4 do not.
+        let gpu = DeviceProps {
+            shared_mem_per_block: 3 * WARP_SHARED_BYTES as usize,
+            ..tiny_gpu()
+        };
+        GpuConfig::new().block(64).validate_for(&gpu).unwrap();
+        match rejected(&GpuConfig::new().block(128), &gpu) {
             GpuRunError::InvalidConfig {
                 setting,
                 value,

@@ -136,7 +136,7 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
     let check_uniform = cfg.tuning & tuning::CHECK_UNIFORM != 0;
     if leader {
         // SAFETY: thread 0 at kernel start, before the first barrier.
-        warp::init(unsafe { w.lane0() }, worker);
+        warp::init(unsafe { w.lane0() }, worker, &cfg);
         if worker == 0 {
             // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked above).
             let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };

@@ -18,10 +18,12 @@
 /// The most EPAQ queues a warp may have (per-warp state in shared memory is sized for it).
 pub const MAX_QUEUES: u32 = 8;
 
-/// Bytes of shared memory each warp of the kernel needs (its `WarpShared`); the host
-/// launches with `warps_per_block * WARP_SHARED_BYTES` of dynamic shared memory. The kernel
-/// checks this against its own layout at compile time.
-pub const WARP_SHARED_BYTES: u32 = 6 * 4 * MAX_QUEUES + 4 * 4 + 4 * 64;
+/// Bytes of shared memory each warp of the kernel needs (its `WarpShared`: a copy of the
+/// run's [`GpuRun`], then its scheduling state); the host launches with
+/// `warps_per_block * WARP_SHARED_BYTES` of dynamic shared memory. The kernel checks this
+/// against its own layout at compile time.
+pub const WARP_SHARED_BYTES: u32 =
+    core::mem::size_of::<GpuRun>() as u32 + 6 * 4 * MAX_QUEUES + 4 * 4 + 4 * 64;
 
 /// "No record": the end of a free list, the root's parent.
 pub const NONE: u32 = crate::runtime::record::NONE;

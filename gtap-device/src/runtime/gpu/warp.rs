@@ -22,6 +22,14 @@ pub const FREED_CAP: usize = 64;
 /// The warp's state in shared memory (one per warp of the block, in dynamic shared memory).
 #[repr(C)]
 pub struct WarpShared {
+    /// The run's configuration, copied from the control block by lane 0 at kernel start and
+    /// only read afterwards ([`WarpCtx::run`]). Every record, ring and deque address is
+    /// computed from it, in every step of every round; read from the control block in
+    /// global memory, each such read after an atomic (an `asm` memory clobber, so the
+    /// compiler reloads) or an acquire fence (which empties the SM's L1) was a round trip
+    /// to L2. The fields the run changes (`stop`, the error fields) are read and written
+    /// in the control block itself, never here.
+    pub cfg: GpuRun,
     /// Per queue: logical position one past the newest published entry (the owner end).
     /// Lane 0 writes between rounds; lanes read during a round.
     pub tail: [u32; MAX_QUEUES as usize],
@@ -144,11 +152,13 @@ pub unsafe fn cta_claim_one(p: *mut u32) -> u32 {
 }
 
 impl WarpCtx {
-    /// The run's control block.
+    /// The run's configuration: the warp's copy in shared memory ([`WarpShared::cfg`]). Its
+    /// `stop` and error fields are stale: reach those through `self.run`.
     #[inline(always)]
     pub fn run(&self) -> &GpuRun {
-        // SAFETY: the host keeps the control block alive for the kernel's whole run.
-        unsafe { &*self.run }
+        // SAFETY: lane 0 wrote the copy at kernel start, before the warp's first barrier
+        // (`init`); nobody writes it afterwards.
+        unsafe { &(*self.sh).cfg }
     }
 
     /// An atomic view of a `u32` field of the control block.
@@ -501,10 +511,12 @@ impl WarpCtx {
     }
 }
 
-/// Lane 0, at the start of the kernel: the warp's empty state. Warp 0 then builds the root
+/// Lane 0, at the start of the kernel: the warp's empty state and its copy of the run's
+/// configuration `cfg`. Warp 0 then builds the root
 /// task in record 0 and keeps it as its first round's task (see `thread_worker`).
-pub fn init(sh: &mut WarpShared, warp: u32) {
+pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
     *sh = WarpShared {
+        cfg: *cfg,
         tail: [0; MAX_QUEUES as usize],
         private: [0; MAX_QUEUES as usize],
         staged: [0; MAX_QUEUES as usize],

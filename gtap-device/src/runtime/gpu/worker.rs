@@ -88,7 +88,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
     }
     if lane == 0 {
         // SAFETY: lane 0 at kernel start, before the first barrier.
-        warp::init(unsafe { w.lane0() }, warp);
+        warp::init(unsafe { w.lane0() }, warp, &cfg);
         if warp == 0 {
             // The root task: built here from its arguments (a frame's layout may differ
             // between the host's compilation and this one; the `repr(C)` arguments' does not),
