@@ -78,77 +78,19 @@ pub struct WarpCtx {
 
 /// `atom.relaxed.cta.add` on shared memory.
 ///
+/// The lanes claim slots of the warp's shared counters (`alloc_taken`, `staged`, `freed_n`)
+/// with one of these each, not with a warp-aggregated claim (an `activemask` group whose
+/// lowest lane adds for all and shuffles the base back, as this runtime once did): the
+/// claims happen in the divergent part of a step, and a collective run by an `activemask`
+/// group there deadlocked (see [`WarpCtx::free_all`]). A per-lane shared-memory atomic costs
+/// a few cycles and needs no group.
+///
 /// # Safety
 /// `p` points into the block's shared memory, accessed only atomically during a round.
 #[inline(always)]
 pub unsafe fn cta_add(p: *mut u32, v: u32) -> u32 {
     // SAFETY: forwarded.
     unsafe { u32::fetch_add::<Cta, Relaxed>(p, v) }
-}
-
-/// Hands each calling lane a distinct slot of the counter at `*p`, where the lanes calling
-/// together with the same `key` share one `.cta` atomic: the lowest lane of each group adds
-/// the group's size and broadcasts the old value; each lane adds its rank in the group. Up
-/// to 32 lanes that spawn at the same time then cost a few atomics instead of 32 serialized
-/// ones on one shared-memory word. `p_of(key)` gives the counter for a key.
-///
-/// # Convergence
-/// Works for any set of converged lanes (`activemask`): every lane of that set takes part
-/// in the same shuffles and ballots, which is what makes the pattern correct under
-/// independent thread scheduling.
-///
-/// # Safety
-/// The counters are in shared memory and only accessed atomically during a round.
-#[inline(always)]
-pub unsafe fn cta_claim(key: u32, p_of: impl Fn(u32) -> *mut u32) -> u32 {
-    use crate::arch::warp::{active_mask, ballot, lane_mask_lt, shfl_idx};
-    let mask = active_mask();
-    let lane = crate::arch::index::lane_id();
-    let mut pending = mask;
-    let mut mine = 0;
-    while pending != 0 {
-        let leader = pending.trailing_zeros();
-        // SAFETY: all lanes of `mask` run this loop together (the same iterations: `pending`
-        // is uniform across them).
-        let leader_key = unsafe { shfl_idx(mask, key, leader) };
-        // SAFETY: as above.
-        let group = unsafe { ballot(mask, key == leader_key) } & pending;
-        let mut base = 0;
-        if lane == leader {
-            // SAFETY: forwarded from this function's contract.
-            base = unsafe { cta_add(p_of(key), group.count_ones()) };
-        }
-        // SAFETY: as above.
-        let base = unsafe { shfl_idx(mask, base, leader) };
-        if group & (1 << lane) != 0 {
-            mine = base + (group & lane_mask_lt()).count_ones();
-        }
-        pending &= !group;
-    }
-    mine
-}
-
-/// [`cta_claim`] for a counter all callers share: one `.cta` atomic by the lowest active lane
-/// and one shuffle.
-///
-/// # Convergence
-/// As [`cta_claim`].
-///
-/// # Safety
-/// As [`cta_claim`].
-#[inline(always)]
-pub unsafe fn cta_claim_one(p: *mut u32) -> u32 {
-    use crate::arch::warp::{active_mask, lane_mask_lt, shfl_idx};
-    let mask = active_mask();
-    let leader = mask.trailing_zeros();
-    let mut base = 0;
-    if crate::arch::index::lane_id() == leader {
-        // SAFETY: forwarded from this function's contract.
-        base = unsafe { cta_add(p, mask.count_ones()) };
-    }
-    // SAFETY: every lane of `mask` runs this shuffle (see "Convergence").
-    let base = unsafe { shfl_idx(mask, base, leader) };
-    base + (mask & lane_mask_lt()).count_ones()
 }
 
 impl WarpCtx {
@@ -288,7 +230,7 @@ impl WarpCtx {
     pub fn alloc(&self) -> Option<u32> {
         let sh = self.sh;
         // SAFETY: `alloc_taken` is bumped only atomically during a round.
-        let k = unsafe { cta_claim_one(&raw mut (*sh).alloc_taken) };
+        let k = unsafe { cta_add(&raw mut (*sh).alloc_taken, 1) };
         // SAFETY: lane 0 wrote `sp` and `fresh` before this round's barrier; lanes only read
         // them during the round.
         let (sp, fresh) = unsafe { ((*sh).sp, (*sh).fresh) };
@@ -464,7 +406,7 @@ impl WarpCtx {
         if owner == self.warp {
             let sh = self.sh;
             // SAFETY: `freed_n` is bumped only atomically during a round.
-            let f = unsafe { cta_claim_one(&raw mut (*sh).freed_n) } as usize;
+            let f = unsafe { cta_add(&raw mut (*sh).freed_n, 1) } as usize;
             if f < FREED_CAP {
                 // SAFETY: slot `f` is this lane's alone (the atomic handed it out).
                 unsafe { (*sh).freed[f] = id };
@@ -489,15 +431,8 @@ impl WarpCtx {
             return;
         };
         let sh = self.sh;
-        // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`. With
-        // one queue (the same for every warp, so a uniform branch) all lanes share a counter.
-        let idx = unsafe {
-            if run.num_queues == 1 {
-                cta_claim_one(&raw mut (*sh).staged[0])
-            } else {
-                cta_claim(q, |q| &raw mut (*sh).staged[q as usize])
-            }
-        };
+        // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`.
+        let idx = unsafe { cta_add(&raw mut (*sh).staged[q as usize], 1) };
         // SAFETY: lane 0 wrote `room` and `stage_base` before this round's barrier; lanes only
         // read them during the round. `q < MAX_QUEUES` (checked above against num_queues).
         let (room, base) = unsafe { ((*sh).room[q as usize], (*sh).stage_base[q as usize]) };
