@@ -354,10 +354,7 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32, stats: &mut WarpStats) -> u
         return NONE;
     };
     let id = w.ring(s.victim, s.queue, s.head).load(Ordering::Relaxed);
-    let d = w.deque(s.victim, s.queue);
-    // Release: our read of the entry happens before the owner reuses its slot.
-    d.head().store(s.head.wrapping_add(1), Ordering::Release);
-    d.lock().store(0, Ordering::Release);
+    super::worker::finish_steal(w, &s);
     id
 }
 

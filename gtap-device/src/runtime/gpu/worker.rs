@@ -182,12 +182,15 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         // lane stages into the same ring positions.
         unsafe { sync_warp(FULL) };
         if lane == 0 && b.stolen {
-            let victim = w.deque(b.src_warp, b.queue);
-            // Release: our reads of the stolen entries happen before the owner reuses them.
-            victim
-                .head()
-                .store(b.src_base.wrapping_add(b.n - b.kept), Ordering::Release);
-            victim.lock().store(0, Ordering::Release);
+            finish_steal(
+                &w,
+                &Stolen {
+                    victim: b.src_warp,
+                    queue: b.queue,
+                    head: b.src_base,
+                    n: b.n - b.kept,
+                },
+            );
         }
         if lane == 0 && b.global && b.n > b.kept {
             global_queue::release(&w, b.src_base, b.n - b.kept);
@@ -602,6 +605,18 @@ pub(super) fn steal(
         });
     }
     None
+}
+
+/// Lane 0 (or the block worker's leader), once the stolen entries have been read: moves the
+/// victim's `head` past them and releases its steal lock.
+#[inline(always)]
+pub(super) fn finish_steal(w: &WarpCtx, s: &Stolen) {
+    let d = w.deque(s.victim, s.queue);
+    // Release: our reads of the stolen entries happen before the owner reuses their slots
+    // (deque docs, edge 2).
+    d.head().store(s.head.wrapping_add(s.n), Ordering::Release);
+    // Release: the next thief, acquiring the lock, reads the `head` stored above (edge 3).
+    d.lock().store(0, Ordering::Release);
 }
 
 /// Whether pops and steals claim one task per CAS (the sequential Chase-Lev ablation).
