@@ -34,7 +34,10 @@
 //! - **subtree -> grandparent.** Completion goes up the tree by the same RMWs, so a
 //!   completion observed at the root covers every task of the run ([`super::termination`]).
 //!
-//! On the GPU these are `atom.acq_rel.gpu.add` (not `core`'s `fetch_add`, which the NVPTX
+//! The GPU's thread workers make every RMW AcqRel instead and take no fence: the same edges,
+//! with the acquire inside the RMW (a fence there is one more `MEMBAR.GPU`).
+//!
+//! On the GPU these are `atom.<order>.gpu.add` (not `core`'s `fetch_add`, which the NVPTX
 //! backend lowers to a relaxed atomic: rust-lang/rust#136480).
 
 use super::sync::{AtomicI32, Ordering, fence};

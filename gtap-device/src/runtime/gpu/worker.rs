@@ -830,11 +830,12 @@ enum Rmw {
 /// or completed, completing ancestors as the join protocol says.
 ///
 /// The work alternates between a divergent part (resuming a frame, freeing a record) and one
-/// join RMW per lane (`atom.release.gpu.add` on a join counter, see
+/// join RMW per lane (`atom.acq_rel.gpu.add` on a join counter, see
 /// [`crate::runtime::join`]), issued by all lanes that have one at the same instruction. A
 /// release RMW waits for the lane's earlier writes (`MEMBAR.GPU`); issued from several
 /// divergent places, those waits would run one after another, while from one place they
-/// overlap. Returns (resumes, tasks completed) for this lane.
+/// overlap. Its Acquire half replaces the fence `join` puts after a trigger, which would be
+/// one more `MEMBAR.GPU`. Returns (resumes, tasks completed) for this lane.
 ///
 /// # Safety
 /// The whole warp calls this together; a lane's `first` task was claimed by it this round.
@@ -884,9 +885,11 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> (u32, 
             // SAFETY: the record is live (the task itself, or a parent that outlives its
             // children); its join counter is an atomic.
             let j = unsafe { Record::join(w.record::<P::Task>(target)) };
-            // Release: see `join`'s "Memory ordering"; the Acquire half is the fence below,
-            // taken only by the lane that sees a trigger.
-            prev = j.fetch_add(delta, Ordering::Release);
+            // AcqRel: the Release half is `join`'s (see its "Memory ordering"); the Acquire
+            // half stands in for the fence that `join` puts after a trigger. On the GPU an
+            // acquire fence is one more `MEMBAR.GPU` for the lanes that take it, while the
+            // RMW's Acquire half only invalidates L1 once its value is back.
+            prev = j.fetch_add(delta, Ordering::AcqRel);
         }
         next = match rmw {
             None => Next::Idle,
@@ -901,9 +904,8 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> (u32, 
             Some(Rmw::Child { parent }) => match join::step::after_child(prev) {
                 ParentNext::Resume => {
                     // The parent waits at a taskwait and this was its last child.
-                    crate::runtime::sync::fence(Ordering::Acquire);
                     // SAFETY: the parent's `queue` was written before its join RMW, acquired
-                    // above.
+                    // by ours (AcqRel).
                     let q = unsafe { Record::queue(w.record::<P::Task>(parent)) };
                     if inline && q == current {
                         Next::Resume(parent)
@@ -916,11 +918,8 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> (u32, 
                 ParentNext::Nothing => Next::Idle,
             },
         };
-        if matches!(next, Next::Resume(_) | Next::Complete(_)) {
-            // Acquire: this lane goes on with a task whose children completed (their results
-            // and subtrees are now visible).
-            crate::runtime::sync::fence(Ordering::Acquire);
-        }
+        // A lane that goes on with a task whose children completed (`Resume`, `Complete`)
+        // sees their results and subtrees: its RMW above was AcqRel.
         // SAFETY: converged (see above).
         let more = unsafe { crate::arch::warp::ballot(FULL, next != Next::Idle) };
         if more == 0 {
