@@ -56,6 +56,9 @@ pub struct WarpShared {
     /// lane 0 in [`WarpCtx::free_all`] (thread workers), bumped by a `.cta` atomic in
     /// [`WarpCtx::free`] (block workers), reset by lane 0 between rounds.
     pub freed_n: u32,
+    /// Rounds for which lane 0 leaves the remote free list alone (it found the list empty
+    /// not long ago, and the slab has never-used records to spare): see `close_round`.
+    pub remote_skip: u32,
     /// Ids freed this round, pushed onto the free stack by lane 0 at the round's end.
     pub freed: [u32; FREED_CAP],
 }
@@ -462,6 +465,7 @@ pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
         sp: 0,
         fresh: 0,
         freed_n: 0,
+        remote_skip: 0,
         freed: [0; FREED_CAP],
     };
     if warp == 0 {

@@ -723,10 +723,18 @@ pub(super) fn close_round<P: Program>(
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
     sh.sp += freed;
-    if sh.sp < 2 * WARP_SIZE {
+    // A quarter of the slab never used: room enough to leave the remote list for a few
+    // rounds (a round allocates at most what its tasks spawn).
+    let spare = run.tasks_per_warp.saturating_sub(sh.fresh) >= run.tasks_per_warp / 4;
+    if sh.sp < 2 * WARP_SIZE && sh.remote_skip > 0 && spare {
+        sh.remote_skip -= 1;
+    } else if sh.sp < 2 * WARP_SIZE {
         // Acquire: pairs with the Release pushes of other warps (their last uses of the
         // records happen before we hand them out again).
         let mut id = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
+        // An empty list (as in a recursion's first descent, when nothing is freed yet):
+        // skip the next few rounds' look, an L2 round trip on lane 0's path each.
+        sh.remote_skip = if id == NONE { REMOTE_SKIP_ROUNDS } else { 0 };
         while id != NONE {
             // SAFETY: as above; `id` is one of this warp's records, now free.
             unsafe { *w.free_stack(sh.sp) = id };
@@ -776,8 +784,10 @@ pub(super) fn close_round<P: Program>(
             }
         }
     }
-    // Publish: keep the newest (up to `keep_max`) of the next queue, push the rest.
+    // Publish: keep the newest (up to `keep_max`) of the next queue, push the rest. First
+    // how many of each queue (into `staged`, read for the last time here), then the adds.
     let mut push = (0, 0);
+    let mut publishing = 0;
     for q in 0..nq {
         let staged = sh.staged[q].min(sh.room[q]);
         let total = sh.private[q] + staged;
@@ -793,16 +803,40 @@ pub(super) fn close_round<P: Program>(
             push = (n, sh.tail[q]);
             sh.tail[q] = sh.tail[q].wrapping_add(n);
             sh.head[q] = sh.tail[q];
-        } else if n > 0 {
-            let d = w.deque(w.warp, q as u32);
-            publish(d.count(), n);
-            sh.tail[q] = sh.tail[q].wrapping_add(n);
-            stats.max_queue = stats.max_queue.max(sh.tail[q].wrapping_sub(sh.head[q]));
+            sh.staged[q] = 0;
+        } else {
+            sh.staged[q] = n;
+            publishing += u32::from(n > 0);
         }
         sh.private[q] = keep;
     }
+    // One release for all queues: each release waits for this warp's earlier writes and
+    // RMWs (`MEMBAR.GPU`), so a second release add would wait for the first add's round
+    // trip. With several queues, one fence and relaxed adds instead.
+    if publishing > 1 {
+        // Release: the ids and records written before it happen before any thief's Acquire
+        // claim that reads one of the adds below (deque docs, edge 1, as a fence).
+        crate::runtime::sync::fence(Ordering::Release);
+    }
+    for q in 0..nq {
+        let n = sh.staged[q];
+        if n > 0 {
+            let count = w.deque(w.warp, q as u32).count();
+            if publishing > 1 {
+                // Relaxed: released by the fence above.
+                count.fetch_add(n, Ordering::Relaxed);
+            } else {
+                publish(count, n);
+            }
+            sh.tail[q] = sh.tail[q].wrapping_add(n);
+            stats.max_queue = stats.max_queue.max(sh.tail[q].wrapping_sub(sh.head[q]));
+        }
+    }
     (next as u32, push)
 }
+
+/// Rounds [`close_round`] leaves the remote free list alone after finding it empty.
+const REMOTE_SKIP_ROUNDS: u32 = 8;
 
 /// What a lane does next in [`run_lanes`].
 #[derive(Clone, Copy, PartialEq, Eq)]
