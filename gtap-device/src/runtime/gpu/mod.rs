@@ -18,13 +18,16 @@
 //! 3. **Publish.** Spawned children and re-enqueued parents were written during the round
 //!    into the ring above the owner's `tail`, unpublished. The warp picks the next round's
 //!    queue (with EPAQ: the next one, round-robin, that holds a whole batch), keeps the newest
-//!    `keep_max` (default 32) of its new tasks for itself and *push batches* the rest: one
-//!    release RMW, `count += n`, per queue.
+//!    `keep_max` (default 32) of its new tasks for itself and *push batches* the rest:
+//!    `count += n` per queue, one release RMW (or, when several queues publish, one release
+//!    fence and relaxed adds).
 //!
 //! Task records come from the warp's own slab (no global counter per spawn): a free stack
 //! the warp alone uses, a bump pointer into never-used records, and a lock-free list on
 //! which other warps return records they freed (pushed by CAS, taken whole by exchange, so
-//! there is no ABA). Records freed by their own warp go straight back to its stack at the end
+//! there is no ABA). Lane 0 takes that list when its free stack runs low; after finding it
+//! empty it leaves it for a few rounds while the slab has never-used records to spare (in a
+//! recursion's first descent nothing is freed, and each look is an L2 round trip). Records freed by their own warp go straight back to its stack at the end
 //! of the round. Lanes complete tasks in the divergent part of a step; the whole warp frees
 //! them together after the step's barrier (`WarpCtx::free_all`), because a warp collective
 //! run by an `activemask` group inside divergent code deadlocked (see there).
