@@ -310,13 +310,16 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
                 // Release: as in the warp runtime (`worker::quiescent`).
                 c.store(completed_total, Ordering::Release);
             }
-            (queue, _) = close_round::<P>(&w, queue, freed, 1, &mut stats);
+            (queue, _) = close_round::<P>(&w, queue, freed, 1);
         }
     }
 
     if leader {
         // SAFETY: the leader after the loop.
-        stats.records_touched = unsafe { w.lane0() }.fresh;
+        let sh = unsafe { w.lane0() };
+        stats.records_touched = sh.fresh;
+        // `close_round` keeps the queue's high-water mark in the shared state.
+        stats.max_queue = sh.stats.max_queue;
         // SAFETY: one stats slot per worker, written once, read by the host after the kernel.
         unsafe { *(cfg.stats as *mut WarpStats).add(worker as usize) = stats };
     }

@@ -22,9 +22,13 @@ pub const MAX_QUEUES: u32 = 8;
 /// run's [`GpuRun`], then its scheduling state); the host launches with
 /// `warps_per_block * WARP_SHARED_BYTES` of dynamic shared memory. The kernel checks this
 /// against its own layout at compile time.
-pub const WARP_SHARED_BYTES: u32 =
-    (core::mem::size_of::<GpuRun>() as u32 + 6 * 4 * MAX_QUEUES + 5 * 4 + 4 * 64)
-        .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
+pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
+    + core::mem::size_of::<WarpStats>() as u32
+    + 8
+    + 6 * 4 * MAX_QUEUES
+    + 5 * 4
+    + 4 * 64)
+    .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 
 /// "No record": the end of a free list, the root's parent.
 pub const NONE: u32 = crate::runtime::record::NONE;

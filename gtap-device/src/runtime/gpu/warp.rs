@@ -8,7 +8,7 @@
 
 use core::mem::size_of;
 
-use super::layout::{GpuRun, MAX_QUEUES, STOP_ABORT, TaskCounts, error_code};
+use super::layout::{GpuRun, MAX_QUEUES, STOP_ABORT, TaskCounts, WarpStats, error_code};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::runtime::deque::DequeState;
@@ -30,6 +30,13 @@ pub struct WarpShared {
     /// to L2. The fields the run changes (`stop`, the error fields) are read and written
     /// in the control block itself, never here.
     pub cfg: GpuRun,
+    /// The warp's statistics, kept by lane 0 (thread workers). Here rather than in
+    /// registers: the persistent loop's state is live across every task a lane runs, so
+    /// each register it holds is one more for the whole kernel, and registers are what limit
+    /// the warps per SM.
+    pub stats: WarpStats,
+    /// `%globaltimer` when the warp started, for the run's timeout (lane 0).
+    pub started_ns: u64,
     /// Per queue: logical position one past the newest published entry (the owner end).
     /// Lane 0 writes between rounds; lanes read during a round.
     pub tail: [u32; MAX_QUEUES as usize],
@@ -455,6 +462,8 @@ impl WarpCtx {
 pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
     *sh = WarpShared {
         cfg: *cfg,
+        stats: WarpStats::default(),
+        started_ns: crate::arch::time::global_timer_ns(),
         tail: [0; MAX_QUEUES as usize],
         private: [0; MAX_QUEUES as usize],
         staged: [0; MAX_QUEUES as usize],

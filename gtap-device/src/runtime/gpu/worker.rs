@@ -107,7 +107,6 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
     // SAFETY: the whole warp reaches this point (no lane returned above without all).
     unsafe { sync_warp(FULL) };
 
-    let mut stats = WarpStats::default();
     // Programs without `taskwait!`: tasks this warp spawned and completed (lane 0's copy;
     // warp 0 counts the root as spawned).
     let (mut spawned_total, mut completed_total) = (u64::from(warp == 0), 0u64);
@@ -119,9 +118,6 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
     let (mut lane_resumes, mut lane_completed) = (0u64, 0u64);
     // SAFETY: fields of the control block, which lives for the kernel (contract).
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
-    // SAFETY: as above; a plain field the host wrote before the launch.
-    let timeout_ns = unsafe { (*run).timeout_ns };
-    let started_ns = global_timer_ns();
     // SAFETY: `run` is as `H` requires (contract).
     let mut prof = unsafe { H::start(run, warp, lane) };
 
@@ -131,12 +127,17 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         // idle one every round (the root's completion is only ever seen by idle warps: when
         // it completes, no task is left anywhere).
         let mut flags = 0;
-        if lane == 0 && (idle || stats.rounds % FLAG_PERIOD == 0) {
-            // Relaxed: a stopping warp reads nothing more of the run.
-            flags = stop.load(Ordering::Relaxed);
-            if flags == 0 && global_timer_ns().wrapping_sub(started_ns) > timeout_ns {
-                w.fail(error_code::TIMED_OUT, 0, 0);
-                flags = STOP_ABORT;
+        if lane == 0 {
+            // SAFETY: lane 0 between rounds.
+            let sh = unsafe { w.lane0() };
+            if idle || sh.stats.rounds % FLAG_PERIOD == 0 {
+                // Relaxed: a stopping warp reads nothing more of the run.
+                flags = stop.load(Ordering::Relaxed);
+                let (started, timeout) = (sh.started_ns, sh.cfg.timeout_ns);
+                if flags == 0 && global_timer_ns().wrapping_sub(started) > timeout {
+                    w.fail(error_code::TIMED_OUT, 0, 0);
+                    flags = STOP_ABORT;
+                }
             }
         }
         // SAFETY: all lanes are converged at the top of the loop.
@@ -144,7 +145,10 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         if flags != 0 {
             break;
         }
-        stats.rounds += 1;
+        if lane == 0 {
+            // SAFETY: lane 0 between rounds.
+            unsafe { w.lane0() }.stats.rounds += 1;
+        }
         prof.round_start();
 
         // 1. Take a batch (lane 0 decides, the lanes read their ids).
@@ -160,7 +164,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
             source: batch_source::NONE,
         };
         if lane == 0 {
-            b = take_batch(&w, queue, &mut rng, &mut stats);
+            b = take_batch(&w, queue, &mut rng);
         }
         // SAFETY: converged (lane 0's work above is not a divergent barrier region).
         let b = unsafe { broadcast(b) };
@@ -197,7 +201,10 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         }
         idle = b.n == 0;
         if b.n == 0 {
-            stats.idle_rounds += 1;
+            if lane == 0 {
+                // SAFETY: lane 0 between rounds.
+                unsafe { w.lane0() }.stats.idle_rounds += 1;
+            }
             // A program without `taskwait!` ends when every task spawned has completed;
             // warp 0 checks whenever it has nothing to do.
             // SAFETY: converged (`b.n` is uniform).
@@ -263,7 +270,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         unsafe { sync_warp(FULL) };
         let (mut push_n, mut push_src, mut push_base) = (0, 0, 0);
         if lane == 0 {
-            (queue, (push_n, push_src)) = close_round::<P>(&w, queue, freed, WARP_SIZE, &mut stats);
+            (queue, (push_n, push_src)) = close_round::<P>(&w, queue, freed, WARP_SIZE);
             if push_n > 0 {
                 match global_queue::reserve(&w, push_n) {
                     Some(base) => push_base = base,
@@ -303,12 +310,18 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
     prof.finish();
 
     // SAFETY: every lane left the loop together (the flags were broadcast).
-    stats.resumes = unsafe { warp_sum(lane_resumes) };
+    let resumes = unsafe { warp_sum(lane_resumes) };
     // SAFETY: as above.
-    stats.tasks = unsafe { warp_sum(lane_completed) };
+    let tasks = unsafe { warp_sum(lane_completed) };
     if lane == 0 {
         // SAFETY: lane 0 after the loop; every lane has left it.
-        stats.records_touched = unsafe { w.lane0() }.fresh;
+        let sh = unsafe { w.lane0() };
+        let stats = WarpStats {
+            resumes,
+            tasks,
+            records_touched: sh.fresh,
+            ..sh.stats
+        };
         // SAFETY: one stats slot per warp, written once, read by the host after the kernel.
         unsafe { *(cfg.stats as *mut WarpStats).add(warp as usize) = stats };
     }
@@ -396,10 +409,10 @@ unsafe fn warp_sum(v: u64) -> u64 {
 /// empty, the other queues round-robin (with `tuning::STEAL_PER_QUEUE`, after a steal from
 /// the empty queue failed); if all are empty, a steal from random victims.
 ///
-/// Always inlined: a call would put the kernel's `stats` (passed by reference) in local
+/// Always inlined: a call would put the kernel's `rng` (passed by reference) in local
 /// memory for the whole loop, which cost fib(40) 17% (120 against 103 ms on an H100).
 #[inline(always)]
-fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32, stats: &mut WarpStats) -> Batch {
+fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
     let run = w.run();
     let nq = run.num_queues;
     let top_up = if run.num_warps > 1 { run.top_up } else { 0 };
@@ -484,7 +497,7 @@ fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32, stats: &mut WarpStats) -> 
         if own < WARP_SIZE
             && top_up > 0
             && (own > 0 || per_queue)
-            && let Some(s) = steal(w, q, false, WARP_SIZE - own, top_up, rng, stats)
+            && let Some(s) = steal(w, q, false, WARP_SIZE - own, top_up, rng, &mut sh.stats)
         {
             // The warp's own entries in lanes `0..own`, the stolen ones after them.
             b.n = own + s.n;
@@ -504,7 +517,15 @@ fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32, stats: &mut WarpStats) -> 
     }
     // Steal.
     if run.num_warps > 1
-        && let Some(s) = steal(w, queue, true, WARP_SIZE, run.steal_attempts, rng, stats)
+        && let Some(s) = steal(
+            w,
+            queue,
+            true,
+            WARP_SIZE,
+            run.steal_attempts,
+            rng,
+            &mut sh.stats,
+        )
     {
         return Batch {
             n: s.n,
@@ -717,7 +738,6 @@ pub(super) fn close_round<P: Program>(
     current: u32,
     freed: u32,
     batch: u32,
-    stats: &mut WarpStats,
 ) -> (u32, (u32, u32)) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
@@ -829,7 +849,8 @@ pub(super) fn close_round<P: Program>(
                 publish(count, n);
             }
             sh.tail[q] = sh.tail[q].wrapping_add(n);
-            stats.max_queue = stats.max_queue.max(sh.tail[q].wrapping_sub(sh.head[q]));
+            let used = sh.tail[q].wrapping_sub(sh.head[q]);
+            sh.stats.max_queue = sh.stats.max_queue.max(used);
         }
     }
     (next as u32, push)
