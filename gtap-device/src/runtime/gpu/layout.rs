@@ -19,7 +19,7 @@
 pub const MAX_QUEUES: u32 = 8;
 
 /// Bytes of shared memory each warp of the kernel needs (its `WarpShared`: a copy of the
-/// run's [`GpuRun`], then its scheduling state); the host launches with
+/// run's [`GpuRun`], its statistics, then its scheduling state); the host launches with
 /// `warps_per_block * WARP_SHARED_BYTES` of dynamic shared memory. The kernel checks this
 /// against its own layout at compile time.
 pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32

@@ -30,7 +30,8 @@ pub struct WarpShared {
     /// to L2. The fields the run changes (`stop`, the error fields) are read and written
     /// in the control block itself, never here.
     pub cfg: GpuRun,
-    /// The warp's statistics, kept by lane 0 (thread workers). Here rather than in
+    /// The warp's statistics, kept by lane 0 (a block worker keeps its own in registers and
+    /// takes only `max_queue`, which `close_round` updates, from here). Here rather than in
     /// registers: the persistent loop's state is live across every task a lane runs, so
     /// each register it holds is one more for the whole kernel, and registers are what limit
     /// the warps per SM.
@@ -43,7 +44,8 @@ pub struct WarpShared {
     /// Per queue: entries kept unpublished from the last round, at `tail .. tail + private`.
     pub private: [u32; MAX_QUEUES as usize],
     /// Per queue: entries staged this round, above `tail + private`. Bumped by lanes (`.cta`
-    /// atomic), reset by lane 0.
+    /// atomic), reset by lane 0. While lane 0 closes the round, after its last read as a
+    /// staging count, it holds how many entries to publish (`close_round`).
     pub staged: [u32; MAX_QUEUES as usize],
     /// Per queue: how many entries may be staged this round without overrunning `head`.
     /// Lane 0 writes at the round's start.
