@@ -54,6 +54,11 @@ pub mod program {
         // every `yield`, because the task may resume on another worker.
         #[coroutine]
         static move |mut ctx: *mut Ctx| -> u64 {
+            // The argument, copied from the capture (which lives in the frame, in global
+            // memory, and would be read from there at every use, again after each spawn) into
+            // a local (a register, saved in the frame only if used after the `yield`). The macro
+            // writes `let mut`, in case the parameter was `mut`.
+            let n = n;
             if n < 2 {
                 // `return` completes the coroutine; `resume` below delivers the value to
                 // the parent's slot.

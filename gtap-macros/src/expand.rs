@@ -5,7 +5,7 @@
 //! #[gtap::task]                             pub type __GtapFrame_fib = impl Coroutine<*mut Ctx, Yield = (), Return = u64>;
 //! pub fn fib(n: u32) -> u64 { BODY }        #[define_opaque(__GtapFrame_fib)]
 //!                                           fn __gtap_frame_fib(n: u32) -> __GtapFrame_fib {
-//!                                               #[coroutine] static move |mut ctx: *mut Ctx| -> u64 { LOWERED BODY }
+//!                                               #[coroutine] static move |mut ctx: *mut Ctx| -> u64 { let mut n = n; LOWERED BODY }
 //!                                           }
 //!                                           pub fn fib(n: u32) -> Call<Program, u64> { Call::__new(Task::fib(__gtap_frame_fib(n))) }
 //!                                           pub struct Program;
@@ -23,6 +23,7 @@ use syn::{FnArg, ItemFn, ItemMod, Pat, ReturnType};
 
 use crate::ast::ProgramModule;
 use crate::attr::Options;
+use crate::locals;
 use crate::lower;
 use crate::valid;
 
@@ -321,14 +322,22 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
 
     let lowered = lower::lower((*task.block).clone(), block);
     let lowered_body = &lowered.block;
+    // Arguments read before the first taskwait only, copied into locals: see `locals`.
+    let locals = locals::to_localize(&task.block, &quote!(#lowered_body), &arg_names)
+        .into_iter()
+        .map(|n| quote!(let mut #n = #n;));
     let body = match &block_param {
         // The user's own type names the handle (so their `use gtap::Block` is used).
         Some((pat, ty)) => quote! {{
             // SAFETY: this is a block task, run only by a block-program runtime.
             let #pat: #ty = unsafe { <#ty>::__new() };
+            #( #locals )*
             #lowered_body
         }},
-        None => quote!(#lowered_body),
+        None => quote! {{
+            #( #locals )*
+            #lowered_body
+        }},
     };
     // Block frames are copied to every thread of the team, so they must be movable: no
     // borrow of a local may cross a taskwait (the compiler checks it for a non-`static`
@@ -435,4 +444,30 @@ pub fn stray_macro(name: &str, _input: TokenStream) -> TokenStream {
          #[gtap::program] module (not in closures, nested fns or other macros' arguments)"
     );
     quote! { ::core::compile_error!(#msg) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The expansion of a one-task program, as text without spaces.
+    fn expand_text(task: TokenStream) -> String {
+        let out = program(quote!(name = "p"), quote!(mod m { #task }));
+        out.to_string().replace(' ', "")
+    }
+
+    #[test]
+    fn arguments_the_body_names_become_locals() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn f(n: u32, unused: u32, mut m: u32) -> u64 {
+                m += n;
+                m as u64
+            }
+        });
+        assert!(text.contains("letmutn=n;"), "{text}");
+        assert!(text.contains("letmutm=m;"), "{text}");
+        // Left as a capture, so that the compiler still warns that it is unused.
+        assert!(!text.contains("letmutunused=unused;"), "{text}");
+    }
 }

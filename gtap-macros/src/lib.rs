@@ -19,14 +19,14 @@
 //! ```
 //!
 //! `#[gtap::program]` sees every task of the module at once, which is what lets it build one
-//! task enum with static dispatch. It works in three stages, one file each:
+//! task enum with static dispatch. It works in stages, each in its own files:
 //!
 //! | stage | file | what |
 //! |---|---|---|
 //! | parse | `ast.rs`, `attr.rs`, `syntax.rs` | the module, its options, the `spawn!`/`taskwait!`/`slots!` forms |
 //! | check | `valid.rs` | task signatures: what cannot cross to a child or into a record |
 //! | lower | `lower.rs` | each body: `taskwait!()` to `yield`, handles and their scopes |
-//! | expand | `expand.rs` | frames, the task enum, the `Program` impl, size checks |
+//! | expand | `expand.rs`, `locals.rs` | frames (with the arguments read before the first taskwait copied into locals), the task enum, the `Program` impl, size checks |
 //!
 //! On an error the macro still emits the module (best effort) plus `compile_error!`s pointing
 //! at the user's tokens, so one mistake does not cascade into many.
@@ -34,6 +34,7 @@
 mod ast;
 mod attr;
 mod expand;
+mod locals;
 mod lower;
 mod syntax;
 mod valid;
