@@ -48,9 +48,13 @@ pub mod epaq {
                 Leaf::Calls => super::fib_calls(n),
             };
         }
-        let q = |m: u32| if epaq != 0 && m < cutoff { 1 } else { 0 };
-        let a = spawn!(queue(q(n - 1)), fib_cutoff(n - 1, cutoff, epaq, leaf));
-        let b = spawn!(queue(q(n - 2)), fib_cutoff(n - 2, cutoff, epaq, leaf));
+        // Plain values, not a closure: a closure borrows what it captures, and a borrowed
+        // local whose scope spans the taskwait lives in the task's record, where every use
+        // after a spawn reads it back from global memory.
+        let qa = if epaq != 0 && n - 1 < cutoff { 1 } else { 0 };
+        let qb = if epaq != 0 && n - 2 < cutoff { 1 } else { 0 };
+        let a = spawn!(queue(qa), fib_cutoff(n - 1, cutoff, epaq, leaf));
+        let b = spawn!(queue(qb), fib_cutoff(n - 2, cutoff, epaq, leaf));
         taskwait!(queue(if epaq != 0 { 2 } else { 0 }));
         a.get() + b.get()
     }
