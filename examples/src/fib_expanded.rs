@@ -42,7 +42,7 @@ pub mod program {
     /// The frame of `fib`: the type of the coroutine below. It is unnameable, so it is named
     /// through a `type_alias_impl_trait` alias defined by `fib_frame`. rustc lays it out as a
     /// state machine: one variant per suspension point holding exactly what is live there
-    /// (here, at the `yield`: `n`, the two result slots and the handles borrowing them).
+    /// (here, at the `yield`: the two result slots).
     pub type FibFrame = impl Coroutine<*mut Ctx, Yield = (), Return = u64>;
 
     /// Builds the frame of `fib(n)`: captures the argument, runs nothing yet.
@@ -71,10 +71,13 @@ pub mod program {
             let slot_a = Slot::new();
             // SAFETY: `ctx` is this task's context; `slot_a` lives in this frame until the
             // taskwait below has returned (the macro checks this for every handle).
+            // (Unread: the taskwait re-binds `a` through the slot, as the macro does.)
+            #[allow(unused_variables)]
             let a = unsafe { gtap::__private::spawn(ctx, &slot_a, call_a, 0) };
             let call_b = gtap::__private::into_call::<Program, _>(fib(n - 2));
             let slot_b = Slot::new();
             // SAFETY: as above.
+            #[allow(unused_variables)]
             let b = unsafe { gtap::__private::spawn(ctx, &slot_b, call_b, 0) };
             // `taskwait!();`: suspend only if there are children to wait for. The runtime
             // resumes the frame after the last child completed; the children wrote their
@@ -85,9 +88,11 @@ pub mod program {
             }
             let _ = ctx;
             // After the taskwait the handles are re-bound as joined handles: only those can
-            // be read, so reading a result before its taskwait does not compile.
+            // be read, so reading a result before its taskwait does not compile. They are
+            // made from the slots, so the pending handles (pointers) are dead at the `yield`
+            // and not saved in the frame.
             // SAFETY: the taskwait covering both children has returned.
-            let (a, b) = unsafe { (a.__joined(), b.__joined()) };
+            let (a, b) = unsafe { (slot_a.__joined(), slot_b.__joined()) };
             a.get() + b.get()
         }
     }

@@ -470,4 +470,22 @@ mod tests {
         // Left as a capture, so that the compiler still warns that it is unused.
         assert!(!text.contains("letmutunused=unused;"), "{text}");
     }
+
+    #[test]
+    fn a_taskwait_rebinds_handles_through_their_slots() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn f(n: u32) -> u64 {
+                let a = spawn!(f(n - 1));
+                taskwait!();
+                a.get()
+            }
+        });
+        // The pending handle is not read after the suspension, so it is not saved.
+        assert!(
+            text.contains("leta=unsafe{__gtap_slot_1.__joined()}"),
+            "{text}"
+        );
+        assert!(!text.contains("a.__joined()"), "{text}");
+    }
 }

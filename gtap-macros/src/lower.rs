@@ -6,7 +6,7 @@
 //! let a = spawn!(fib(n - 1));             let SLOT_a = Slot::new();
 //!                                         let a = unsafe { spawn::<Program, _>(ctx, &SLOT_a, fib(n - 1), 0) };
 //! taskwait!();                            if unsafe { begin_wait(ctx, 0) } { ctx = yield (); }
-//!                                         let a = unsafe { a.__joined() };   // Pending -> Joined
+//!                                         let a = unsafe { SLOT_a.__joined() };   // Joined, from the slot
 //! a.get()                                 a.get()
 //! ```
 //!
@@ -64,8 +64,14 @@ pub fn lower(mut block: Block, block_task: bool) -> Lowered {
 }
 
 enum Entry {
-    /// A result handle: must be joined at the top level of this block.
-    Handle { ident: Ident, joined: bool },
+    /// A result handle: must be joined at the top level of this block. `slot`: the hidden
+    /// slot it borrows, for a thread task's `spawn!` handle (the taskwait re-binds it
+    /// through the slot).
+    Handle {
+        ident: Ident,
+        joined: bool,
+        slot: Option<Ident>,
+    },
     /// A plain binding that hides an earlier handle of the same name.
     Plain(String),
 }
@@ -137,6 +143,7 @@ impl Lowerer {
             if let Entry::Handle {
                 ident,
                 joined: false,
+                ..
             } = entry
             {
                 self.err(
@@ -257,7 +264,7 @@ impl Lowerer {
                         ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
                     });
                     out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
-                    self.push_handle(ident);
+                    self.push_handle(ident, None);
                     return;
                 }
                 out.push(syn::parse_quote_spanned! {call.span()=>
@@ -266,8 +273,13 @@ impl Lowerer {
                 let spawn = unsafe_block(quote_spanned! {call.span()=>
                     ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
                 });
-                out.push(syn::parse_quote_spanned! {call.span()=> let #ident = #spawn; });
-                self.push_handle(ident);
+                // The taskwait re-binds the handle through the slot, so this binding may
+                // never be read.
+                out.push(syn::parse_quote_spanned! {call.span()=>
+                    #[allow(unused_variables)]
+                    let #ident = #spawn;
+                });
+                self.push_handle(ident, Some(slot));
             }
             Kind::Slots => {
                 if self.block_task {
@@ -301,7 +313,7 @@ impl Lowerer {
                 out.push(syn::parse_quote_spanned! {mac.span()=>
                     let #ident = ::gtap::__private::PendingSlots::__new(&#store);
                 });
-                self.push_handle(ident);
+                self.push_handle(ident, None);
             }
             Kind::Taskwait => {
                 self.err(
@@ -385,11 +397,14 @@ impl Lowerer {
             for entry in scope.entries.iter().rev() {
                 match entry {
                     Entry::Plain(name) => decided.push(name.clone()),
-                    Entry::Handle { ident, .. } => {
+                    Entry::Handle { ident, slot, .. } => {
                         let name = ident.to_string();
                         if !decided.contains(&name) {
                             decided.push(name);
-                            let joined = unsafe_block(quote! { #ident.__joined() });
+                            let joined = match slot {
+                                Some(slot) => unsafe_block(quote! { #slot.__joined() }),
+                                None => unsafe_block(quote! { #ident.__joined() }),
+                            };
                             out.push(syn::parse_quote_spanned! {ident.span()=>
                                 #[allow(unused_variables)]
                                 let #ident = #joined;
@@ -408,11 +423,12 @@ impl Lowerer {
         }
     }
 
-    fn push_handle(&mut self, ident: Ident) {
+    fn push_handle(&mut self, ident: Ident, slot: Option<Ident>) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.entries.push(Entry::Handle {
                 ident,
                 joined: false,
+                slot,
             });
         }
     }
