@@ -487,5 +487,18 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("a.__joined()"), "{text}");
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn g(n: u32) -> u64 {
+                let hs = slots!(u64; 4);
+                spawn!(into hs, g(n - 1));
+                taskwait!();
+                hs.iter().sum()
+            }
+        });
+        assert!(
+            text.contains("leths=unsafe{__gtap_slots_1.__joined()}"),
+            "{text}"
+        );
     }
 }

@@ -65,8 +65,8 @@ pub fn lower(mut block: Block, block_task: bool) -> Lowered {
 
 enum Entry {
     /// A result handle: must be joined at the top level of this block. `slot`: the hidden
-    /// slot it borrows, for a thread task's `spawn!` handle (the taskwait re-binds it
-    /// through the slot).
+    /// `Slot` or `Slots` it borrows, in a thread task (the taskwait re-binds the handle
+    /// through it).
     Handle {
         ident: Ident,
         joined: bool,
@@ -311,9 +311,10 @@ impl Lowerer {
                     let #store = ::gtap::__private::Slots::<#ty, #len>::new();
                 });
                 out.push(syn::parse_quote_spanned! {mac.span()=>
+                    #[allow(unused_variables)]
                     let #ident = ::gtap::__private::PendingSlots::__new(&#store);
                 });
-                self.push_handle(ident, None);
+                self.push_handle(ident, Some(store));
             }
             Kind::Taskwait => {
                 self.err(

@@ -143,6 +143,16 @@ impl<R, const N: usize> Slots<R, N> {
             len: UnsafeCell::new(0),
         }
     }
+
+    /// The joined handle of the children spawned into these slots, made from the storage
+    /// itself for the reasons given at [`Slot::__joined`].
+    ///
+    /// # Safety
+    /// As [`Slot::__joined`], for every child spawned into these slots.
+    #[doc(hidden)]
+    pub unsafe fn __joined(&self) -> JoinedSlots<'_, R, N> {
+        JoinedSlots { slots: self }
+    }
 }
 
 /// Results of children spawned `into` a [`Slots`], not yet joined.
