@@ -50,38 +50,44 @@ pub mod program {
         let q = n / 4;
         let (a, b, c, d) = (lo, lo + q, lo + 2 * q, lo + 3 * q);
         let last = n - 3 * q;
-        let sq = |len| child_queue(epaq, sort_is_leaf(len, sort_cutoff), 1);
-        let mq = |x, y| child_queue(epaq, merge_is_leaf(x, y, merge_cutoff), 2);
+        // The queues as plain values, not closures: a closure borrows what it captures, and
+        // one whose scope spans a taskwait lives in the task's record (see the README).
+        let sq = child_queue(epaq, sort_is_leaf(q, sort_cutoff), 1);
+        let sq_last = child_queue(epaq, sort_is_leaf(last, sort_cutoff), 1);
         spawn!(
-            queue(sq(q)),
+            queue(sq),
             cilksort(data, tmp, a, q, sort_cutoff, merge_cutoff, epaq)
         );
         spawn!(
-            queue(sq(q)),
+            queue(sq),
             cilksort(data, tmp, b, q, sort_cutoff, merge_cutoff, epaq)
         );
         spawn!(
-            queue(sq(q)),
+            queue(sq),
             cilksort(data, tmp, c, q, sort_cutoff, merge_cutoff, epaq)
         );
         spawn!(
-            queue(sq(last)),
+            queue(sq_last),
             cilksort(data, tmp, d, last, sort_cutoff, merge_cutoff, epaq)
         );
         taskwait!();
         // data quarters -> tmp halves
         spawn!(
-            queue(mq(q, q)),
+            queue(child_queue(epaq, merge_is_leaf(q, q, merge_cutoff), 2)),
             cilkmerge(data, a, b, data, b, c, tmp, a, merge_cutoff, epaq)
         );
         spawn!(
-            queue(mq(q, last)),
+            queue(child_queue(epaq, merge_is_leaf(q, last, merge_cutoff), 2)),
             cilkmerge(data, c, d, data, d, lo + n, tmp, c, merge_cutoff, epaq)
         );
         taskwait!();
         // tmp halves -> data
         spawn!(
-            queue(mq(2 * q, n - 2 * q)),
+            queue(child_queue(
+                epaq,
+                merge_is_leaf(2 * q, n - 2 * q, merge_cutoff),
+                2
+            )),
             cilkmerge(tmp, a, c, tmp, c, lo + n, data, a, merge_cutoff, epaq)
         );
         taskwait!();
