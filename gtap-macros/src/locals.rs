@@ -28,9 +28,9 @@
 //! an argument a capture. One case costs frame space: a local that is borrowed before the
 //! first taskwait, by a closure that captures it by reference or a method that takes `&self`,
 //! is saved across every taskwait in its scope, since the compiler cannot tell the borrow has
-//! ended (`cilksort_epaq`'s frame: 160 to 168 bytes, through its `sq` closure). An argument
-//! that the lowered body does not name at all stays a capture, so that the compiler still
-//! reports it unused.
+//! ended (`cilksort_epaq`'s frame grew from 160 to 168 bytes that way, through a closure,
+//! until its queue choices became plain values). An argument that the lowered body does not
+//! name at all stays a capture, so that the compiler still reports it unused.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
