@@ -3,9 +3,9 @@
 //! `let a = spawn!(fib(n - 1));` becomes a hidden [`Slot`] in the parent's frame plus
 //! `a: Pending<'_, u64>` borrowing it. The child writes its result straight into the slot
 //! (the frame lives in the parent's task record and never moves), so a finished child needs
-//! no record of its own any more. `taskwait!()` re-binds every pending handle in scope as a
-//! [`Joined`] handle, and only a joined handle can be read: reading a child's result before
-//! the taskwait that covers it is a compile error.
+//! no record of its own any more. `taskwait!()` re-binds every handle in scope as a
+//! [`Joined`] handle, made from its slot ([`Slot::__joined`]), and only a joined handle can
+//! be read: reading a child's result before the taskwait that covers it is a compile error.
 //!
 //! Because the slot is borrowed by the handle, it cannot be moved while the handle lives, and
 //! the macro checks that each handle's block reaches a `taskwait!()` before it ends, so a
@@ -109,21 +109,12 @@ impl<R> Clone for Joined<'_, R> {
 }
 impl<R> Copy for Joined<'_, R> {}
 
-impl<'a, R: Copy> Joined<'a, R> {
+impl<R: Copy> Joined<'_, R> {
     /// The child's result.
     pub fn get(&self) -> R {
         // SAFETY: a `Joined` exists only after the taskwait that covers the child, which
         // completes only after the child wrote the slot (module docs, "Memory ordering").
         unsafe { (*self.slot.value.get()).assume_init() }
-    }
-
-    /// Re-joining an already joined handle (a later `taskwait!()` in its scope) keeps it.
-    ///
-    /// # Safety
-    /// None beyond the type's own invariant; `unsafe` only to match [`Pending::__joined`].
-    #[doc(hidden)]
-    pub unsafe fn __joined(self) -> Joined<'a, R> {
-        self
     }
 }
 
@@ -250,15 +241,6 @@ impl<'a, R: Copy, const N: usize> JoinedSlots<'a, R, N> {
     pub fn iter(&self) -> impl Iterator<Item = R> + 'a {
         let this = *self;
         (0..this.len()).map(move |i| this.get(i))
-    }
-
-    /// Re-joining keeps the handle; see [`Joined::__joined`].
-    ///
-    /// # Safety
-    /// None beyond the type's own invariant.
-    #[doc(hidden)]
-    pub unsafe fn __joined(self) -> JoinedSlots<'a, R, N> {
-        self
     }
 }
 
