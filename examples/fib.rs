@@ -5,7 +5,8 @@
 //! ```
 //!
 //! It runs on the GPU when there is one (and says so), otherwise on the CPU backend (worker
-//! threads with work stealing), saying why.
+//! threads with work stealing), saying why; with `GTAP_REQUIRE_GPU=1` a missing GPU is an
+//! error instead.
 
 use std::process::ExitCode;
 
@@ -25,7 +26,7 @@ fn main() -> ExitCode {
     };
     let outcome = match Gpu::new(0) {
         Ok(gpu) => on_gpu(gpu, n),
-        Err(e) if e.is_no_gpu() => {
+        Err(e) if e.is_no_gpu() && !gtap_host::require_gpu() => {
             println!("no GPU here ({e})");
             on_cpu(n)
         }

@@ -26,10 +26,10 @@ cargo build --release -p gtap-examples --examples
 for e in $(find target/release/examples -maxdepth 1 -type f -executable ! -name '*-*'); do
   objcopy --strip-debug "$e" ".gpu-bin/examples/$(basename "$e")"
 done
-cp scripts/gpu-run.sh scripts/gpu-sanitize.sh .gpu-bin/
+cp scripts/gpu-run.sh scripts/gpu-sanitize.sh scripts/gpu-soak.sh .gpu-bin/
 # The same, as one compressed file (about 5 MiB for 55): the device tool carries at most
 # 64 MiB with the working tree. There: tar -xJf .gpu-bin/bundle.tar.xz -C .gpu-bin
-tar -C .gpu-bin -cf - tests examples gpu-run.sh gpu-sanitize.sh | xz -T2 -6 >.gpu-bin/bundle.tar.xz
+tar -C .gpu-bin -cf - tests examples gpu-run.sh gpu-sanitize.sh gpu-soak.sh | xz -T2 -6 >.gpu-bin/bundle.tar.xz
 echo "built into .gpu-bin:"
 ls .gpu-bin/tests .gpu-bin/examples
 du -sh .gpu-bin .gpu-bin/bundle.tar.xz

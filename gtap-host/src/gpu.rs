@@ -102,7 +102,14 @@ mod tests {
                 assert!(p.max_threads_per_block >= 512 && p.total_mem > 0, "{p}");
                 eprintln!("{p}");
             }
-            Err(e) => assert!(e.is_no_gpu(), "expected a GPU or a no-GPU error, got: {e}"),
+            Err(e) => {
+                assert!(e.is_no_gpu(), "expected a GPU or a no-GPU error, got: {e}");
+                assert!(
+                    !crate::testing::require_gpu(),
+                    "{e} ({} is set: a GPU is required)",
+                    crate::REQUIRE_GPU_ENV
+                );
+            }
         }
     }
 

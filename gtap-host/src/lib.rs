@@ -98,17 +98,14 @@ pub mod gpu_runtime;
 mod module;
 mod props;
 pub mod ptx;
-mod testing;
-
-#[cfg(test)]
-mod gpu_tests;
+pub mod testing;
 
 pub use cudarc;
 pub use error::GpuError;
 pub use gpu::Gpu;
 pub use module::{Kernel, Module};
 pub use props::DeviceProps;
-pub use testing::REQUIRE_GPU_ENV;
+pub use testing::{REQUIRE_GPU_ENV, require_gpu};
 
 /// The PTX that `gtap_builder` wrote for device crate `name` (its name with `-` as `_`),
 /// embedded as a `&'static str`. Use it in a crate whose `build.rs` ran the builder.

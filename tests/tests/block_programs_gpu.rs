@@ -1,7 +1,7 @@
 //! The block programs of the examples (BFS, SpMV, the synthetic trees run a block per node) on
 //! the GPU's block-level workers, checked against their sequential references on several
-//! block and grid shapes: the checks of `block_programs_cpu.rs`. Skipped (with a message)
-//! without a GPU.
+//! block and grid shapes: the checks of `block_programs_cpu.rs`. Reported as ignored without a
+//! GPU (the GPU test harness).
 
 mod common;
 
@@ -101,7 +101,6 @@ fn check_bfs(rt: &mut GpuRuntime, g: &Csr, source: u32, what: &str) {
     );
 }
 
-#[test]
 fn bfs_matches_the_sequential_search() {
     let runtimes = runtimes();
     if runtimes.is_empty() {
@@ -149,7 +148,6 @@ fn bfs_matches_the_sequential_search() {
     }
 }
 
-#[test]
 fn spmv_matches_the_reference() {
     let runtimes = runtimes();
     if runtimes.is_empty() {
@@ -184,7 +182,6 @@ fn spmv_matches_the_reference() {
     }
 }
 
-#[test]
 fn block_trees_match_the_thread_trees() {
     let leaked = tree_table();
     for mut rt in runtimes() {
@@ -229,3 +226,9 @@ fn block_trees_match_the_thread_trees() {
         }
     }
 }
+
+gtap_host::gpu_test_main!(
+    bfs_matches_the_sequential_search,
+    spmv_matches_the_reference,
+    block_trees_match_the_thread_trees,
+);

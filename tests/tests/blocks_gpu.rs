@@ -1,6 +1,6 @@
 //! Block tasks (`#[gtap::task(block)]`) on the GPU's block-level workers (one worker per
 //! thread block): the same program and checks as `blocks_cpu.rs`, on several block sizes,
-//! plus the settings block programs refuse. Skipped, with a message, without a GPU.
+//! plus the settings block programs refuse. Reported as ignored without a GPU (the GPU test harness).
 
 mod common;
 
@@ -22,7 +22,6 @@ fn runtime(grid: u32, block: u32) -> Option<GpuRuntime> {
     common::runtime(gtap_tests::PTX, config(grid, block))
 }
 
-#[test]
 fn block_wide_spawns_return_every_result_on_several_block_sizes() {
     for (grid, block) in [(1, 32), (4, 64), (16, 128), (132, 256), (8, 512), (4, 1024)] {
         // A block of 1024 threads fits the register file only with at most 64 registers.
@@ -45,7 +44,6 @@ fn block_wide_spawns_return_every_result_on_several_block_sizes() {
     }
 }
 
-#[test]
 fn per_thread_spawns_each_make_a_child() {
     for (grid, block, fanout) in [(1, 32, 2), (8, 64, 3), (32, 256, 4)] {
         let Some(mut rt) = runtime(grid, block) else {
@@ -65,7 +63,6 @@ fn per_thread_spawns_each_make_a_child() {
     }
 }
 
-#[test]
 fn a_taskwait_joins_the_children_of_every_thread() {
     let Some(mut rt) = runtime(8, 64) else {
         return;
@@ -79,7 +76,6 @@ fn a_taskwait_joins_the_children_of_every_thread() {
     assert_eq!(seen, 3 * fan_expected(4, 3));
 }
 
-#[test]
 fn a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable() {
     let Some(mut rt) = runtime(4, 64) else {
         return;
@@ -98,7 +94,6 @@ fn a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable() {
     assert_eq!(rt.run(blocks::tree(3)).unwrap().0, tree_expected(3, 64));
 }
 
-#[test]
 fn non_uniform_live_state_is_an_error_when_checked() {
     let Some(mut rt) = runtime(4, 64) else {
         return;
@@ -119,7 +114,6 @@ fn non_uniform_live_state_is_an_error_when_checked() {
     assert_eq!(rt.run(blocks::non_uniform()).unwrap().0, 1);
 }
 
-#[test]
 fn settings_block_programs_do_not_support_are_refused() {
     let Some(mut rt) = runtime(4, 64) else {
         return;
@@ -169,3 +163,12 @@ fn settings_block_programs_do_not_support_are_refused() {
     rt.set_config(config(4, 64)).unwrap();
     assert_eq!(rt.run(blocks::tree(4)).unwrap().0, tree_expected(4, 64));
 }
+
+gtap_host::gpu_test_main!(
+    block_wide_spawns_return_every_result_on_several_block_sizes,
+    per_thread_spawns_each_make_a_child,
+    a_taskwait_joins_the_children_of_every_thread,
+    a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable,
+    non_uniform_live_state_is_an_error_when_checked,
+    settings_block_programs_do_not_support_are_refused,
+);

@@ -1,6 +1,6 @@
 //! Runs every intrinsic test kernel of `tests/src/intrinsics` on the GPU and checks its
-//! known answers. Each test skips (with a message) where there is no GPU, unless
-//! `GTAP_REQUIRE_GPU=1`; see `gtap_host::Gpu::for_tests`.
+//! known answers. Reported as ignored where there is no GPU (the GPU test harness),
+//! failed under `GTAP_REQUIRE_GPU=1`.
 //!
 //! The kernels' docs say how each is launched and what it writes; the answers are computed
 //! here from the same `values` the kernels use.
@@ -218,27 +218,22 @@ fn atomics<T: TestInt + DeviceRepr + ValidAsZeroBits>() {
     f.assert_none(&format!("{} atomic", T::NAME));
 }
 
-#[test]
 fn atomics_u32() {
     atomics::<u32>();
 }
 
-#[test]
 fn atomics_i32() {
     atomics::<i32>();
 }
 
-#[test]
 fn atomics_u64() {
     atomics::<u64>();
 }
 
-#[test]
 fn atomics_i64() {
     atomics::<i64>();
 }
 
-#[test]
 fn a_static_is_a_device_atomic() {
     let Some(h) = harness() else { return };
     let n = 4 * 128;
@@ -290,22 +285,18 @@ fn loads_and_stores<T: TestInt + DeviceRepr + ValidAsZeroBits>() {
     f.assert_none(&format!("{} load/store", T::NAME));
 }
 
-#[test]
 fn loads_and_stores_u32() {
     loads_and_stores::<u32>();
 }
 
-#[test]
 fn loads_and_stores_i32() {
     loads_and_stores::<i32>();
 }
 
-#[test]
 fn loads_and_stores_u64() {
     loads_and_stores::<u64>();
 }
 
-#[test]
 fn loads_and_stores_i64() {
     loads_and_stores::<i64>();
 }
@@ -313,7 +304,6 @@ fn loads_and_stores_i64() {
 // ---------------------------------------------------------------------------------------
 // Fences and release/acquire: message passing
 
-#[test]
 fn message_passing_through_fences_and_release_acquire() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -378,7 +368,6 @@ fn shfl_source(mode: &str, lane: u32, b: u32, width: u32) -> u32 {
     if in_range { j as u32 } else { lane }
 }
 
-#[test]
 fn warp_shuffles() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -434,7 +423,6 @@ fn warp_shuffles() {
     f.assert_none("shuffle");
 }
 
-#[test]
 fn warp_votes_ballots_and_masks() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -516,7 +504,6 @@ fn warp_votes_ballots_and_masks() {
 // ---------------------------------------------------------------------------------------
 // Block barriers
 
-#[test]
 fn block_barriers() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -580,7 +567,6 @@ fn block_barriers() {
 // ---------------------------------------------------------------------------------------
 // Indices
 
-#[test]
 fn every_thread_sees_its_indices() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -649,7 +635,6 @@ fn every_thread_sees_its_indices() {
 // ---------------------------------------------------------------------------------------
 // Time
 
-#[test]
 fn clocks_advance_and_nanosleep_sleeps() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -723,7 +708,6 @@ fn smem_roundtrip<T: DeviceRepr + ValidAsZeroBits + PartialEq + std::fmt::Debug 
     }
 }
 
-#[test]
 fn dynamic_shared_memory_round_trips() {
     let Some(h) = harness() else { return };
     let mut f = Failures::default();
@@ -732,7 +716,6 @@ fn dynamic_shared_memory_round_trips() {
     f.assert_none("dynamic shared memory");
 }
 
-#[test]
 fn shfl_source_follows_the_ptx_isa() {
     // Host-only sanity check of the emulator the shuffle test relies on.
     assert_eq!(shfl_source("idx", 5, 3, 32), 3);
@@ -748,3 +731,22 @@ fn shfl_source_follows_the_ptx_isa() {
     assert_eq!(shfl_source("bfly", 9, 9, 8), 0);
     assert_eq!(shfl_source("bfly", 0, 9, 8), 0);
 }
+
+gtap_host::gpu_test_main!(
+    atomics_u32,
+    atomics_i32,
+    atomics_u64,
+    atomics_i64,
+    a_static_is_a_device_atomic,
+    loads_and_stores_u32,
+    loads_and_stores_i32,
+    loads_and_stores_u64,
+    loads_and_stores_i64,
+    message_passing_through_fences_and_release_acquire,
+    warp_shuffles,
+    warp_votes_ballots_and_masks,
+    block_barriers,
+    every_thread_sees_its_indices,
+    clocks_advance_and_nanosleep_sleeps,
+    dynamic_shared_memory_round_trips,
+; cpu: [shfl_source_follows_the_ptx_isa]);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{device_ptr, download, upload};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
@@ -13,7 +13,6 @@ fn config() -> GpuConfig {
     GpuConfig::new().grid(16).block(64).num_queues(3)
 }
 
-#[test]
 fn language_features_on_the_gpu() {
     let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
         return;
@@ -49,7 +48,6 @@ fn language_features_on_the_gpu() {
     assert_eq!(rt.run(lang::locals(10)).unwrap().0, 10 + 19 + 100);
 }
 
-#[test]
 fn fire_and_forget_children_all_run_on_the_gpu() {
     let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
         return;
@@ -75,7 +73,6 @@ fn fire_and_forget_children_all_run_on_the_gpu() {
     }
 }
 
-#[test]
 fn a_program_without_taskwait_ends_when_every_task_has_run() {
     // No join bookkeeping in such a program: the run must still wait for every task, on one
     // warp, on a few blocks and on the default grid, whatever the root returns first.
@@ -112,7 +109,6 @@ fn a_program_without_taskwait_ends_when_every_task_has_run() {
     }
 }
 
-#[test]
 fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
         return;
@@ -182,15 +178,13 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     check_usable(&mut rt);
 }
 
-#[test]
 fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
     // Two runtimes on one GPU share the context's stream: the second run's kernel waits for
     // the first. Its 20 ms timeout must not fire while it waits, and must still stop it once
     // it runs. (An earlier host-side abort could be lost or blocked here: the run neither
     // stopped nor ended.)
-    let Some(mut second) =
-        common::runtime(gtap_tests::PTX, config().timeout(Duration::from_millis(20)))
-    else {
+    let timeout = Duration::from_millis(20);
+    let Some(mut second) = common::runtime(gtap_tests::PTX, config().timeout(timeout)) else {
         return;
     };
     let (ready, started) = std::sync::mpsc::channel();
@@ -199,17 +193,37 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
             // (A runtime is not `Send`: this thread makes its own.)
             let mut first = common::runtime(gtap_tests::PTX, config()).expect("GPU");
             ready.send(()).unwrap();
-            first.run(lang::loop_join(300_000)).map(|r| r.0)
+            let result = first.run(lang::loop_join(300_000));
+            (
+                result.map(|(v, stats)| (v, stats.kernel_time)),
+                Instant::now(),
+            )
         });
         started.recv().unwrap();
         std::thread::sleep(Duration::from_millis(10));
+        let asked = Instant::now();
         let err = second.run(lang::loop_join(100_000_000)).unwrap_err();
+        let stopped = Instant::now();
         assert!(matches!(err, GpuRunError::TimedOut { .. }), "{err}");
-        assert!(long.join().unwrap().is_ok());
+        let (first, first_done) = long.join().unwrap();
+        let (_, first_kernel) = first.expect("the first run");
+        // The test means something only if the second run waited longer than its timeout.
+        assert!(
+            first_kernel > 2 * timeout,
+            "the first run took only {first_kernel:?}: make it longer"
+        );
+        // The second kernel starts when the first ends, so its timeout ends after that: it
+        // did not fire while the kernel waited.
+        assert!(
+            stopped > first_done,
+            "the second run stopped {:?} after it was asked to run, before the first run \
+             ended: its timeout counted while it waited",
+            stopped - asked
+        );
+        assert!(stopped - asked >= timeout, "stopped before its timeout");
     });
 }
 
-#[test]
 fn bad_configurations_are_rejected_before_launch() {
     let Some(gpu) = gtap_host::Gpu::for_tests() else {
         return;
@@ -270,7 +284,6 @@ fn bad_configurations_are_rejected_before_launch() {
     assert_eq!(rt.run(lang::fan(3, 4)).unwrap().0, 1 + 4 + 16 + 64);
 }
 
-#[test]
 fn a_panic_inside_a_task_is_a_trap() {
     // A trap makes CUDA unusable in the process, so the check runs in a child process.
     let Some(gpu) = gtap_host::Gpu::for_fault_test("a_panic_inside_a_task_is_a_trap") else {
@@ -288,3 +301,13 @@ fn a_panic_inside_a_task_is_a_trap() {
         other => panic!("expected TaskPanicked, got {other}"),
     }
 }
+
+gtap_host::gpu_test_main!(
+    language_features_on_the_gpu,
+    fire_and_forget_children_all_run_on_the_gpu,
+    a_program_without_taskwait_ends_when_every_task_has_run,
+    limits_end_with_typed_errors_and_the_runtime_stays_usable,
+    a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run,
+    bad_configurations_are_rejected_before_launch,
+    a_panic_inside_a_task_is_a_trap,
+);

@@ -1,6 +1,6 @@
 //! The per-warp timeline profiler on the GPU (`GpuConfig::profile`): what a profiled fib run
-//! records agrees with the run's statistics, event by event and in total. Skipped (with a
-//! message) without a GPU, except the first test, which checks the two PTX variants' kernels.
+//! records agrees with the run's statistics, event by event and in total. Reported as
+//! ignored without a GPU, except the test that checks the two PTX variants' kernels.
 
 mod common;
 
@@ -16,7 +16,6 @@ fn entries(ptx: &str) -> Vec<&str> {
         .collect()
 }
 
-#[test]
 fn only_the_profiled_ptx_has_profiled_kernels() {
     let plain = entries(gtap_examples::PTX);
     let profiled = entries(gtap_examples::PTX_PROFILED);
@@ -125,7 +124,6 @@ fn check_profile(stats: &GpuStats, capacity: u32) -> &Profile {
     p
 }
 
-#[test]
 fn a_profiled_fib_run_records_every_round() {
     let capacity = 1 << 14;
     let config = GpuConfig::new().grid(8).block(64).profile(capacity);
@@ -174,7 +172,6 @@ fn a_profiled_fib_run_records_every_round() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
 fn a_tiny_capacity_drops_rounds_and_counts_them() {
     let config = GpuConfig::new().grid(2).block(64).profile(3);
     let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, config) else {
@@ -191,7 +188,6 @@ fn a_tiny_capacity_drops_rounds_and_counts_them() {
     assert!(p.warps.iter().any(|w| w.events.len() == 3 && w.dropped > 0));
 }
 
-#[test]
 fn other_schedulers_and_inline_resumes_are_profiled_too() {
     for config in [
         GpuConfig::new().grid(4).block(64).resume_inline(true),
@@ -233,7 +229,6 @@ fn other_schedulers_and_inline_resumes_are_profiled_too() {
     }
 }
 
-#[test]
 fn profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile() {
     // The profiled PTX holds the plain kernels too: without `profile`, no profile.
     let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, GpuConfig::new().grid(4))
@@ -265,3 +260,10 @@ fn profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile() {
     rt.set_config(GpuConfig::new().grid(4)).unwrap();
     assert_eq!(rt.run(fib::program::fib(15)).unwrap().0, fib::reference(15));
 }
+
+gtap_host::gpu_test_main!(
+    a_profiled_fib_run_records_every_round,
+    a_tiny_capacity_drops_rounds_and_counts_them,
+    other_schedulers_and_inline_resumes_are_profiled_too,
+    profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile,
+; cpu: [only_the_profiled_ptx_has_profiled_kernels]);

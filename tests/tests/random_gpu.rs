@@ -1,7 +1,7 @@
 //! Random fork-join programs on the GPU (see `gtap_tests::random`): 15,300 programs across
 //! launch shapes, EPAQ queue counts and the schedulers (work stealing and its two
 //! ablations), each result and task count checked against the sequential reference.
-//! Skipped (with a message) without a GPU.
+//! Reported as ignored without a GPU (the GPU test harness).
 
 mod common;
 
@@ -10,7 +10,6 @@ use gtap_host::gpu_runtime::{GpuConfig, Scheduler};
 use gtap_tests::lang::Counter;
 use gtap_tests::random::{program, reference};
 
-#[test]
 fn random_programs_match_their_reference_on_the_gpu() {
     let shapes = [
         (GpuConfig::new().grid(1).block(32), 1u32),
@@ -70,5 +69,6 @@ fn random_programs_match_their_reference_on_the_gpu() {
         }
     }
     eprintln!("{programs} random programs on the GPU, {tasks} tasks");
-    assert_eq!(programs, 15_300);
 }
+
+gtap_host::gpu_test_main!(random_programs_match_their_reference_on_the_gpu,);

@@ -8,7 +8,6 @@ use gtap_host::{Gpu, GpuError};
 
 const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_tests.ptx"));
 
-#[test]
 fn a_trap_is_reported_as_a_trap() {
     let Some(gpu) = Gpu::for_fault_test("a_trap_is_reported_as_a_trap") else {
         return;
@@ -31,3 +30,5 @@ fn a_trap_is_reported_as_a_trap() {
         other => panic!("expected GpuError::Trap for `trap_now`, got {other:?}"),
     }
 }
+
+gtap_host::gpu_test_main!(a_trap_is_reported_as_a_trap,);

@@ -34,8 +34,9 @@
 //! - **subtree -> grandparent.** Completion goes up the tree by the same RMWs, so a
 //!   completion observed at the root covers every task of the run ([`super::termination`]).
 //!
-//! The GPU's thread workers make every RMW AcqRel instead and take no fence: the same edges,
-//! with the acquire inside the RMW (a fence there is one more `MEMBAR.GPU`).
+//! The GPU's thread workers make every RMW AcqRel instead and take no fence ([`Acquire::InRmw`]):
+//! the same edges, with the acquire inside the RMW (a fence there is one more `MEMBAR.GPU`).
+//! Both variants go through [`rmw`], and the loom tests check each.
 //!
 //! On the GPU these are `atom.<order>.gpu.add` (not `core`'s `fetch_add`, which the NVPTX
 //! backend lowers to a relaxed atomic: rust-lang/rust#136480).
@@ -140,18 +141,58 @@ pub mod step {
     }
 }
 
+/// How a join RMW acquires what the chain of RMWs before it released (see "Memory ordering").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquire {
+    /// A Release RMW, and an Acquire fence on the path that fires a trigger only: the CPU
+    /// backend and the GPU's block workers.
+    Fence,
+    /// An AcqRel RMW and no fence: the GPU's thread workers, which issue a warp's RMWs at one
+    /// instruction, where a fence after it would be one more `MEMBAR.GPU`.
+    InRmw,
+}
+
+/// The join counter's RMW: adds `delta` and returns the value before. With
+/// [`Acquire::Fence`], the caller must follow a fired trigger with [`acquire_trigger`].
+/// Every join RMW of both backends is this function, so that loom checks each variant.
+#[inline(always)]
+pub fn rmw(join: &AtomicI32, delta: i32, how: Acquire) -> i32 {
+    match how {
+        // Release: publishes the caller's writes (frame, result, `queue`) to whoever fires a
+        // trigger later in the chain.
+        Acquire::Fence => join.fetch_add(delta, Ordering::Release),
+        // AcqRel: the same Release, and the Acquire that the fence would give, for every
+        // caller (needed only by the one that fires a trigger).
+        Acquire::InRmw => join.fetch_add(delta, Ordering::AcqRel),
+    }
+}
+
+/// What the party that fired a trigger does after [`rmw`] before it goes on: an Acquire fence
+/// for [`Acquire::Fence`] (takes in every release of the chain), nothing for
+/// [`Acquire::InRmw`].
+#[inline(always)]
+pub fn acquire_trigger(how: Acquire) {
+    if how == Acquire::Fence {
+        fence(Ordering::Acquire);
+    }
+}
+
 /// The task reaches a taskwait with `n` children spawned since its last one.
 #[inline]
 pub fn wait(join: &AtomicI32, n: u32) -> AfterWait {
+    wait_with(join, n, Acquire::Fence)
+}
+
+/// [`wait`], acquiring as `how` says.
+#[inline]
+pub fn wait_with(join: &AtomicI32, n: u32, how: Acquire) -> AfterWait {
     debug_assert!(n <= MAX_OUTSTANDING);
-    // Release: publishes the frame and `queue` to the child that resumes us. The Acquire
-    // half is needed only when we go on at once, so it is a fence on that path alone (an
-    // acquire RMW would cost every task an L1 invalidation on the GPU).
-    let prev = join.fetch_add(step::wait_delta(n), Ordering::Release);
-    let next = step::after_wait(prev, n);
+    // The Acquire half is needed only when we go on at once (it takes in the children that
+    // already completed, their results), so with `Fence` it is on that path alone (an acquire
+    // RMW would cost every task an L1 invalidation on the GPU).
+    let next = step::after_wait(rmw(join, step::wait_delta(n), how), n);
     if next == AfterWait::Continue {
-        // Acquire: takes in the children that already completed (their results).
-        fence(Ordering::Acquire);
+        acquire_trigger(how);
     }
     next
 }
@@ -159,6 +200,12 @@ pub fn wait(join: &AtomicI32, n: u32) -> AfterWait {
 /// The task returned with `n` children spawned since its last taskwait (not waited for).
 #[inline]
 pub fn finish(join: &AtomicI32, n: u32) -> AfterReturn {
+    finish_with(join, n, Acquire::Fence)
+}
+
+/// [`finish`], acquiring as `how` says.
+#[inline]
+pub fn finish_with(join: &AtomicI32, n: u32, how: Acquire) -> AfterReturn {
     debug_assert!(n <= MAX_OUTSTANDING);
     if n == 0 {
         // Every earlier epoch ended with the counter at 0 and this one spawned nothing: no
@@ -166,12 +213,10 @@ pub fn finish(join: &AtomicI32, n: u32) -> AfterReturn {
         // the task resumed.
         return AfterReturn::Complete;
     }
-    // Release as in `wait`; Acquire (by fence, on that path only) so that completing now
-    // comes after the whole subtree.
-    let prev = join.fetch_add(step::finish_delta(n), Ordering::Release);
-    let next = step::after_finish(prev, n);
+    // Acquire on the completing path only, so that completing now comes after the subtree.
+    let next = step::after_finish(rmw(join, step::finish_delta(n), how), n);
     if next == AfterReturn::Complete {
-        fence(Ordering::Acquire);
+        acquire_trigger(how);
     }
     next
 }
@@ -179,13 +224,17 @@ pub fn finish(join: &AtomicI32, n: u32) -> AfterReturn {
 /// A child of the task owning `parent_join` completed.
 #[inline]
 pub fn child_completed(parent_join: &AtomicI32) -> ParentNext {
-    // Release: publishes this child's result and subtree. Only the child that fires a
-    // trigger needs Acquire (it takes in the other children and the parent's own add), so
-    // it alone issues the fence.
-    let prev = parent_join.fetch_add(step::CHILD_DELTA, Ordering::Release);
-    let next = step::after_child(prev);
+    child_completed_with(parent_join, Acquire::Fence)
+}
+
+/// [`child_completed`], acquiring as `how` says.
+#[inline]
+pub fn child_completed_with(parent_join: &AtomicI32, how: Acquire) -> ParentNext {
+    // Only the child that fires a trigger needs Acquire (it takes in the other children and
+    // the parent's own add).
+    let next = step::after_child(rmw(parent_join, step::CHILD_DELTA, how));
     if next != ParentNext::Nothing {
-        fence(Ordering::Acquire);
+        acquire_trigger(how);
     }
     next
 }
@@ -270,11 +319,14 @@ mod loom_tests {
     }
 
     /// Runs child `i`: writes its result into the parent's frame, then completes.
-    fn child(p: &Parent, i: usize) -> ParentNext {
+    fn child(p: &Parent, i: usize, how: Acquire) -> ParentNext {
         // SAFETY: each child writes only its own slot; loom reports any unordered access.
         p.slots[i].with_mut(|s| unsafe { *s = 10 + i as u32 });
-        child_completed(&p.join)
+        child_completed_with(&p.join, how)
     }
+
+    /// Both ordering variants: every scenario is checked with each.
+    const VARIANTS: [Acquire; 2] = [Acquire::Fence, Acquire::InRmw];
 
     /// Reads both results, as the resumed parent does after its taskwait.
     fn read_results(p: &Parent) -> (u32, u32) {
@@ -287,98 +339,105 @@ mod loom_tests {
 
     #[test]
     fn loom_taskwait_with_two_children() {
-        loom::model(|| {
-            let p = parent();
-            let children: Vec<_> = (0..2)
-                .map(|i| {
-                    let p = p.clone();
-                    thread::spawn(move || {
-                        let next = child(&p, i);
-                        // The child that sees the trigger is the one that resumes the parent.
-                        if next == ParentNext::Resume {
-                            Some(read_results(&p))
-                        } else {
-                            None
-                        }
+        for how in VARIANTS {
+            loom::model(move || {
+                let p = parent();
+                let children: Vec<_> = (0..2)
+                    .map(|i| {
+                        let p = p.clone();
+                        thread::spawn(move || {
+                            let next = child(&p, i, how);
+                            // The child that sees the trigger is the one that resumes the parent.
+                            if next == ParentNext::Resume {
+                                Some(read_results(&p))
+                            } else {
+                                None
+                            }
+                        })
                     })
-                })
-                .collect();
-            let mut resumed = Vec::new();
-            if wait(&p.join, 2) == AfterWait::Continue {
-                resumed.push(read_results(&p));
-            }
-            for c in children {
-                resumed.extend(c.join().unwrap());
-            }
-            // Exactly one party resumes the parent, and it sees both results.
-            assert_eq!(resumed, std::vec![(10, 11)]);
-        });
+                    .collect();
+                let mut resumed = Vec::new();
+                if wait_with(&p.join, 2, how) == AfterWait::Continue {
+                    resumed.push(read_results(&p));
+                }
+                for c in children {
+                    resumed.extend(c.join().unwrap());
+                }
+                // Exactly one party resumes the parent, and it sees both results.
+                assert_eq!(resumed, std::vec![(10, 11)]);
+            });
+        }
     }
 
     #[test]
     fn loom_return_with_two_unwaited_children() {
-        loom::model(|| {
-            let p = parent();
-            let children: Vec<_> = (0..2)
-                .map(|i| {
-                    let p = p.clone();
-                    thread::spawn(move || {
-                        let next = child(&p, i);
-                        assert_ne!(next, ParentNext::Resume);
-                        next == ParentNext::Complete
+        for how in VARIANTS {
+            loom::model(move || {
+                let p = parent();
+                let children: Vec<_> = (0..2)
+                    .map(|i| {
+                        let p = p.clone();
+                        thread::spawn(move || {
+                            let next = child(&p, i, how);
+                            assert_ne!(next, ParentNext::Resume);
+                            next == ParentNext::Complete
+                        })
                     })
-                })
-                .collect();
-            let mut completions = usize::from(finish(&p.join, 2) == AfterReturn::Complete);
-            for c in children {
-                completions += usize::from(c.join().unwrap());
-            }
-            assert_eq!(completions, 1);
-        });
+                    .collect();
+                let mut completions =
+                    usize::from(finish_with(&p.join, 2, how) == AfterReturn::Complete);
+                for c in children {
+                    completions += usize::from(c.join().unwrap());
+                }
+                assert_eq!(completions, 1);
+            });
+        }
     }
 
     /// Completion going up two levels: a grandchild completes its parent (which had returned
     /// with it outstanding), which then completes into the root's taskwait.
     #[test]
     fn loom_completion_chains_up() {
-        loom::model(|| {
-            let root = parent();
-            let mid = Arc::new(AtomicI32::new(0));
-            let grandchild = {
-                let (root, mid) = (root.clone(), mid.clone());
-                thread::spawn(move || {
-                    // The grandchild's result goes into the root's slot 0 (a detached chain
-                    // writing through shared memory, published by the completions).
-                    // SAFETY: only this thread writes slot 0; loom checks the read's ordering.
-                    root.slots[0].with_mut(|s| unsafe { *s = 10 });
-                    if child_completed(&mid) == ParentNext::Complete
-                        && child_completed(&root.join) == ParentNext::Resume
-                    {
-                        return Some(read_results(&root));
-                    }
-                    None
-                })
-            };
-            let mid_thread = {
-                let (root, mid) = (root.clone(), mid.clone());
-                thread::spawn(move || {
-                    // SAFETY: only this thread writes slot 1; loom checks the read's ordering.
-                    root.slots[1].with_mut(|s| unsafe { *s = 11 });
-                    if finish(&mid, 1) == AfterReturn::Complete
-                        && child_completed(&root.join) == ParentNext::Resume
-                    {
-                        return Some(read_results(&root));
-                    }
-                    None
-                })
-            };
-            let mut resumed = Vec::new();
-            if wait(&root.join, 1) == AfterWait::Continue {
-                resumed.push(read_results(&root));
-            }
-            resumed.extend(grandchild.join().unwrap());
-            resumed.extend(mid_thread.join().unwrap());
-            assert_eq!(resumed, std::vec![(10, 11)]);
-        });
+        for how in VARIANTS {
+            loom::model(move || {
+                let root = parent();
+                let mid = Arc::new(AtomicI32::new(0));
+                let grandchild = {
+                    let (root, mid) = (root.clone(), mid.clone());
+                    thread::spawn(move || {
+                        // The grandchild's result goes into the root's slot 0 (a detached chain
+                        // writing through shared memory, published by the completions).
+                        // SAFETY: only this thread writes slot 0; loom checks the read's ordering.
+                        root.slots[0].with_mut(|s| unsafe { *s = 10 });
+                        if child_completed_with(&mid, how) == ParentNext::Complete
+                            && child_completed_with(&root.join, how) == ParentNext::Resume
+                        {
+                            return Some(read_results(&root));
+                        }
+                        None
+                    })
+                };
+                let mid_thread = {
+                    let (root, mid) = (root.clone(), mid.clone());
+                    thread::spawn(move || {
+                        // SAFETY: only this thread writes slot 1; loom checks the read's ordering.
+                        root.slots[1].with_mut(|s| unsafe { *s = 11 });
+                        if finish_with(&mid, 1, how) == AfterReturn::Complete
+                            && child_completed_with(&root.join, how) == ParentNext::Resume
+                        {
+                            return Some(read_results(&root));
+                        }
+                        None
+                    })
+                };
+                let mut resumed = Vec::new();
+                if wait_with(&root.join, 1, how) == AfterWait::Continue {
+                    resumed.push(read_results(&root));
+                }
+                resumed.extend(grandchild.join().unwrap());
+                resumed.extend(mid_thread.join().unwrap());
+                assert_eq!(resumed, std::vec![(10, 11)]);
+            });
+        }
     }
 }

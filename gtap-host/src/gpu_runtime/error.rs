@@ -211,11 +211,21 @@ pub enum GpuRunError {
     },
 
     /// The run took longer than the timeout and did not stop when asked: a task is still
-    /// running (e.g. a loop that never ends inside a task). The GPU stays busy until the
-    /// process ends.
+    /// running (e.g. a loop that never ends inside a task).
+    ///
+    /// The runtime's own loops stop at the timeout, but nothing can stop a kernel inside a
+    /// task's body: CUDA has no call that ends a running kernel and leaves the process's
+    /// CUDA usable. So the kernel keeps the GPU until the process ends, this runtime refuses
+    /// later runs, and a normal exit of the process would wait for the kernel forever (the
+    /// driver's exit handler waits for it). End the process with `std::process::abort()` (or
+    /// a signal); the operating system then takes the GPU back. To survive such a task, run
+    /// the program in a child process.
     #[error(
         "the run took longer than {after:?} and a task did not stop when asked (a task that never \
-         returns?); the GPU stays busy until this process exits"
+         returns?); a kernel cannot be stopped inside a task, so it keeps the GPU until this \
+         process ends, and a normal exit would wait for it: end the process with \
+         std::process::abort() or a signal, and run programs that may not return in a child \
+         process"
     )]
     Stuck {
         /// The timeout.

@@ -943,11 +943,11 @@ unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> (u32, 
             // SAFETY: the record is live (the task itself, or a parent that outlives its
             // children); its join counter is an atomic.
             let j = unsafe { Record::join(w.record::<P::Task>(target)) };
-            // AcqRel: the Release half is `join`'s (see its "Memory ordering"); the Acquire
-            // half stands in for the fence that `join` puts after a trigger. On the GPU an
-            // acquire fence is one more `MEMBAR.GPU` for the lanes that take it, while the
-            // RMW's Acquire half only invalidates L1 once its value is back.
-            prev = j.fetch_add(delta, Ordering::AcqRel);
+            // AcqRel (`InRmw`): the Release half is `join`'s (see its "Memory ordering"); the
+            // Acquire half stands in for the fence that `join` puts after a trigger. On the
+            // GPU an acquire fence is one more `MEMBAR.GPU` for the lanes that take it, while
+            // the RMW's Acquire half only invalidates L1 once its value is back.
+            prev = join::rmw(j, delta, join::Acquire::InRmw);
         }
         next = match rmw {
             None => Next::Idle,

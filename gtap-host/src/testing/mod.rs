@@ -1,30 +1,38 @@
-//! Opening a GPU in tests: skip with a message on machines without one, unless told not to.
+//! Opening a GPU in tests: skip visibly on machines without one, unless told not to.
 //!
-//! GPU tests start with
+//! A test binary of GPU tests uses the harness of `harness` (feature `test-harness`,
+//! `harness = false` in its `[[test]]` entry), which marks every GPU test *ignored* where there
+//! is no GPU, so that `cargo test` reports them as skipped (and prints how many) rather than
+//! as passed:
+//! ```ignore
+//! fn loads_and_runs() {
+//!     let gpu = gtap_host::Gpu::for_tests().expect("the harness runs this only with a GPU");
+//!     // ...
+//! }
+//! gtap_host::gpu_test_main!(loads_and_runs);
 //! ```
-//! let Some(gpu) = gtap_host::Gpu::for_tests() else { return };
-//! println!("{}", gpu.props());
-//! ```
-//! so that `cargo test` passes on a machine without a GPU (CI still compiles them) and runs
-//! them where there is one. Setting `GTAP_REQUIRE_GPU=1` turns the skip into a failure, for
-//! runs that must not pass vacuously (the GPU machine's test script sets it).
+//! Setting `GTAP_REQUIRE_GPU=1` turns the skip into a failure, for runs that must not pass
+//! vacuously (the GPU machine's test script sets it, and so does every GPU path of the
+//! examples).
 //!
-//! # Tests that make a kernel fault
+//! # Tests that fault, hang or get stuck on purpose
 //! A kernel fault (a trap, an illegal address) leaves CUDA unusable for the rest of the process
-//! (see [`Gpu::sync`]), and so would fail every GPU test after it in the same test binary. Such
-//! tests start with [`Gpu::for_fault_test`] instead, which reruns just that test in a child
-//! process:
+//! (see [`Gpu::sync`]), and so would fail every GPU test after it in the same test binary. A
+//! regression test of a deadlock must fail rather than hang, and a kernel stuck inside a task
+//! keeps the GPU until its process ends. Such tests rerun themselves alone in a child process
+//! of the same binary, with a deadline ([`child`]):
 //! ```no_run
 //! # use gtap_host::{Gpu, GpuError};
-//! #[test]
 //! fn a_panic_on_the_gpu_is_a_trap() {
-//!     // The name as `cargo test -- --list` prints it.
-//!     let Some(gpu) = Gpu::for_fault_test("faults::a_panic_on_the_gpu_is_a_trap") else { return };
+//!     // The name as `<test binary> --list` prints it.
+//!     let Some(gpu) = Gpu::for_fault_test("a_panic_on_the_gpu_is_a_trap") else { return };
 //!     // Only the child process gets here: make the kernel fault, check the error.
 //! }
 //! ```
 
-use std::process::Command;
+pub mod child;
+#[cfg(feature = "test-harness")]
+pub mod harness;
 
 use crate::error::GpuError;
 use crate::gpu::Gpu;
@@ -45,62 +53,11 @@ impl Gpu {
     pub fn for_tests() -> Option<Gpu> {
         gpu_or_skip(Gpu::new(0), require_gpu())
     }
-
-    /// For a test that makes a kernel fault on purpose: reruns test `test` (its full name, as
-    /// `cargo test -- --list` prints it) alone in a child process of the same test binary, and
-    /// returns `Some` only there.
-    ///
-    /// In the test's own process it skips like [`Gpu::for_tests`] when there is no GPU;
-    /// otherwise it starts the child (`<this binary> <test> --exact --include-ignored
-    /// --nocapture`), waits, prints the child's stderr, panics if the child failed or ran no
-    /// test, and returns `None`, so the test returns. In the child (marked by the
-    /// environment variable `GTAP_FAULT_TEST_CHILD`) it is [`Gpu::for_tests`].
-    pub fn for_fault_test(test: &str) -> Option<Gpu> {
-        if std::env::var_os(FAULT_CHILD_ENV).is_some() {
-            return Gpu::for_tests();
-        }
-        drop(Gpu::for_tests()?);
-        let exe = std::env::current_exe().expect("the path of the running test binary");
-        let out = Command::new(&exe)
-            .args([
-                test,
-                "--exact",
-                "--include-ignored",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(FAULT_CHILD_ENV, "1")
-            .output()
-            .unwrap_or_else(|e| panic!("could not rerun {} for `{test}`: {e}", exe.display()));
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        if let Err(why) = child_verdict(test, out.status.success(), &stdout) {
-            panic!("{why}\n--- child stdout ---\n{stdout}\n--- child stderr ---\n{stderr}");
-        }
-        eprint!("{stderr}");
-        None
-    }
 }
 
-/// Marks the child process that [`Gpu::for_fault_test`] starts.
-const FAULT_CHILD_ENV: &str = "GTAP_FAULT_TEST_CHILD";
-
-/// Whether the child of [`Gpu::for_fault_test`] ran test `test` and passed.
-fn child_verdict(test: &str, success: bool, stdout: &str) -> Result<(), String> {
-    if !stdout.contains("running 1 test") {
-        return Err(format!(
-            "`{test}` names no test of this binary: pass the full name that \
-             `cargo test -- --list` prints (module path included)"
-        ));
-    }
-    if !success {
-        return Err(format!("fault test `{test}` failed in its child process"));
-    }
-    Ok(())
-}
-
-/// Whether `GTAP_REQUIRE_GPU` is set to a true value.
-fn require_gpu() -> bool {
+/// Whether `GTAP_REQUIRE_GPU` is set to a true value: then a machine without a GPU is an
+/// error for every GPU path (tests, examples), never a reason to skip or fall back to the CPU.
+pub fn require_gpu() -> bool {
     std::env::var(REQUIRE_GPU_ENV)
         .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
@@ -190,16 +147,6 @@ mod tests {
             "{msg}"
         );
         assert!(!msg.contains('\n'), "{msg}");
-    }
-
-    #[test]
-    fn a_fault_test_child_must_run_one_test_and_pass() {
-        let ran = "\nrunning 1 test\ntest t ... ok\n\ntest result: ok. 1 passed";
-        assert_eq!(child_verdict("t", true, ran), Ok(()));
-        let failed = child_verdict("t", false, ran).unwrap_err();
-        assert!(failed.contains("failed in its child"), "{failed}");
-        let none = child_verdict("t", true, "\nrunning 0 tests\n").unwrap_err();
-        assert!(none.contains("names no test"), "{none}");
     }
 
     #[test]

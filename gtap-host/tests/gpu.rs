@@ -1,13 +1,12 @@
 //! End-to-end tests on a real GPU: load, launch, and each failure mapped to its error.
-//! Each skips with a message where there is no GPU (see [`Gpu::for_tests`]).
+//! Reported as ignored where there is no GPU (`gtap_host::testing::harness`).
 //!
 //! Tests that make a kernel fault run in a child process ([`Gpu::for_fault_test`]): the fault
 //! leaves CUDA unusable for the rest of the process, and would fail every test after it.
 
-use cudarc::driver::sys::CUresult;
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
-
-use crate::{Gpu, GpuError, Kernel};
+use gtap_host::cudarc::driver::sys::CUresult;
+use gtap_host::cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use gtap_host::{Gpu, GpuError, Kernel};
 
 /// `iota(u32 *out, u32 n)`: `out[i] = i` for `i < n`.
 const IOTA: &str = r#"
@@ -105,7 +104,6 @@ fn launch_and_sync(gpu: &Gpu, kernel: &Kernel) -> Result<(), GpuError> {
     gpu.sync(kernel.name())
 }
 
-#[test]
 fn loads_and_runs_a_kernel() {
     let Some(gpu) = Gpu::for_tests() else { return };
     let module = gpu.load(IOTA).unwrap();
@@ -114,7 +112,6 @@ fn loads_and_runs_a_kernel() {
     run_iota(&gpu).unwrap();
 }
 
-#[test]
 fn a_missing_kernel_lists_the_ones_there_are() {
     let Some(gpu) = Gpu::for_tests() else { return };
     let e = gpu.load(FAULTS).unwrap().kernel("trap").unwrap_err();
@@ -128,7 +125,6 @@ fn a_missing_kernel_lists_the_ones_there_are() {
     eprintln!("{e}");
 }
 
-#[test]
 fn ptx_that_does_not_compile_carries_the_jit_log() {
     let Some(gpu) = Gpu::for_tests() else { return };
     let bad = IOTA.replace("mov.u32 %r4, %tid.x;", "mov.u32 %r9, %tid.x;");
@@ -151,7 +147,6 @@ fn ptx_that_does_not_compile_carries_the_jit_log() {
     eprintln!("{e}");
 }
 
-#[test]
 fn a_ptx_version_newer_than_the_driver_is_a_jit_error() {
     let Some(gpu) = Gpu::for_tests() else { return };
     let e = gpu
@@ -164,7 +159,6 @@ fn a_ptx_version_newer_than_the_driver_is_a_jit_error() {
     eprintln!("{e}");
 }
 
-#[test]
 fn ptx_for_a_newer_gpu_is_refused_before_the_driver_sees_it() {
     let Some(gpu) = Gpu::for_tests() else { return };
     let newer = format!("sm_{}", (gpu.props().compute_capability.0 + 1) * 10);
@@ -179,10 +173,8 @@ fn ptx_for_a_newer_gpu_is_refused_before_the_driver_sees_it() {
     eprintln!("{e}");
 }
 
-#[test]
 fn a_trap_is_reported_as_trap_and_poisons_the_process() {
-    let Some(gpu) =
-        Gpu::for_fault_test("gpu_tests::a_trap_is_reported_as_trap_and_poisons_the_process")
+    let Some(gpu) = Gpu::for_fault_test("a_trap_is_reported_as_trap_and_poisons_the_process")
     else {
         return;
     };
@@ -204,9 +196,8 @@ fn a_trap_is_reported_as_trap_and_poisons_the_process() {
     eprintln!("{e}");
 }
 
-#[test]
 fn an_illegal_address_is_reported() {
-    let Some(gpu) = Gpu::for_fault_test("gpu_tests::an_illegal_address_is_reported") else {
+    let Some(gpu) = Gpu::for_fault_test("an_illegal_address_is_reported") else {
         return;
     };
     let poke = gpu.load(FAULTS).unwrap().kernel("poke_null").unwrap();
@@ -218,9 +209,8 @@ fn an_illegal_address_is_reported() {
     eprintln!("{e}");
 }
 
-#[test]
 fn a_misaligned_store_is_a_kernel_fault() {
-    let Some(gpu) = Gpu::for_fault_test("gpu_tests::a_misaligned_store_is_a_kernel_fault") else {
+    let Some(gpu) = Gpu::for_fault_test("a_misaligned_store_is_a_kernel_fault") else {
         return;
     };
     let kernel = gpu.load(FAULTS).unwrap().kernel("misaligned").unwrap();
@@ -244,3 +234,14 @@ fn a_misaligned_store_is_a_kernel_fault() {
     );
     eprintln!("{e}");
 }
+
+gtap_host::gpu_test_main!(
+    loads_and_runs_a_kernel,
+    a_missing_kernel_lists_the_ones_there_are,
+    ptx_that_does_not_compile_carries_the_jit_log,
+    a_ptx_version_newer_than_the_driver_is_a_jit_error,
+    ptx_for_a_newer_gpu_is_refused_before_the_driver_sees_it,
+    a_trap_is_reported_as_trap_and_poisons_the_process,
+    an_illegal_address_is_reported,
+    a_misaligned_store_is_a_kernel_fault,
+);

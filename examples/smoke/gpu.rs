@@ -1,0 +1,254 @@
+//! The smoke run on the GPU: every program family at a small size, on each configuration of
+//! [`configs`], each result checked against its CPU reference. Thread programs run on
+//! thread-level workers; BFS, SpMV and the block trees on block-level workers (every
+//! configuration but the ablation schedulers, which block programs refuse).
+
+use std::sync::Arc;
+
+use gtap_examples::bfs::{self, Depths};
+use gtap_examples::block_reduce::gpu_scratch_needed;
+use gtap_examples::buf::Buf;
+use gtap_examples::csr_view::CsrView;
+use gtap_examples::graph::bfs::bfs_sequential;
+use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
+use gtap_examples::graph::{Csr, kronecker, mtx};
+use gtap_examples::spmv::Spmv;
+use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree, tree_block};
+use gtap_host::Gpu;
+use gtap_host::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
+
+use crate::{TABLE, check, input, sorted, table};
+
+/// The sample graph, carried in the binary: it runs where it was not built.
+const SMALL_MTX: &str = include_str!("../data/small.mtx");
+
+type Res<T> = Result<T, String>;
+
+fn s(e: GpuRunError) -> String {
+    e.to_string()
+}
+
+/// The configurations to run on: the default one alone, or (`all`) also every EPAQ queue
+/// order, top-up, inline resumes, unpublished batches and the two ablation schedulers.
+pub fn configs(grid: u32, block: u32, all: bool) -> Vec<(&'static str, GpuConfig)> {
+    let base = GpuConfig::new().grid(grid).block(block);
+    let mut v = vec![("default", base.clone())];
+    if all {
+        let q3 = base.clone().num_queues(3);
+        v.extend([
+            ("3 queues, next-full", q3.clone()),
+            (
+                "3 queues, most-generated, top-up 2, inline resumes",
+                q3.clone()
+                    .queue_order(QueueOrder::MostGenerated)
+                    .top_up(2)
+                    .resume_inline(true),
+            ),
+            (
+                "2 queues, stay, every queue kept, top-up 1, per-queue steals",
+                base.clone()
+                    .num_queues(2)
+                    .queue_order(QueueOrder::Stay)
+                    .keep_every_queue(true)
+                    .top_up(1)
+                    .steal_per_queue(true),
+            ),
+            (
+                "128 kept unpublished, inline resumes",
+                base.clone().keep_unpublished(128).resume_inline(true),
+            ),
+            ("one task at a time", q3.scheduler(Scheduler::OneAtATime)),
+            ("global queue", base.scheduler(Scheduler::GlobalQueue)),
+        ]);
+    }
+    v
+}
+
+/// Runs every program on every configuration; the number of checked runs.
+pub fn run(gpu: Gpu, configs: &[(&str, GpuConfig)]) -> Res<usize> {
+    let mut runs = 0;
+    for (name, config) in configs {
+        println!("== {name}");
+        let mut rt = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, config.clone()).map_err(s)?;
+        runs += thread_programs(&mut rt)?;
+        if config.scheduler == Scheduler::WorkStealing {
+            let scratch = gpu_scratch_needed(config.block) as u32;
+            let block_config = config
+                .clone()
+                .block_scratch(config.block_scratch.max(scratch))
+                .tasks_per_warp(1 << 14)
+                .queue_capacity(1 << 14);
+            rt.set_config(block_config).map_err(s)?;
+            runs += block_programs(&mut rt)?;
+        }
+    }
+    Ok(runs)
+}
+
+/// The queue classifier argument of the EPAQ programs for `queues` queues: the largest one
+/// whose queue indices fit.
+fn classifier(queues: u32, max: u32) -> u32 {
+    (queues - 1).min(max)
+}
+
+fn thread_programs(rt: &mut GpuRuntime) -> Res<usize> {
+    let queues = rt.config().num_queues;
+    let v = rt.run(fib::program::fib(18)).map_err(s)?.0;
+    check("fib(18)", v, fib::reference(18))?;
+    let epaq = u32::from(queues >= 3);
+    let (v, _) = rt
+        .run(fib::epaq::fib_cutoff(20, 6, epaq, fib::Leaf::Calls))
+        .map_err(s)?;
+    check("fib(20), cutoff 6", v, fib::reference(20))?;
+    let (v, _) = rt
+        .run(nqueens::program::nqueens(9, 0, 0, 0, 0, 4))
+        .map_err(s)?;
+    check("nqueens(9)", v, nqueens::KNOWN[9])?;
+    let epaq = classifier(queues, 2);
+    let (v, _) = rt
+        .run(nqueens::epaq::nqueens(9, 0, 0, 0, 0, 4, epaq))
+        .map_err(s)?;
+    check("nqueens(9), EPAQ", v, nqueens::KNOWN[9])?;
+    Ok(4 + sorts(rt)? + trees(rt)?)
+}
+
+/// Device memory holding `data`.
+fn upload<T: DeviceRepr>(stream: &Arc<CudaStream>, data: &[T]) -> Res<CudaSlice<T>> {
+    stream.clone_htod(data).map_err(|e| e.to_string())
+}
+
+fn addr<T>(stream: &CudaStream, b: &CudaSlice<T>) -> u64 {
+    b.device_ptr(stream).0
+}
+
+fn sorts(rt: &mut GpuRuntime) -> Res<usize> {
+    let stream = rt.gpu().stream().clone();
+    let epaq = u32::from(rt.config().num_queues >= 3);
+    let sorts = ["mergesort", "cilksort", "cilksort, EPAQ"];
+    for name in sorts {
+        let n = 20_000;
+        let host = input(n, 11);
+        let data = upload(&stream, &host)?;
+        let tmp = upload(&stream, &vec![0u32; n])?;
+        // SAFETY: both device buffers hold `n` u32s and outlive the run.
+        let (a, t) = unsafe {
+            (
+                Buf::from_raw(addr(&stream, &data) as *mut u32, n),
+                Buf::from_raw(addr(&stream, &tmp) as *mut u32, n),
+            )
+        };
+        let ran = match name {
+            "mergesort" => rt.run(mergesort::program::mergesort(a, t, 0, n, 128)),
+            "cilksort" => rt.run(cilksort::program::cilksort(a, t, 0, n, 64, 256)),
+            _ => rt.run(cilksort_epaq::program::cilksort(a, t, 0, n, 64, 256, epaq)),
+        };
+        ran.map_err(s)?;
+        let out = stream.clone_dtoh(&data).map_err(|e| e.to_string())?;
+        check(&format!("{name} of {n}: sorted"), out == sorted(host), true)?;
+    }
+    Ok(sorts.len())
+}
+
+fn trees(rt: &mut GpuRuntime) -> Res<usize> {
+    let stream = rt.gpu().stream().clone();
+    let host_table = table();
+    let dev_table = upload(&stream, host_table)?;
+    let table_ptr = addr(&stream, &dev_table) as *const u64;
+    // SAFETY: the device table holds TABLE u64s and outlives the runs.
+    let dev_work = |m, c| unsafe { tree::Work::from_raw(table_ptr, TABLE, m, c) };
+    let host_work = |m, c| tree::Work::new(host_table, m, c);
+    let (v, _) = rt
+        .run(tree::full_binary::node(10, 0, dev_work(16, 16)))
+        .map_err(s)?;
+    let want = tree::full_binary_reference(10, 0, host_work(16, 16));
+    check("full binary tree, depth 10", v, want)?;
+    let (v, _) = rt
+        .run(tree::pruned::node(0, 10, 0, dev_work(8, 8)))
+        .map_err(s)?;
+    check(
+        "pruned tree, depth 10",
+        v,
+        tree::pruned_reference(0, 10, 0, host_work(8, 8)),
+    )?;
+    Ok(2)
+}
+
+/// A CSR graph in device memory: its arrays, kept alive, and the view tasks read.
+struct DeviceCsr {
+    _arrays: (CudaSlice<u32>, CudaSlice<u32>, Option<CudaSlice<f32>>),
+    view: CsrView,
+}
+
+fn to_device(stream: &Arc<CudaStream>, g: &Csr) -> Res<DeviceCsr> {
+    // Zero-length device buffers cannot be made: pad `col` and `val` with one entry.
+    let col = upload(stream, if g.col.is_empty() { &[0] } else { &g.col })?;
+    let row_ptr = upload(stream, &g.row_ptr)?;
+    let val = match &g.val {
+        Some(v) => Some(upload(stream, if v.is_empty() { &[0.0] } else { v })?),
+        None => None,
+    };
+    let val_ptr = val
+        .as_ref()
+        .map_or(std::ptr::null(), |v| addr(stream, v) as *const f32);
+    // SAFETY: the device arrays hold a copy of `g` (a valid CSR) and live as long as the
+    // returned value, which outlives the runs that use its view.
+    let view = unsafe {
+        CsrView::from_raw(
+            addr(stream, &row_ptr) as *const u32,
+            addr(stream, &col) as *const u32,
+            val_ptr,
+            g.n,
+        )
+    };
+    Ok(DeviceCsr {
+        _arrays: (row_ptr, col, val),
+        view,
+    })
+}
+
+fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
+    let stream = rt.gpu().stream().clone();
+    let host_table = table();
+    let dev_table = upload(&stream, host_table)?;
+    let table_ptr = addr(&stream, &dev_table) as *const u64;
+    // SAFETY: the device table holds TABLE u64s and outlives the run.
+    let work = unsafe { tree::Work::from_raw(table_ptr, TABLE, 16, 16) };
+    let (v, _) = rt
+        .run(tree_block::full_binary_block::node(8, 0, work))
+        .map_err(s)?;
+    let want = tree::full_binary_reference(8, 0, tree::Work::new(host_table, 16, 16));
+    check("full binary tree of blocks, depth 8", v, want)?;
+    let small = mtx::read(SMALL_MTX.as_bytes()).map_err(|e| e.to_string())?;
+    let kron = kronecker(8, 16, 1).map_err(|e| e.to_string())?;
+    for (g, what) in [(&small, "small.mtx"), (&kron, "kronecker(8)")] {
+        let dg = to_device(&stream, g)?;
+        let mut init = vec![bfs::UNREACHED; g.n as usize];
+        init[0] = 0;
+        let depths = upload(&stream, &init)?;
+        // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
+        let view = unsafe { Depths::from_raw(addr(&stream, &depths) as *mut u32, g.n) };
+        rt.run(bfs::program::visit(dg.view, view, 0, 0))
+            .map_err(s)?;
+        let got = stream.clone_dtoh(&depths).map_err(|e| e.to_string())?;
+        check(&format!("BFS of {what}"), got == bfs_sequential(g, 0), true)?;
+    }
+    let dg = to_device(&stream, &kron)?;
+    let x = input_vector(kron.n, 3);
+    let dx = upload(&stream, &x)?;
+    let dy = upload(&stream, &vec![f32::NAN; kron.n as usize])?;
+    // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
+    let sp = unsafe {
+        Spmv::from_raw(
+            dg.view,
+            addr(&stream, &dx) as *const f32,
+            addr(&stream, &dy) as *mut f32,
+        )
+    };
+    rt.run(gtap_examples::spmv::program::rows(sp, 0, kron.n, 64))
+        .map_err(s)?;
+    let y = stream.clone_dtoh(&dy).map_err(|e| e.to_string())?;
+    check_close(&spmv(&kron, &x), &y, 1e-6).map_err(|e| format!("SpMV: {e}"))?;
+    println!("SpMV of kronecker(8): close to the reference (correct)");
+    Ok(4)
+}

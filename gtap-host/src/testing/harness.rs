@@ -1,0 +1,170 @@
+//! The test harness of GPU test binaries: GPU tests that show as skipped where there is no GPU.
+//!
+//! libtest decides what is ignored when it compiles (`#[ignore]`), so a GPU test that finds no
+//! GPU can only return early, and `cargo test` then counts it as passed. This harness (built on
+//! `libtest-mimic`, which prints and parses like libtest) opens GPU 0 once, before any test
+//! runs, and decides:
+//!
+//! | GPU 0 | `GTAP_REQUIRE_GPU` | GPU tests |
+//! |---|---|---|
+//! | opens | any | run |
+//! | no driver or no device | unset | *ignored*, with one line saying how many and why |
+//! | no driver or no device | set | fail, each with the reason |
+//! | fails to open otherwise | any | run (and fail, naming the error, in [`Gpu::for_tests`]) |
+//!
+//! A GPU test that runs anyway without a GPU (`--include-ignored`) fails with the reason rather
+//! than passing. Tests that need no GPU can share the binary ([`Test::cpu`]).
+//!
+//! Use it through [`gpu_test_main!`](crate::gpu_test_main), with `harness = false` on the
+//! binary's `[[test]]` entry and the feature `test-harness` of `gtap-host`.
+
+use std::process::ExitCode;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+
+use crate::gpu::Gpu;
+use crate::testing::{REQUIRE_GPU_ENV, require_gpu};
+
+/// One test of a harness binary.
+pub struct Test {
+    name: &'static str,
+    body: fn(),
+    needs_gpu: bool,
+    /// Set: ignored unless this environment variable is set (a test run on request).
+    on_request: Option<&'static str>,
+}
+
+impl Test {
+    /// A test that needs GPU 0.
+    pub fn gpu(name: &'static str, body: fn()) -> Test {
+        Test {
+            name,
+            body,
+            needs_gpu: true,
+            on_request: None,
+        }
+    }
+
+    /// A test that needs no GPU and always runs.
+    pub fn cpu(name: &'static str, body: fn()) -> Test {
+        Test {
+            needs_gpu: false,
+            ..Test::gpu(name, body)
+        }
+    }
+
+    /// This test runs only when environment variable `var` is set (to anything); otherwise it
+    /// is ignored. For GPU runs that are not tests of the suite: a soak, a planted hang.
+    pub fn on_request(self, var: &'static str) -> Test {
+        Test {
+            on_request: Some(var),
+            ..self
+        }
+    }
+}
+
+/// Why GPU tests cannot run on this machine, or `None` where they can (or must try).
+fn missing_gpu() -> Option<String> {
+    match Gpu::new(0) {
+        Err(e) if e.is_no_gpu() => Some(e.to_string()),
+        _ => None,
+    }
+}
+
+/// Runs `tests` as libtest would, with the command line's filters and options, and returns
+/// the process's exit code.
+pub fn run(tests: Vec<Test>) -> ExitCode {
+    let args = Arguments::from_args();
+    let missing = missing_gpu();
+    let require = require_gpu();
+    let skipping = if require { None } else { missing.as_deref() };
+    let gpu_tests = tests.iter().filter(|t| t.needs_gpu).count();
+    if let (Some(why), false) = (skipping, args.list) {
+        println!(
+            "{gpu_tests} GPU tests skipped: {why}; run them on a GPU machine (README, 'GPU \
+             tests'; {REQUIRE_GPU_ENV}=1 makes this a failure)"
+        );
+    }
+    let trials = tests
+        .into_iter()
+        .map(|t| trial(t, missing.clone(), skipping.is_some()))
+        .collect();
+    libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// The libtest-mimic trial of `test`. `missing`: why there is no GPU; `skip_gpu`: GPU tests
+/// are ignored.
+fn trial(test: Test, missing: Option<String>, skip_gpu: bool) -> Trial {
+    let requested = test
+        .on_request
+        .is_none_or(|var| std::env::var_os(var).is_some());
+    let ignored = !requested || (test.needs_gpu && skip_gpu);
+    let Test {
+        name,
+        body,
+        needs_gpu,
+        ..
+    } = test;
+    Trial::test(name, move || match (&missing, needs_gpu) {
+        (Some(why), true) => Err(Failed::from(format!("no GPU to run this test on: {why}"))),
+        _ => {
+            body();
+            Ok(())
+        }
+    })
+    .with_kind(if needs_gpu { "gpu" } else { "" })
+    .with_ignored_flag(ignored)
+}
+
+/// The `main` of a test binary whose tests are the functions named (paths, `fn()`), each a
+/// GPU test; `cpu: [...]` names tests that need no GPU, `on_request(VAR): [...]` GPU tests
+/// that run only when environment variable `VAR` is set. See [`harness`](self).
+///
+/// ```ignore
+/// gtap_host::gpu_test_main!(loads_and_runs, faults::a_trap_is_reported; cpu: [parses_args]);
+/// ```
+#[macro_export]
+macro_rules! gpu_test_main {
+    (
+        $($gpu:path),* $(,)?
+        $(; cpu: [$($cpu:path),* $(,)?])?
+        $(; on_request($var:literal): [$($req:path),* $(,)?])?
+    ) => {
+        fn main() -> ::std::process::ExitCode {
+            use $crate::testing::harness::{Test, run};
+            let mut tests = ::std::vec::Vec::new();
+            $(tests.push(Test::gpu(stringify!($gpu), $gpu));)*
+            $($(tests.push(Test::cpu(stringify!($cpu), $cpu));)*)?
+            $($(tests.push(Test::gpu(stringify!($req), $req).on_request($var));)*)?
+            run(tests)
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body() {}
+
+    #[test]
+    fn gpu_tests_are_ignored_when_skipping_and_cpu_tests_never() {
+        assert!(trial(Test::gpu("g", body), Some("no".into()), true).has_ignored_flag());
+        assert!(!trial(Test::gpu("g", body), None, false).has_ignored_flag());
+        assert!(!trial(Test::cpu("c", body), Some("no".into()), true).has_ignored_flag());
+    }
+
+    #[test]
+    fn a_test_on_request_is_ignored_without_its_variable() {
+        let t = Test::gpu("r", body).on_request("GTAP_TEST_VARIABLE_NEVER_SET");
+        assert!(trial(t, None, false).has_ignored_flag());
+        let t = Test::cpu("r", body).on_request("PATH");
+        assert!(!trial(t, None, false).has_ignored_flag());
+    }
+
+    #[test]
+    fn gpu_tests_are_marked_as_such() {
+        assert_eq!(trial(Test::gpu("g", body), None, false).kind(), "gpu");
+        assert_eq!(trial(Test::cpu("c", body), None, false).kind(), "");
+    }
+}
