@@ -15,8 +15,9 @@ cargo test --workspace --release --no-run --message-format=json 2>/dev/null \
       name=$(basename "$exe")
       case "$exe" in */examples/*) continue ;; esac
       case "$name" in compiletest-*) continue ;; esac
-      # gtap-plot's binary and its command-line tests (which need cargo's build layout).
-      case "$exe" in */deps/cli-*|*/gtap-plot) continue ;; esac
+      # gtap-plot: its binary, its unit tests and its command-line tests (which run the binary
+      # from cargo's build layout); none of them is about the GPU.
+      case "$exe" in */deps/gtap_plot-*|*/deps/gtap_plot_cli-*|*/gtap-plot) continue ;; esac
       # Proc-macro test binaries link the toolchain's libstd .so, which the GPU machine lacks.
       if ldd "$exe" 2>/dev/null | grep -q 'libstd-'; then continue; fi
       # Debug info would take the folder past the GPU machine's 64 MiB transfer limit.
