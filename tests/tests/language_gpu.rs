@@ -184,23 +184,25 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
     // it runs. (An earlier host-side abort could be lost or blocked here: the run neither
     // stopped nor ended.)
     let timeout = Duration::from_millis(20);
+    // Time for the first run to launch its kernel once asked: both runtimes have run once
+    // (their buffers exist), so a run launches within a millisecond or so.
+    let head_start = Duration::from_millis(100);
     let Some(mut second) = common::runtime(gtap_tests::PTX, config().timeout(timeout)) else {
         return;
     };
+    second.run(lang::loop_join(5)).unwrap();
     let (ready, started) = std::sync::mpsc::channel();
     std::thread::scope(|s| {
         let long = s.spawn(move || {
             // (A runtime is not `Send`: this thread makes its own.)
             let mut first = common::runtime(gtap_tests::PTX, config()).expect("GPU");
+            first.run(lang::loop_join(5)).unwrap();
             ready.send(()).unwrap();
             let result = first.run(lang::loop_join(300_000));
-            (
-                result.map(|(v, stats)| (v, stats.kernel_time)),
-                Instant::now(),
-            )
+            (result.map(|(v, stats)| (v, stats.kernel_time)), Instant::now())
         });
         started.recv().unwrap();
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(head_start);
         let asked = Instant::now();
         let err = second.run(lang::loop_join(100_000_000)).unwrap_err();
         let stopped = Instant::now();
@@ -209,7 +211,7 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
         let (_, first_kernel) = first.expect("the first run");
         // The test means something only if the second run waited longer than its timeout.
         assert!(
-            first_kernel > 2 * timeout,
+            first_kernel > head_start + 2 * timeout,
             "the first run took only {first_kernel:?}: make it longer"
         );
         // The second kernel starts when the first ends, so its timeout ends after that: it
