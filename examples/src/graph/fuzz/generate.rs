@@ -126,16 +126,23 @@ const SEPARATORS: [&str; 4] = [" ", "  ", "\t", " \t "];
 /// Valid files: mostly small matrices, where duplicates and mirrored pairs are common, some
 /// larger ones.
 pub(super) fn spec() -> impl Strategy<Value = Spec> {
-    let n = prop_oneof![3 => 0u32..=8, 1 => 0u32..=300];
-    let field = select(vec![Field::Pattern, Field::Real, Field::Integer]);
+    spec_where(&[Field::Pattern, Field::Real, Field::Integer], 0)
+}
+
+/// Valid files of one of `fields` with at least `min_entries` entries (generated so, not
+/// filtered: a long run would exceed proptest's limit on rejected cases).
+pub(super) fn spec_where(fields: &[Field], min_entries: usize) -> impl Strategy<Value = Spec> {
+    let least = (min_entries > 0) as u32;
+    let n = prop_oneof![3 => least..=8, 1 => least..=300];
+    let field = select(fields.to_vec());
     (n, field, any::<bool>())
-        .prop_flat_map(|(n, field, symmetric)| {
+        .prop_flat_map(move |(n, field, symmetric)| {
             let index = 1..=n.max(1);
             let entry = (index.clone(), index, -8000i32..8000);
             let entries = if n == 0 {
                 Just(Vec::new()).boxed()
             } else {
-                proptest::collection::vec(entry, 0..40).boxed()
+                proptest::collection::vec(entry, min_entries..40).boxed()
             };
             (Just(n), Just(field), Just(symmetric), entries)
         })

@@ -11,7 +11,7 @@ use proptest::sample::{Index, select};
 
 use super::config;
 use super::end_line;
-use super::generate::{Field, File, Kind, Spec, spec};
+use super::generate::{Field, File, Kind, Spec, spec, spec_where};
 use crate::graph::mtx::{self, Limits};
 use crate::graph::{GraphError, MtxError};
 
@@ -43,7 +43,7 @@ fn replace_word(line: &str, k: usize, word: &str) -> String {
 
 /// A spec with at least one entry.
 fn with_entries() -> impl Strategy<Value = Spec> {
-    spec().prop_filter("needs an entry", |s| !s.entries.is_empty())
+    spec_where(&[Field::Pattern, Field::Real, Field::Integer], 1)
 }
 
 /// The 1-based line of entry `k`.
@@ -226,8 +226,7 @@ proptest! {
     /// A bad value is reported on its line: not finite, or not a number of the field.
     #[test]
     fn a_bad_value_is_reported_on_its_line(
-        (spec, (word, non_finite)) in with_entries()
-            .prop_filter("needs values", |s| s.field != Field::Pattern)
+        (spec, (word, non_finite)) in spec_where(&[Field::Real, Field::Integer], 1)
             .prop_flat_map(|s| { let f = s.field; (Just(s), value_word(f)) }),
         k in any::<Index>(),
     ) {
