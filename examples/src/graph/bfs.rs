@@ -122,7 +122,7 @@ mod tests {
     use crate::graph::{kronecker, mtx};
 
     fn sample() -> Csr {
-        mtx::read_path(concat!(env!("CARGO_MANIFEST_DIR"), "/data/small.mtx")).unwrap()
+        mtx::read_str(include_str!("../../data/small.mtx")).unwrap()
     }
 
     #[test]

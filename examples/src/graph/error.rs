@@ -135,14 +135,48 @@ pub enum CsrError {
 }
 
 /// What is wrong on one line of a Matrix Market file.
+///
+/// Every variant that quotes the input quotes at most the first few dozen characters of it,
+/// escaped, so that a binary or enormous line makes a short, printable message.
 #[derive(Debug, Error)]
 pub enum MtxError {
     /// The line could not be read.
     #[error("read failed: {0}")]
     Io(#[from] io::Error),
+    /// The input has no bytes at all.
+    #[error(
+        "the input is empty: a Matrix Market file starts with the banner \
+         `%%MatrixMarket matrix coordinate <field> <symmetry>`"
+    )]
+    Empty,
+    /// The input starts with gzip's magic bytes.
+    #[error(
+        "this is gzip-compressed data, not Matrix Market text: decompress it first \
+         (the SuiteSparse collection ships `.tar.gz` archives with the `.mtx` inside)"
+    )]
+    Compressed,
+    /// The line is not UTF-8 text (comment lines may be anything; the others are ASCII).
+    #[error(
+        "byte {column} of the line is not UTF-8 text: Matrix Market files are ASCII text; \
+         is this the right file?"
+    )]
+    NotUtf8 {
+        /// The 1-based byte offset of the first invalid byte in the line.
+        column: usize,
+    },
+    /// The line is longer than any line of a Matrix Market file needs to be.
+    #[error(
+        "the line is longer than {limit} bytes, far more than a Matrix Market line needs; \
+         is this the right file?"
+    )]
+    LineTooLong {
+        /// The longest line accepted, in bytes.
+        limit: usize,
+    },
     /// The first line is not a Matrix Market banner.
     #[error(
-        "expected the banner `%%MatrixMarket matrix coordinate <field> <symmetry>`, found `{0}`"
+        "expected the banner `%%MatrixMarket matrix coordinate <field> <symmetry>` as the \
+         first line, found `{0}`"
     )]
     BadBanner(String),
     /// The banner names a variant this reader does not read.
@@ -155,8 +189,11 @@ pub enum MtxError {
         /// The words accepted in its place.
         supported: &'static str,
     },
-    /// The size line is missing or malformed.
-    #[error("expected the size line `rows cols entries`, found `{0}`")]
+    /// The input ends before the size line.
+    #[error("the input ends before the size line `rows cols entries`")]
+    MissingSize,
+    /// The size line is malformed.
+    #[error("expected the size line `rows cols entries`, three non-negative integers, found `{0}`")]
     BadSize(String),
     /// The matrix is not square, so it is not a graph's adjacency matrix.
     #[error("the matrix is {rows} x {cols}; a graph needs a square matrix")]
@@ -166,19 +203,47 @@ pub enum MtxError {
         /// Its columns.
         cols: u64,
     },
-    /// More rows than `u32` vertex ids can name.
-    #[error("{rows} rows do not fit u32 vertex ids")]
+    /// More rows than the read allows ([`Limits::max_vertices`](super::mtx::Limits)).
+    #[error("the matrix has {rows} rows, more than {}", over_limit(*max, "vertices", "max_vertices"))]
     TooManyRows {
         /// Its rows.
         rows: u64,
+        /// The most vertices allowed.
+        max: u32,
     },
-    /// An entry line is malformed.
+    /// More entries declared than the read allows ([`Limits::max_entries`](super::mtx::Limits)).
+    #[error(
+        "the size line declares {declared} entries, {stored} to store (a symmetric file's \
+         entries are stored both ways), more than {}",
+        over_limit(*max, "entries", "max_entries")
+    )]
+    TooManyEntries {
+        /// The entries the size line declares.
+        declared: u64,
+        /// The entries the CSR would store before duplicates are merged: `declared`, twice
+        /// that for a symmetric file.
+        stored: u64,
+        /// The most stored entries allowed.
+        max: u32,
+    },
+    /// An entry line has the wrong number of words.
     #[error("expected an entry `{expected}`, found `{found}`")]
     BadEntry {
         /// The entry's shape for this field: `row col` or `row col value`.
         expected: &'static str,
         /// The line.
         found: String,
+    },
+    /// An entry's index is not a non-negative integer that fits `u64` (a negative, fractional
+    /// or garbage word, or an absurdly long one).
+    #[error("the {what} index `{found}` is not an integer in 1..={n} (indices start at 1)")]
+    BadIndex {
+        /// "row" or "column".
+        what: &'static str,
+        /// The word.
+        found: String,
+        /// The matrix dimension.
+        n: u64,
     },
     /// An entry's index is 0 or beyond the matrix (indices are 1-based).
     #[error("entry ({row}, {col}) is outside the 1-based range 1..={n}")]
@@ -190,8 +255,41 @@ pub enum MtxError {
         /// The matrix dimension.
         n: u64,
     },
+    /// An entry's value is not a number of the banner's field.
+    #[error("the value `{found}` is not {expected} (the banner's field is `{field}`)")]
+    BadValue {
+        /// The word.
+        found: String,
+        /// "a real number" or "an integer".
+        expected: &'static str,
+        /// The banner's field word, lowercase.
+        field: &'static str,
+    },
+    /// An entry's value is NaN, infinite, or beyond `f32`'s range.
+    #[error(
+        "the value `{found}` is not a finite f32: graph weights must be finite numbers of \
+         magnitude below 3.4e38"
+    )]
+    NonFiniteValue {
+        /// The word.
+        found: String,
+    },
+    /// Duplicate entries whose sum overflows `f32`, reported on the line of the last of them.
+    #[error(
+        "the entries at ({row}, {col}) sum beyond f32's range (duplicate entries are summed, \
+         and in a symmetric file so are (i, j) and (j, i)); this line holds the last of them"
+    )]
+    SumNotFinite {
+        /// The row, 1-based as in the file.
+        row: u64,
+        /// The column, 1-based as in the file.
+        col: u64,
+    },
     /// The file ends before the number of entries the size line promised.
-    #[error("the size line promised {expected} entries, the file ends after {found}")]
+    #[error(
+        "the size line promised {expected} entries, the input ends after {found}; \
+         is the file truncated?"
+    )]
     MissingEntries {
         /// Promised.
         expected: u64,
@@ -199,9 +297,22 @@ pub enum MtxError {
         found: u64,
     },
     /// An entry beyond the number the size line promised.
-    #[error("more entries than the {expected} the size line promised")]
+    #[error(
+        "more entries than the {expected} the size line promised; is the size line wrong, \
+         or are two files joined?"
+    )]
     ExtraEntry {
         /// Promised.
         expected: u64,
     },
+}
+
+/// The end of a message about a size over a [`Limits`](super::mtx::Limits) field: what the
+/// types allow when the limit is theirs, else how to raise it.
+fn over_limit(max: u32, what: &str, field: &str) -> String {
+    if max == u32::MAX {
+        std::format!("the {max} {what} gtap's u32 CSR can hold")
+    } else {
+        std::format!("the {max} {what} this read allows (raise `Limits::{field}` to read it)")
+    }
 }

@@ -12,11 +12,12 @@
 //! | [`csr`] | the [`Csr`] layout, its construction from edges, and its invariants ([`Csr::check`]) |
 //! | `assemble` | the parallel counting-sort construction behind [`Csr::from_edges`] |
 //! | [`kronecker`](mod@kronecker) | the Graph500 Kronecker generator |
-//! | [`mtx`] | the Matrix Market reader |
+//! | [`mtx`] | the Matrix Market reader, hardened for downloaded files |
 //! | [`bfs`] | sequential and parallel BFS depths, traversed edges for TEPS |
 //! | [`spmv`] | sequential and parallel `y = A x`, the relative-error check for a GPU result |
 //! | [`rng`] | splitmix64 and xoshiro256\*\* |
 //! | [`error`] | [`GraphError`] and the details it carries |
+//! | `fuzz` | property tests of the loaders on generated, mutated and random input (tests only) |
 //!
 //! ```
 //! use gtap_examples::graph::{bfs, kronecker, spmv};
@@ -36,6 +37,8 @@ mod assemble;
 pub mod bfs;
 pub mod csr;
 pub mod error;
+#[cfg(test)]
+mod fuzz;
 pub mod kronecker;
 pub mod mtx;
 pub mod rng;

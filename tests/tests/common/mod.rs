@@ -75,13 +75,10 @@ pub fn tree_table() -> &'static [u64] {
     )
 }
 
-/// `examples/data/small.mtx`: 10 vertices, one of them isolated.
+/// `examples/data/small.mtx`: 10 vertices, one of them isolated. Carried in the test binary,
+/// which may run far from the folder it was built in.
 pub fn sample_graph() -> Csr {
-    mtx::read_path(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../examples/data/small.mtx"
-    ))
-    .unwrap()
+    mtx::read_str(include_str!("../../../examples/data/small.mtx")).unwrap()
 }
 
 /// Two components (a path and a triangle) and an isolated vertex.
