@@ -219,7 +219,7 @@ fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
         .map_err(s)?;
     let want = tree::full_binary_reference(8, 0, tree::Work::new(host_table, 16, 16));
     check("full binary tree of blocks, depth 8", v, want)?;
-    let small = mtx::read(SMALL_MTX.as_bytes()).map_err(|e| e.to_string())?;
+    let small = mtx::read_str(SMALL_MTX).map_err(|e| e.to_string())?;
     let kron = kronecker(8, 16, 1).map_err(|e| e.to_string())?;
     for (g, what) in [(&small, "small.mtx"), (&kron, "kronecker(8)")] {
         let dg = to_device(&stream, g)?;
