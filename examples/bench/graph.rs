@@ -1,20 +1,14 @@
-//! `bfs` and `spmv`: the block programs on Graph500-style Kronecker graphs (edge factor 16),
-//! on the GPU (`gpu-block`) against the CPU references, sequential (`seq`) and with rayon
-//! (`rayon`), each run checked.
-//!
-//! Environment: `GTAP_BFS_SCALES` and `GTAP_SPMV_SCALES` (default 20,21,22),
-//! `GTAP_EDGE_FACTOR` (default 16), `GTAP_SPMV_GRAIN` (rows per SpMV leaf task, default 256),
-//! and `GTAP_BP_BLOCK` / `GTAP_BP_GRID` for the block programs' launch, `GTAP_BP_TASKS` /
-//! `GTAP_BP_QUEUE` for their records and queue entries per block (see `blocks.rs`).
+//! `graph`: the BFS and SpMV block programs on Graph500-style Kronecker graphs, on the GPU
+//! (`gpu-block`) against the CPU references, sequential (`seq`) and with rayon (`rayon`),
+//! each run checked.
 //!
 //! BFS starts from a vertex of nonzero degree picked by a generator seeded with the scale
-//! (Graph500 picks random roots of nonzero degree). Its label carries the edges the search
-//! traverses, counted as Graph500 does (undirected edges of the reached component, half the
-//! traversed CSR entries), and each measurement prints its rate in GTEPS (billions of
-//! traversed edges per second, at the median time). GPU times are kernel times: uploading
-//! the graph and resetting the depths before each run are not in them.
-
-use std::time::Duration;
+//! (Graph500 picks random roots of nonzero degree). Its variant names the root and the edges
+//! the search traverses, counted as Graph500 does (undirected edges of the reached
+//! component, half the traversed CSR entries), and each measurement prints its rate in GTEPS
+//! (billions of traversed edges per second, at the median time). The graph stays in device
+//! memory across runs; the GPU e2e time includes uploading the initial depths and
+//! downloading the depths (BFS), uploading x and downloading y (SpMV).
 
 use gtap_examples::bfs::{self, Depths};
 use gtap_examples::buf::Rng;
@@ -26,17 +20,23 @@ use gtap_examples::spmv::Spmv;
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::CudaSlice;
 
-use super::blocks::measure_block;
-use super::{Harness, dptr, env_list, timed, upload};
+use crate::Bench;
+use crate::blocks::measure_block;
+use crate::cli::{GraphAlgo, GraphArgs};
+use crate::device::{download, dptr, upload, upload_into};
+use crate::harness::{Harness, Key, Sample, cpu_checked, timed};
 
-fn scales(var: &str) -> Vec<u32> {
-    env_list(var).unwrap_or_else(|| vec![20, 21, 22])
-}
-
-fn edge_factor() -> u32 {
-    env_list("GTAP_EDGE_FACTOR")
-        .and_then(|v| v.first().copied())
-        .unwrap_or(16)
+/// The rows of `a`.
+pub fn run(b: &mut Bench, a: &GraphArgs) {
+    for &algo in &a.algo {
+        for &scale in &a.scale {
+            let g = graph(scale, a.edge_factor);
+            match algo {
+                GraphAlgo::Bfs => bfs_rows(b, &g, scale, a.edge_factor),
+                GraphAlgo::Spmv => spmv_rows(b, &g, scale, a),
+            }
+        }
+    }
 }
 
 /// The Kronecker graph of `scale`, seeded with the scale, with a line about it.
@@ -83,80 +83,73 @@ fn to_device(gpu: &Gpu, g: &Csr) -> DeviceCsr {
 /// Prints the rate of the last measured row, for `edges` traversed edges.
 fn print_teps(h: &Harness, edges: u64) {
     if let Some(row) = h.rows.last() {
-        let teps = edges as f64 / (row.median_ms * 1e-3);
-        eprintln!("    {:.3} GTEPS ({})", teps * 1e-9, row.backend);
+        let teps = edges as f64 / (row.time.median * 1e-3);
+        eprintln!("    {:.3} GTEPS ({})", teps * 1e-9, row.key.backend);
     }
 }
 
-pub fn bfs(h: &mut Harness) {
-    let ef = edge_factor();
-    let mut gpu = h.gpu.take();
-    for scale in scales("GTAP_BFS_SCALES") {
-        let g = graph(scale, ef);
-        let mut rng = Rng::new(u64::from(scale));
-        let source = (0..64)
-            .map(|_| (rng.next() % u64::from(g.n)) as u32)
-            .find(|&v| g.degree(v) > 0)
-            .unwrap_or_else(|| (0..g.n).max_by_key(|&v| g.degree(v)).unwrap_or(0));
-        let want = bfs_sequential(&g, source);
-        let edges = traversed_edges(&g, &want) / 2;
-        let label = format!("bfs kronecker({scale}, {ef}) from {source}, {edges} edges");
-        if let Some(rt) = gpu.as_mut() {
-            let device = rt.gpu().clone();
-            let dg = to_device(&device, &g);
-            let mut init = vec![bfs::UNREACHED; g.n as usize];
-            init[source as usize] = 0;
-            let mut depths = upload(&device, &init);
-            measure_block(h, rt, &label, |rt| {
-                device
-                    .stream()
-                    .memcpy_htod(&init, &mut depths)
-                    .expect("reset the depths");
+fn bfs_rows(b: &mut Bench, g: &Csr, scale: u32, ef: u32) {
+    let mut rng = Rng::new(u64::from(scale));
+    let source = (0..64)
+        .map(|_| (rng.next() % u64::from(g.n)) as u32)
+        .find(|&v| g.degree(v) > 0)
+        .unwrap_or_else(|| (0..g.n).max_by_key(|&v| g.degree(v)).unwrap_or(0));
+    let want = bfs_sequential(g, source);
+    let edges = traversed_edges(g, &want) / 2;
+    let what = format!("ef {ef}, from {source}, {edges} edges");
+    let key =
+        |backend, how: &str| Key::new("bfs kronecker", scale, backend, format!("{how}, {what}"));
+    if let Some(rt) = b.rt.as_mut() {
+        let device = rt.gpu().clone();
+        let dg = to_device(&device, g);
+        let mut init = vec![bfs::UNREACHED; g.n as usize];
+        init[source as usize] = 0;
+        let mut depths = upload(&device, &init);
+        let k = key("gpu-block", "block program").queues(1);
+        measure_block(&mut b.h, rt, &b.gpu, k, |rt| {
+            let (e2e, (got, r)) = timed(|| {
+                upload_into(&device, &init, &mut depths);
                 // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
                 let view = unsafe { Depths::from_raw(dptr(&device, &depths) as *mut u32, g.n) };
-                let (_, s) = rt.run(bfs::program::visit(dg.view, view, source, 0))?;
-                let got = device.stream().clone_dtoh(&depths).expect("download");
-                assert!(got == want, "{label}: the GPU's depths differ");
-                Ok(s)
+                let r = rt.run(bfs::program::visit(dg.view, view, source, 0));
+                (download(&device, &depths), r)
             });
-            print_teps(h, edges);
-        }
-        h.measure(label.clone(), "seq", || {
-            let (t, d) = timed(|| bfs_sequential(&g, source));
-            assert!(d == want);
-            (t, 0)
+            let (_, s) = r?;
+            assert!(
+                got == want,
+                "bfs kronecker({scale}): the GPU's depths differ"
+            );
+            Ok(Sample::gpu(s, e2e))
         });
-        print_teps(h, edges);
-        h.measure(label, "rayon", || {
-            let (t, d) = timed(|| bfs_parallel(&g, source));
-            assert!(d == want, "rayon BFS");
-            (t, 0)
-        });
-        print_teps(h, edges);
+        print_teps(&b.h, edges);
     }
-    h.gpu = gpu;
+    b.h.measure(key("seq", "bfs_sequential"), || {
+        cpu_checked(&want, "bfs", || bfs_sequential(g, source))
+    });
+    print_teps(&b.h, edges);
+    b.h.measure(key("rayon", "bfs_parallel"), || {
+        cpu_checked(&want, "rayon bfs", || bfs_parallel(g, source))
+    });
+    print_teps(&b.h, edges);
 }
 
-pub fn spmv_bench(h: &mut Harness) {
-    let ef = edge_factor();
-    let grain = env_list("GTAP_SPMV_GRAIN")
-        .and_then(|v| v.first().copied())
-        .unwrap_or(256);
-    let mut gpu = h.gpu.take();
-    for scale in scales("GTAP_SPMV_SCALES") {
-        let a = graph(scale, ef);
-        let x = input_vector(a.n, u64::from(scale));
-        let want = spmv(&a, &x);
-        let label = format!(
-            "spmv kronecker({scale}, {ef}), {} nonzeros, grain {grain}",
-            a.num_edges()
-        );
-        if let Some(rt) = gpu.as_mut() {
-            let device = rt.gpu().clone();
-            let da = to_device(&device, &a);
-            let dx = upload(&device, &x);
-            let dy = upload(&device, &vec![0f32; a.n as usize]);
-            measure_block(h, rt, &label, |rt| {
+fn spmv_rows(b: &mut Bench, a_csr: &Csr, scale: u32, args: &GraphArgs) {
+    let grain = args.grain;
+    let x = input_vector(a_csr.n, u64::from(scale));
+    let want = spmv(a_csr, &x);
+    let what = format!("ef {}, {} nonzeros", args.edge_factor, a_csr.num_edges());
+    let key =
+        |backend, how: &str| Key::new("spmv kronecker", scale, backend, format!("{how}, {what}"));
+    if let Some(rt) = b.rt.as_mut() {
+        let device = rt.gpu().clone();
+        let da = to_device(&device, a_csr);
+        let mut dx = upload(&device, &x);
+        let dy = upload(&device, &vec![0f32; a_csr.n as usize]);
+        let how = format!("block program, {grain} rows per leaf");
+        let k = key("gpu-block", &how).queues(1);
+        measure_block(&mut b.h, rt, &b.gpu, k, |rt| {
+            let (e2e, (y, r)) = timed(|| {
+                upload_into(&device, &x, &mut dx);
                 // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
                 let s = unsafe {
                     Spmv::from_raw(
@@ -165,22 +158,18 @@ pub fn spmv_bench(h: &mut Harness) {
                         dptr(&device, &dy) as *mut f32,
                     )
                 };
-                let (_, stats) = rt.run(gtap_examples::spmv::program::rows(s, 0, a.n, grain))?;
-                let y = device.stream().clone_dtoh(&dy).expect("download");
-                check_close(&want, &y, 1e-6).unwrap_or_else(|e| panic!("{label}: {e}"));
-                Ok(stats)
+                let r = rt.run(gtap_examples::spmv::program::rows(s, 0, a_csr.n, grain));
+                (download(&device, &dy), r)
             });
-        }
-        h.measure(label.clone(), "seq", || timed_check(&want, || spmv(&a, &x)));
-        h.measure(label, "rayon", || {
-            timed_check(&want, || spmv_parallel(&a, &x))
+            let (_, stats) = r?;
+            check_close(&want, &y, 1e-6).unwrap_or_else(|e| panic!("spmv kronecker({scale}): {e}"));
+            Ok(Sample::gpu(stats, e2e))
         });
     }
-    h.gpu = gpu;
-}
-
-fn timed_check(want: &[f32], f: impl FnOnce() -> Vec<f32>) -> (Duration, u64) {
-    let (t, y) = timed(f);
-    assert!(y == want);
-    (t, 0)
+    b.h.measure(key("seq", "spmv"), || {
+        cpu_checked(&want, "spmv", || spmv(a_csr, &x))
+    });
+    b.h.measure(key("rayon", "spmv_parallel"), || {
+        cpu_checked(&want, "rayon spmv", || spmv_parallel(a_csr, &x))
+    });
 }

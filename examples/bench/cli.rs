@@ -1,0 +1,619 @@
+//! The bench's command line: one subcommand per benchmark family, the GPU configuration as
+//! flags that every subcommand takes (before or after its name), sizes and cutoffs as typed
+//! comma-separated lists. Anything clap cannot parse is an error with clap's message.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use gtap_host::gpu_runtime::{GpuConfig, QueueOrder, Scheduler};
+
+/// Text after `--help`: what the columns mean and how to pass lists.
+const AFTER_HELP: &str = "\
+Every row is one warm-up run and then --runs measured runs, each checked against the answer.
+Columns (stdout as markdown, --out as CSV): benchmark, size, cutoff, queues, backend (gpu,
+gpu-block, seq, rayon), variant (what the row runs), config (--config-name, GPU rows),
+runs, median/min/max ms, e2e median/min/max ms, tasks.
+  GPU time: kernel time from CUDA events around the launch.
+  GPU e2e: wall clock from the host call to the result in host memory: the runtime's reset
+    of its queues and counters, the launch, the wait, the read-back of result and statistics,
+    and the copies the program needs each run (sorts: input upload and output download;
+    graph: see `graph --help`). Not in it: loading the PTX, allocating buffers (done once).
+  CPU time and e2e: the same wall-clock time around the call.
+Lists: --n 30,35,40 (or --n 30 --n 35). Counts take 1e7, 10_000_000 or 10000000.";
+
+/// gtap's benchmark harness: the GTaP paper's programs on the GPU, against CPU baselines
+/// (sequential Rust and rayon on every core), every run checked.
+#[derive(Parser, Debug)]
+#[command(name = "bench", after_help = AFTER_HELP, arg_required_else_help = true)]
+pub struct Cli {
+    /// How rows are measured and written.
+    #[command(flatten)]
+    pub common: Common,
+    /// The GPU configuration, shared by every subcommand.
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+    /// The benchmark family.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags about measuring and output.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Measurement")]
+pub struct Common {
+    /// Measured runs per row after one warm-up run [default: 10; 1 with --profile]. 0: the
+    /// warm-up run is the measurement. A CPU baseline whose warm-up takes over a second runs
+    /// a third as often (at least 3, at most RUNS).
+    #[arg(long, global = true, value_name = "N")]
+    pub runs: Option<usize>,
+    /// Also write the rows as CSV to FILE.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// GPU rows only, no CPU baselines (fails where there is no GPU).
+    #[arg(long, global = true, conflicts_with = "cpu_only")]
+    pub gpu_only: bool,
+    /// CPU baselines only; the GPU is not opened.
+    #[arg(long, global = true)]
+    pub cpu_only: bool,
+}
+
+/// The GPU configuration (`GpuConfig`); unset flags keep the library's defaults except where
+/// a default is given here.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "GPU configuration")]
+pub struct GpuArgs {
+    /// Name of this configuration in the GPU rows' `config` column.
+    #[arg(long, global = true, value_name = "NAME", default_value = "default")]
+    pub config_name: String,
+    /// Blocks in the grid [default: as many as are resident at once, up to --warps-per-sm].
+    #[arg(long, global = true, value_name = "BLOCKS")]
+    pub grid: Option<u32>,
+    /// Without --grid: the most warps per SM the default grid puts to work [default: 16].
+    #[arg(long, global = true, value_name = "WARPS")]
+    pub warps_per_sm: Option<u32>,
+    /// Threads per block, a multiple of 32 [default: 32].
+    #[arg(long, global = true, value_name = "THREADS")]
+    pub block: Option<u32>,
+    /// Registers per thread the driver may give the kernels [default: the driver's choice].
+    #[arg(long, global = true, value_name = "N")]
+    pub max_registers: Option<u32>,
+    /// Task records per warp [default: 8192; epaq: 32768].
+    #[arg(long, global = true, value_name = "N")]
+    pub tasks_per_warp: Option<u32>,
+    /// Entries of each warp queue, a power of two [default: 4096; epaq: 16384].
+    #[arg(long, global = true, value_name = "N")]
+    pub queue_capacity: Option<u32>,
+    /// Tasks a warp keeps unpublished at the end of a round (keep_unpublished) [default: 32].
+    #[arg(long, global = true, value_name = "TASKS")]
+    pub keep: Option<u32>,
+    /// EPAQ: keep up to --keep tasks unpublished in every queue, not only the next round's.
+    #[arg(long, global = true)]
+    pub keep_every_queue: bool,
+    /// EPAQ: which queue a warp's next round takes from [default: next-full].
+    #[arg(long, global = true, value_name = "ORDER")]
+    pub queue_order: Option<QueueOrderArg>,
+    /// Victims a warp tries to fill a short batch from the same queue [default: 0].
+    #[arg(long, global = true, value_name = "VICTIMS")]
+    pub top_up: Option<u32>,
+    /// Victims an idle warp tries per round [default: 8].
+    #[arg(long, global = true, value_name = "N")]
+    pub steal_attempts: Option<u32>,
+    /// With --top-up: steal from the current queue before turning to the own next queue.
+    #[arg(long, global = true)]
+    pub steal_per_queue: bool,
+    /// The lane that completes a parent's last child resumes the parent at once.
+    #[arg(long, global = true)]
+    pub resume_inline: bool,
+    /// A run longer than this is stopped as timed out [default: 120].
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+    /// How warps share work: GTaP's work stealing or one of its ablations [default:
+    /// work-stealing].
+    #[arg(long, global = true, value_name = "SCHEDULER")]
+    pub scheduler: Option<SchedulerArg>,
+    /// Block programs (granularity's gpu-block rows, graph): blocks in the grid
+    /// [default: --grid].
+    #[arg(
+        long,
+        global = true,
+        value_name = "BLOCKS",
+        help_heading = "Block programs"
+    )]
+    pub bp_grid: Option<u32>,
+    /// Block programs: threads per block [default: --block].
+    #[arg(
+        long,
+        global = true,
+        value_name = "THREADS",
+        help_heading = "Block programs"
+    )]
+    pub bp_block: Option<u32>,
+    /// Block programs: task records per block [default: --tasks-per-warp].
+    #[arg(long, global = true, value_name = "N", help_heading = "Block programs")]
+    pub bp_tasks: Option<u32>,
+    /// Block programs: queue entries per block [default: --queue-capacity].
+    #[arg(long, global = true, value_name = "N", help_heading = "Block programs")]
+    pub bp_queue: Option<u32>,
+    /// Profile every GPU row with the per-warp timeline profiler and write DIR/<row>/
+    /// (trace.json for ui.perfetto.dev, timeline.csv, round_times.csv, summary.txt) from its
+    /// last run. Implies --gpu-only and one measured run unless --runs says otherwise;
+    /// profiled kernel times include the profiler's cost.
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Profiling")]
+    pub profile: Option<PathBuf>,
+    /// With --profile: events recorded per warp, one per round [default: 4096].
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        requires = "profile",
+        help_heading = "Profiling"
+    )]
+    pub profile_events: Option<u32>,
+}
+
+/// `GpuConfig::queue_order`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueOrderArg {
+    /// The next queue holding a whole batch (round-robin).
+    NextFull,
+    /// The current queue while it holds a whole batch.
+    Stay,
+    /// GTaP's: the queue that got the most new tasks in the last round.
+    MostGenerated,
+}
+
+/// `GpuConfig::scheduler`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchedulerArg {
+    /// Per-warp deques, batched warp-cooperative operations (GTaP).
+    WorkStealing,
+    /// Ablation: per-warp deques, one task per pop or steal.
+    OneAtATime,
+    /// Ablation: one queue for the whole grid.
+    GlobalQueue,
+}
+
+/// Task records per warp when `--tasks-per-warp` is not given.
+const TASKS_PER_WARP: u32 = 8192;
+
+impl GpuArgs {
+    /// The configuration these flags describe, checked (`GpuConfig::validate`) so that a bad
+    /// value is an error even where there is no GPU.
+    pub fn config(&self) -> Result<GpuConfig, String> {
+        let mut c = GpuConfig::new().tasks_per_warp(self.tasks_per_warp.unwrap_or(TASKS_PER_WARP));
+        if let Some(g) = self.grid {
+            c = c.grid(g);
+        }
+        if let Some(w) = self.warps_per_sm {
+            c = c.warps_per_sm(w);
+        }
+        if let Some(b) = self.block {
+            c = c.block(b);
+        }
+        if let Some(r) = self.max_registers {
+            c = c.max_registers(r);
+        }
+        if let Some(q) = self.queue_capacity {
+            c = c.queue_capacity(q);
+        }
+        if let Some(k) = self.keep {
+            c = c.keep_unpublished(k);
+        }
+        if let Some(v) = self.top_up {
+            c = c.top_up(v);
+        }
+        if let Some(v) = self.steal_attempts {
+            c = c.steal_attempts(v);
+        }
+        if let Some(s) = self.timeout {
+            c = c.timeout(Duration::from_secs(s));
+        }
+        if let Some(o) = self.queue_order {
+            c = c.queue_order(match o {
+                QueueOrderArg::NextFull => QueueOrder::NextFull,
+                QueueOrderArg::Stay => QueueOrder::Stay,
+                QueueOrderArg::MostGenerated => QueueOrder::MostGenerated,
+            });
+        }
+        if let Some(s) = self.scheduler {
+            c = c.scheduler(match s {
+                SchedulerArg::WorkStealing => Scheduler::WorkStealing,
+                SchedulerArg::OneAtATime => Scheduler::OneAtATime,
+                SchedulerArg::GlobalQueue => Scheduler::GlobalQueue,
+            });
+        }
+        c = c
+            .keep_every_queue(self.keep_every_queue)
+            .steal_per_queue(self.steal_per_queue)
+            .resume_inline(self.resume_inline);
+        if self.profile.is_some() {
+            c = c.profile(self.profile_events.unwrap_or(4096));
+        }
+        c.validate().map_err(|e| e.to_string())?;
+        Ok(c)
+    }
+}
+
+/// The benchmark families.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Fibonacci, one GPU task per call; CPU: recursion, rayon with and without a cutoff.
+    Fib(FibArgs),
+    /// N-Queens with a cutoff; CPU: the sequential count, rayon at the same and a coarser cutoff.
+    ///
+    /// Cutoffs count rows: tasks of row >= CUTOFF count sequentially. GTaP's cutoff depth d
+    /// (its tasks of row > d count sequentially) runs the same tasks as our cutoff d + 1.
+    Nqueens(NqueensArgs),
+    /// mergesort and cilksort of random u32s; CPU: the same algorithms with sort_unstable
+    /// leaves, sort_unstable and par_sort_unstable.
+    ///
+    /// The GPU's e2e time includes uploading the input and downloading the sorted output.
+    /// CPU runs sort a fresh copy of the input, copied outside the timing.
+    Sort(SortArgs),
+    /// The synthetic full binary tree (loads and FMAs per node).
+    ///
+    /// The node table stays in device memory (uploaded once); the e2e time is the host call.
+    Tree(TreeArgs),
+    /// EPAQ (GTaP 6.4, Fig. 10): a program with a cutoff, one queue against several, GPU only.
+    ///
+    /// 32768 task records and 16384 queue entries per warp unless --tasks-per-warp and
+    /// --queue-capacity say otherwise. Every run checks the value and the task count.
+    Epaq(EpaqArgs),
+    /// GTaP 6.3: the synthetic trees as thread and block programs, against rayon.
+    Granularity(GranularityArgs),
+    /// BFS and SpMV block programs on Kronecker graphs, against sequential and rayon references.
+    ///
+    /// The graph stays in device memory (uploaded once). The GPU's e2e time includes
+    /// uploading the initial depths and downloading the depths (BFS), uploading x and
+    /// downloading y (SpMV).
+    Graph(GraphArgs),
+    /// The headline programs with their CPU baselines: fib(40), nqueens(16), mergesort 1e7,
+    /// cilksort 1e8.
+    Headline(HeadlineArgs),
+    /// Every family at its defaults.
+    All,
+    /// Join gtap's CSVs with GTaP's anchor CSV into one side-by-side table (no GPU needed).
+    Join(JoinArgs),
+}
+
+/// Parses a count such as `1e8`, `100_000_000` or `100000000`.
+pub fn parse_count(s: &str) -> Result<usize, String> {
+    let t = s.trim().replace('_', "");
+    if let Ok(n) = t.parse::<usize>() {
+        return Ok(n);
+    }
+    let (m, e) = t
+        .split_once(['e', 'E'])
+        .ok_or_else(|| format!("`{s}` is not a count (e.g. 1e7 or 10000000)"))?;
+    let (m, e): (usize, u32) = match (m.parse(), e.parse()) {
+        (Ok(m), Ok(e)) => (m, e),
+        _ => return Err(format!("`{s}` is not a count (e.g. 1e7 or 10000000)")),
+    };
+    10usize
+        .checked_pow(e)
+        .and_then(|p| p.checked_mul(m))
+        .ok_or_else(|| format!("`{s}` is too large"))
+}
+
+/// `n` as the size column writes it: `5e7` where that is exact, else all digits.
+pub fn fmt_count(n: usize) -> String {
+    let mut m = n;
+    let mut e = 0;
+    while m >= 10 && m.is_multiple_of(10) {
+        m /= 10;
+        e += 1;
+    }
+    if e >= 3 && m < 10 {
+        format!("{m}e{e}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// `fib`.
+#[derive(Parser, Debug, Clone)]
+pub struct FibArgs {
+    /// Values of n.
+    #[arg(long, value_delimiter = ',', default_values_t = [30u32, 35, 40],
+          value_parser = clap::value_parser!(u32).range(..=93))]
+    pub n: Vec<u32>,
+    /// rayon with a cutoff: a join in the top LEVELS values of n (calls of n > N - LEVELS),
+    /// sequential recursion below; one row per value (0: none).
+    #[arg(long, value_delimiter = ',', default_values_t = [20u32], value_name = "LEVELS")]
+    pub rayon_levels: Vec<u32>,
+}
+
+/// `nqueens`.
+#[derive(Parser, Debug, Clone)]
+pub struct NqueensArgs {
+    /// Board sizes.
+    #[arg(long, value_delimiter = ',', default_values_t = [12u32, 14, 16],
+          value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub n: Vec<u32>,
+    /// GPU cutoffs; rayon runs at each too (the same algorithm).
+    #[arg(long, value_delimiter = ',', default_values_t = [7u32])]
+    pub cutoff: Vec<u32>,
+    /// Further rayon cutoffs: a few hundred to thousands of leaves are plenty for a CPU.
+    #[arg(long, value_delimiter = ',', default_values_t = [4u32])]
+    pub rayon_cutoff: Vec<u32>,
+}
+
+/// A sort algorithm of `sort`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortAlgo {
+    /// Two halves, a sequential merge.
+    Mergesort,
+    /// Four quarters, parallel merges.
+    Cilksort,
+}
+
+/// `sort`.
+#[derive(Parser, Debug, Clone)]
+pub struct SortArgs {
+    /// Algorithms.
+    #[arg(long, value_delimiter = ',', default_values = ["mergesort", "cilksort"])]
+    pub algo: Vec<SortAlgo>,
+    /// Elements [default: mergesort 1e7, cilksort 1e8].
+    #[arg(long, value_delimiter = ',', value_parser = parse_count)]
+    pub n: Option<Vec<usize>>,
+    /// GPU leaf: sort sequentially (insertion sort) at or below this many elements
+    /// [default: mergesort 128, cilksort 64].
+    #[arg(long, value_parser = parse_count)]
+    pub cutoff: Option<usize>,
+    /// cilksort on the GPU: merge sequentially at or below this many elements.
+    #[arg(long, value_parser = parse_count, default_value = "256")]
+    pub merge_cutoff: usize,
+    /// CPU versions of the algorithms: sort_unstable leaves (and sequential merges) at or
+    /// below this many elements; one row per value.
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "16384")]
+    pub cpu_cutoff: Vec<usize>,
+}
+
+/// `tree`.
+#[derive(Parser, Debug, Clone)]
+pub struct TreeArgs {
+    /// Depth of the full binary tree (2^(D+1) - 1 nodes).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(..=40))]
+    pub depth: u32,
+    /// Loads per node from the 2^20-entry table.
+    #[arg(long, default_value_t = 256)]
+    pub mem_ops: u32,
+    /// FMAs per node.
+    #[arg(long, default_value_t = 256)]
+    pub compute_iters: u32,
+}
+
+/// `epaq`: the program.
+#[derive(Args, Debug)]
+pub struct EpaqArgs {
+    /// The program (`all`: each at its defaults).
+    #[command(subcommand)]
+    pub program: EpaqProgram,
+}
+
+/// `epaq`'s programs.
+#[derive(Subcommand, Debug)]
+pub enum EpaqProgram {
+    /// fib with a cutoff: 1 queue, or 3 (recursing tasks, sequential tasks, continuations).
+    Fib(EpaqFibArgs),
+    /// nqueens with a cutoff: 1 queue, 2 (GTaP's classifier) or 3 (continuations apart).
+    Nqueens(EpaqNqueensArgs),
+    /// cilksort with EPAQ: 1 queue, or 3 (spawning tasks, sort leaves, merge leaves).
+    Cilksort(EpaqCilksortArgs),
+    /// All three at their defaults.
+    All,
+}
+
+/// fib's sequential code below the cutoff.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafArg {
+    /// GTaP's recursive calls (rows `fib-calls`).
+    Calls,
+    /// The call tree walked with an explicit stack (rows `fib`).
+    Stack,
+    /// Both.
+    Both,
+}
+
+/// `epaq fib`.
+#[derive(Parser, Debug, Clone)]
+pub struct EpaqFibArgs {
+    /// n.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(..=93))]
+    pub n: u32,
+    /// Cutoffs: calls of n < CUTOFF run sequentially (as GTaP's).
+    #[arg(long, value_delimiter = ',', default_values_t = [10u32])]
+    pub cutoff: Vec<u32>,
+    /// The sequential code.
+    #[arg(long, value_enum, default_value_t = LeafArg::Calls)]
+    pub leaf: LeafArg,
+    /// Queue counts.
+    #[arg(long, value_delimiter = ',', default_values = ["1", "3"],
+          value_parser = PossibleValuesParser::new(["1", "3"]).map(|s| s.parse::<u32>().unwrap()))]
+    pub queues: Vec<u32>,
+}
+
+/// `epaq nqueens`.
+#[derive(Parser, Debug, Clone)]
+pub struct EpaqNqueensArgs {
+    /// Board size.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub n: u32,
+    /// Cutoffs (ours: GTaP's cutoff depth d is our d + 1).
+    #[arg(long, value_delimiter = ',', default_values_t = [7u32])]
+    pub cutoff: Vec<u32>,
+    /// Queue counts.
+    #[arg(long, value_delimiter = ',', default_values = ["1", "2", "3"],
+          value_parser = PossibleValuesParser::new(["1", "2", "3"]).map(|s| s.parse::<u32>().unwrap()))]
+    pub queues: Vec<u32>,
+}
+
+/// `epaq cilksort`.
+#[derive(Parser, Debug, Clone)]
+pub struct EpaqCilksortArgs {
+    /// Elements.
+    #[arg(long, default_value = "5e7", value_parser = parse_count)]
+    pub n: usize,
+    /// Cutoffs, the sort and the merge cutoff alike.
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "256")]
+    pub cutoff: Vec<usize>,
+    /// Queue counts.
+    #[arg(long, value_delimiter = ',', default_values = ["1", "3"],
+          value_parser = PossibleValuesParser::new(["1", "3"]).map(|s| s.parse::<u32>().unwrap()))]
+    pub queues: Vec<u32>,
+}
+
+/// A synthetic tree of `granularity`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeKind {
+    /// The full binary tree.
+    Full,
+    /// The depth-pruned 3-ary tree.
+    Pruned,
+}
+
+/// `granularity`: every combination of the lists runs.
+#[derive(Parser, Debug, Clone)]
+pub struct GranularityArgs {
+    /// Trees.
+    #[arg(long, value_delimiter = ',', default_values = ["full", "pruned"])]
+    pub trees: Vec<TreeKind>,
+    /// Full binary tree depths.
+    #[arg(long, value_delimiter = ',', default_values_t = [20u32])]
+    pub full_depth: Vec<u32>,
+    /// Pruned 3-ary tree depths.
+    #[arg(long, value_delimiter = ',', default_values_t = [32u32])]
+    pub pruned_depth: Vec<u32>,
+    /// Loads per node.
+    #[arg(long, value_delimiter = ',', default_values_t = [256u32])]
+    pub mem_ops: Vec<u32>,
+    /// FMAs per node.
+    #[arg(long, value_delimiter = ',', default_values_t = [256u32])]
+    pub compute_iters: Vec<u32>,
+}
+
+/// A program of `graph`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphAlgo {
+    /// Breadth-first search (GTaP's Program 5).
+    Bfs,
+    /// Sparse matrix times vector.
+    Spmv,
+}
+
+/// `graph`.
+#[derive(Parser, Debug, Clone)]
+pub struct GraphArgs {
+    /// Programs.
+    #[arg(long, value_delimiter = ',', default_values = ["bfs", "spmv"])]
+    pub algo: Vec<GraphAlgo>,
+    /// Kronecker scales (2^SCALE vertices).
+    #[arg(long, value_delimiter = ',', default_values_t = [20u32, 21, 22],
+          value_parser = clap::value_parser!(u32).range(1..=31))]
+    pub scale: Vec<u32>,
+    /// Edges per vertex of the generator.
+    #[arg(long, default_value_t = 16)]
+    pub edge_factor: u32,
+    /// SpMV: rows per leaf task.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub grain: u32,
+}
+
+/// `headline`.
+#[derive(Parser, Debug, Clone)]
+pub struct HeadlineArgs {
+    /// nqueens(16)'s cutoff (ours; GTaP's cutoff depth 7 is our 8).
+    #[arg(long, default_value_t = 7)]
+    pub nqueens_cutoff: u32,
+}
+
+/// `join`.
+#[derive(Parser, Debug, Clone)]
+pub struct JoinArgs {
+    /// CSVs the bench wrote (--out), any number.
+    #[arg(long, required = true, value_delimiter = ',', num_args = 1..)]
+    pub gtap_csv: Vec<PathBuf>,
+    /// What GTaP's anchor (`run.sh`) printed: `#` lines and CSV program,n,queues,kernel_ms.
+    #[arg(long)]
+    pub anchor_csv: PathBuf,
+    /// The joined table as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub out_csv: Option<PathBuf>,
+    /// The joined table as markdown (also printed to stdout).
+    #[arg(long, value_name = "FILE")]
+    pub out_md: Option<PathBuf>,
+    /// The GPU, for the header (e.g. nvidia-smi's name, memory and driver).
+    #[arg(long, value_name = "TEXT")]
+    pub gpu: Option<String>,
+    /// gtap's commit, for the header.
+    #[arg(long, value_name = "TEXT")]
+    pub commit: Option<String>,
+    /// The date, for the header.
+    #[arg(long, value_name = "TEXT")]
+    pub date: Option<String>,
+    /// The cutoff depth the anchor's nq ran with (GTaP's convention; run.sh passes 7). Its
+    /// rows join gtap's nqueens rows at cutoff depth + 1.
+    #[arg(long, default_value_t = 7)]
+    pub anchor_nq_cutoff: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("1e8"), Ok(100_000_000));
+        assert_eq!(parse_count("10_000_000"), Ok(10_000_000));
+        assert_eq!(parse_count("5E7"), Ok(50_000_000));
+        assert!(parse_count("1.5e7").is_err());
+        assert!(parse_count("x").is_err());
+        assert_eq!(fmt_count(50_000_000), "5e7");
+        assert_eq!(fmt_count(12_345_678), "12345678");
+        assert_eq!(fmt_count(256), "256");
+    }
+
+    #[test]
+    fn flags_anywhere_and_bad_values_rejected() {
+        let cli =
+            Cli::try_parse_from(["bench", "--runs", "2", "fib", "--n", "25,26", "--grid", "8"])
+                .unwrap();
+        assert_eq!(cli.common.runs, Some(2));
+        assert_eq!(cli.gpu.grid, Some(8));
+        match cli.command {
+            Command::Fib(a) => assert_eq!(a.n, [25, 26]),
+            other => panic!("{other:?}"),
+        }
+        assert!(Cli::try_parse_from(["bench", "fib", "--n", "x"]).is_err());
+        assert!(Cli::try_parse_from(["bench", "fib", "--bogus"]).is_err());
+        assert!(Cli::try_parse_from(["bench", "--queue-order", "sideways", "fib"]).is_err());
+        assert!(Cli::try_parse_from(["bench", "epaq", "fib", "--queues", "2"]).is_err());
+        assert!(Cli::try_parse_from(["bench", "--gpu-only", "--cpu-only", "fib"]).is_err());
+    }
+
+    #[test]
+    fn defaults_parse() {
+        let s = SortArgs::parse_from(["sort"]);
+        assert_eq!(s.algo, [SortAlgo::Mergesort, SortAlgo::Cilksort]);
+        assert_eq!(s.cpu_cutoff, [16384]);
+        let e = EpaqFibArgs::parse_from(["fib"]);
+        assert_eq!((e.n, e.queues), (40, vec![1, 3]));
+        assert!(GpuArgs::parse_config(&["--block", "48"]).is_err());
+    }
+
+    impl GpuArgs {
+        /// The configuration of `bench <flags> all`.
+        fn parse_config(flags: &[&str]) -> Result<GpuConfig, String> {
+            let args = ["bench"].iter().chain(flags).chain(&["all"]);
+            Cli::try_parse_from(args).unwrap().gpu.config()
+        }
+    }
+}

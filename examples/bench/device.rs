@@ -1,0 +1,70 @@
+//! The GPU side of the harness: opening the runtime (or saying why there is none) and the
+//! copies the programs' inputs and outputs need.
+
+use gtap_host::Gpu;
+use gtap_host::cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+
+/// What the flags ask of the GPU.
+pub struct Want {
+    /// `--cpu-only`: do not open it.
+    pub cpu_only: bool,
+    /// `--gpu-only` or `--profile`: without a GPU there is nothing to do.
+    pub required: bool,
+    /// `--profile`: load the profiled PTX.
+    pub profiled: bool,
+}
+
+/// The GPU runtime under `config`, or `None` (with a line saying why) where the flags skip
+/// the GPU or there is none and CPU rows can still run.
+pub fn open(want: &Want, config: GpuConfig) -> Result<Option<GpuRuntime>, String> {
+    if want.cpu_only {
+        eprintln!("--cpu-only: the GPU is not used");
+        return Ok(None);
+    }
+    let gpu = match Gpu::new(0) {
+        Ok(gpu) => gpu,
+        Err(e) if want.required => {
+            return Err(format!("no GPU ({e}); --gpu-only and --profile need one"));
+        }
+        Err(e) => {
+            eprintln!("no GPU ({e}); CPU baselines only");
+            return Ok(None);
+        }
+    };
+    eprintln!("GPU: {}", gpu.props());
+    eprintln!("GPU configuration: {config:?}");
+    let ptx = if want.profiled {
+        gtap_examples::PTX_PROFILED
+    } else {
+        gtap_examples::PTX
+    };
+    GpuRuntime::new(gpu, ptx, config)
+        .map(Some)
+        .map_err(|e| format!("GPU runtime: {e}"))
+}
+
+/// A new device buffer holding `data`.
+pub fn upload<T: DeviceRepr>(gpu: &Gpu, data: &[T]) -> CudaSlice<T> {
+    gpu.stream().clone_htod(data).expect("upload")
+}
+
+/// Copies `data` into the device buffer `dst` (as long at least).
+pub fn upload_into<T: DeviceRepr>(gpu: &Gpu, data: &[T], dst: &mut CudaSlice<T>) {
+    gpu.stream().memcpy_htod(data, dst).expect("upload");
+}
+
+/// `src` copied to host memory, the stream synchronized: the data is there on return.
+pub fn download<T: DeviceRepr>(gpu: &Gpu, src: &CudaSlice<T>) -> Vec<T> {
+    let v = gpu.stream().clone_dtoh(src).expect("download");
+    gpu.stream()
+        .synchronize()
+        .expect("synchronize after the download");
+    v
+}
+
+/// The device address of `s`, for the programs' raw views.
+pub fn dptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
+    let (p, _sync) = s.device_ptr(gpu.stream());
+    p
+}

@@ -1,0 +1,173 @@
+//! `epaq`: GTaP section 6.4 (Fig. 10). A program with a cutoff (sequential code below it),
+//! one queue against EPAQ queues, at each cutoff of a list, on the GPU only; rows
+//! `PROGRAM(SIZE) cutoff C` with the queue count in `queues`. Every run is checked: the
+//! value and the exact task count (cilksort: output sorted, and the same task count on every
+//! run, since its count depends on where the merges split the data).
+//!
+//! The runs get 32768 task records and 16384 queue entries per warp unless
+//! `--tasks-per-warp` and `--queue-capacity` say otherwise: a warp that follows one queue
+//! keeps more tasks alive.
+
+use gtap_examples::fib::{self, Leaf};
+use gtap_examples::{buf::Buf, cilksort_epaq, nqueens};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+
+use crate::Bench;
+use crate::cli::{
+    EpaqCilksortArgs, EpaqFibArgs, EpaqNqueensArgs, EpaqProgram, GpuArgs, LeafArg, fmt_count,
+};
+use crate::device::{download, dptr, upload, upload_into};
+use crate::harness::{Harness, Key, Sample, timed};
+use crate::sort::random_input;
+
+/// The rows of `program`.
+pub fn run(b: &mut Bench, program: &EpaqProgram) {
+    let Some(rt) = b.rt.as_mut() else {
+        eprintln!("epaq runs on the GPU only: nothing to measure here");
+        return;
+    };
+    let base = rt.config().clone();
+    let h = &mut b.h;
+    let config = |queues: u32| epaq_config(&base, &b.gpu, queues);
+    match program {
+        EpaqProgram::Fib(a) => fib_rows(h, rt, &config, a),
+        EpaqProgram::Nqueens(a) => nqueens_rows(h, rt, &config, a),
+        EpaqProgram::Cilksort(a) => cilksort_rows(h, rt, &config, a),
+        EpaqProgram::All => {
+            use clap::Parser;
+            fib_rows(h, rt, &config, &EpaqFibArgs::parse_from(["fib"]));
+            nqueens_rows(h, rt, &config, &EpaqNqueensArgs::parse_from(["nqueens"]));
+            cilksort_rows(h, rt, &config, &EpaqCilksortArgs::parse_from(["cilksort"]));
+        }
+    }
+    rt.set_config(base).expect("configuration");
+}
+
+/// `base` with `queues` queues and the EPAQ runs' records and queue entries.
+fn epaq_config(base: &GpuConfig, args: &GpuArgs, queues: u32) -> GpuConfig {
+    base.clone()
+        .num_queues(queues)
+        .tasks_per_warp(args.tasks_per_warp.unwrap_or(32768))
+        .queue_capacity(args.queue_capacity.unwrap_or(16384))
+}
+
+/// fib with a cutoff: queue counts 1 (classifier 0) and 3 (recursing tasks, sequential tasks,
+/// continuations: classifier 1).
+fn fib_rows(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    config: &dyn Fn(u32) -> GpuConfig,
+    a: &EpaqFibArgs,
+) {
+    let n = a.n;
+    let want = fib::reference(n);
+    // GTaP's sequential code makes real calls; the explicit stack walks the same call tree.
+    let leaves: &[(Leaf, &str, &str)] = match a.leaf {
+        LeafArg::Calls => &[(Leaf::Calls, "fib-calls", "GTaP's recursive leaves")],
+        LeafArg::Stack => &[(Leaf::Stack, "fib", "explicit-stack leaves")],
+        LeafArg::Both => &[
+            (Leaf::Calls, "fib-calls", "GTaP's recursive leaves"),
+            (Leaf::Stack, "fib", "explicit-stack leaves"),
+        ],
+    };
+    for &cutoff in &a.cutoff {
+        let tasks = fib::cutoff_task_count(n, cutoff);
+        for &(leaf, name, variant) in leaves {
+            for &queues in &a.queues {
+                let epaq = u32::from(queues > 1);
+                rt.set_config(config(queues)).expect("EPAQ configuration");
+                let key = Key::new(name, n, "gpu", variant)
+                    .cutoff(cutoff)
+                    .queues(queues);
+                h.measure(key, || {
+                    let (e2e, r) = timed(|| rt.run(fib::epaq::fib_cutoff(n, cutoff, epaq, leaf)));
+                    let (v, s) = r.unwrap_or_else(|e| panic!("fib({n}) cutoff {cutoff}: {e}"));
+                    assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
+                    assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
+                    Sample::gpu(s, e2e)
+                });
+            }
+        }
+    }
+}
+
+/// nqueens with a cutoff: 1 queue, 2 (spawning tasks and continuations, sequential counts:
+/// GTaP's classifier) and 3 (continuations apart, as for fib).
+fn nqueens_rows(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    config: &dyn Fn(u32) -> GpuConfig,
+    a: &EpaqNqueensArgs,
+) {
+    let n = a.n;
+    let want = nqueens::KNOWN[n as usize];
+    for &cutoff in &a.cutoff {
+        let tasks = nqueens::cutoff_task_count(n, cutoff);
+        for &queues in &a.queues {
+            let epaq = queues - 1;
+            rt.set_config(config(queues)).expect("EPAQ configuration");
+            let variant = "GTaP's classifier";
+            let key = Key::new("nqueens", n, "gpu", variant)
+                .cutoff(cutoff)
+                .queues(queues);
+            h.measure(key, || {
+                let root = nqueens::epaq::nqueens(n, 0, 0, 0, 0, cutoff, epaq);
+                let (e2e, r) = timed(|| rt.run(root));
+                let (v, s) = r.unwrap_or_else(|e| panic!("nqueens({n}) cutoff {cutoff}: {e}"));
+                assert_eq!(v, want, "nqueens({n}) cutoff {cutoff} on the GPU");
+                assert_eq!(s.tasks, tasks, "nqueens({n}) cutoff {cutoff} task count");
+                Sample::gpu(s, e2e)
+            });
+        }
+    }
+}
+
+/// cilksort with EPAQ: 1 queue, and 3 (spawning tasks and continuations, sort leaves, merge
+/// leaves: GTaP's classifier), the sort and merge cutoffs both at the cutoff. The e2e time
+/// includes the input's upload and the output's download.
+fn cilksort_rows(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    config: &dyn Fn(u32) -> GpuConfig,
+    a: &EpaqCilksortArgs,
+) {
+    let n = a.n;
+    let input = random_input(n, 12345);
+    let mut sorted = input.clone();
+    sorted.sort_unstable();
+    let gpu = rt.gpu().clone();
+    let mut data = upload(&gpu, &input);
+    let tmp = upload(&gpu, &vec![0u32; n]);
+    for &c in &a.cutoff {
+        let mut tasks = None;
+        for &queues in &a.queues {
+            let epaq = u32::from(queues > 1);
+            rt.set_config(config(queues)).expect("EPAQ configuration");
+            let key = Key::new("cilksort", fmt_count(n), "gpu", "GTaP's classifier");
+            h.measure(key.cutoff(c).queues(queues), || {
+                let (e2e, (out, s)) = timed(|| {
+                    upload_into(&gpu, &input, &mut data);
+                    // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                    let (d, t) = unsafe {
+                        (
+                            Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                            Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                        )
+                    };
+                    let root = cilksort_epaq::program::cilksort(d, t, 0, n, c, c, epaq);
+                    let (_, s) = rt
+                        .run(root)
+                        .unwrap_or_else(|e| panic!("cilksort({n}): {e}"));
+                    (download(&gpu, &data), s)
+                });
+                assert!(out == sorted, "cilksort({n}) cutoff {c} on the GPU");
+                let first = *tasks.get_or_insert(s.tasks);
+                assert_eq!(
+                    s.tasks, first,
+                    "cilksort({n}) cutoff {c} task count, run to run"
+                );
+                Sample::gpu(s, e2e)
+            });
+        }
+    }
+}

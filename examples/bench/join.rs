@@ -1,0 +1,394 @@
+//! `join`: one side-by-side table from the bench's CSVs and GTaP's anchor output (its
+//! `run.sh`, CSV `program,n,queues,kernel_ms` with `#` comment lines), as CSV and markdown.
+//!
+//! Every line of the table compares one other measurement with one gtap GPU row:
+//! - GTaP's kernel time against each gtap GPU row of the same program and task tree, one
+//!   line per gtap configuration (`config`): anchor `fib` with gtap `fib` (no cutoff), `nq`
+//!   with `nqueens` at cutoff depth + 1 (the same tasks: GTaP's tasks of `row > d` count
+//!   sequentially, ours of `row >= cutoff`), `fib_cutoffC` with `fib-calls` at cutoff C (GTaP's
+//!   recursive leaves), queues alike;
+//! - each CPU baseline against each gtap GPU row of the same benchmark and size.
+//!
+//! `ratio_kernel` is the other time over gtap's kernel time (for GTaP: GTaP / gtap), and
+//! `ratio_e2e` the other time over gtap's end-to-end time (CPU rows only: GTaP's anchor has no
+//! end-to-end time). Above 1, gtap is faster.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use crate::cli::JoinArgs;
+use crate::csv::{Table, field};
+
+/// A gtap row, as the bench's CSV has it.
+#[derive(Clone, Debug)]
+struct Gtap {
+    benchmark: String,
+    size: String,
+    cutoff: String,
+    queues: String,
+    backend: String,
+    variant: String,
+    config: String,
+    runs: String,
+    median: f64,
+    e2e: f64,
+}
+
+/// One line of the joined table: `other` against a gtap GPU row (if there is one).
+#[derive(Debug)]
+struct Line {
+    program: String,
+    size: String,
+    other: String,
+    other_variant: String,
+    other_cutoff: String,
+    other_runs: String,
+    other_ms: f64,
+    gtap: Option<Gtap>,
+    /// Whether the end-to-end ratio applies (CPU baselines).
+    e2e_ratio: bool,
+}
+
+/// The columns of the joined CSV.
+const HEADER: &str = "program,size,gtap_cutoff,gtap_queues,gtap_config,gtap_runs,gtap_kernel_ms,\
+gtap_e2e_ms,other,other_variant,other_cutoff,other_runs,other_ms,ratio_kernel,ratio_e2e";
+
+/// Runs `join`.
+pub fn run(a: &JoinArgs) -> ExitCode {
+    match join(a) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("join: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn join(a: &JoinArgs) -> Result<(), String> {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let mut gtap = Vec::new();
+    for path in &a.gtap_csv {
+        gtap.extend(gtap_rows(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    let anchor_text = read(&a.anchor_csv)?;
+    let mut lines = anchor_lines(&anchor_text, &gtap, a.anchor_nq_cutoff)
+        .map_err(|e| format!("{}: {e}", a.anchor_csv.display()))?;
+    let gpu_lines = lines.len();
+    lines.extend(cpu_lines(&gtap));
+    let md = markdown(a, &anchor_text, &lines[..gpu_lines], &lines[gpu_lines..]);
+    print!("{md}");
+    if let Some(p) = &a.out_md {
+        std::fs::write(p, &md).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    if let Some(p) = &a.out_csv {
+        std::fs::write(p, csv(&lines)).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// The rows of one of the bench's CSVs.
+fn gtap_rows(text: &str) -> Result<Vec<Gtap>, String> {
+    let t = Table::parse(
+        text,
+        &["benchmark", "size", "backend", "median_ms", "e2e_median_ms"],
+    )?;
+    let num = |row: &[String], col: &str| {
+        let v = t.get(row, col);
+        v.parse::<f64>()
+            .map_err(|_| format!("`{v}` in column {col} is not a number"))
+    };
+    t.rows
+        .iter()
+        .map(|r| {
+            Ok(Gtap {
+                benchmark: t.get(r, "benchmark").to_string(),
+                size: t.get(r, "size").to_string(),
+                cutoff: t.get(r, "cutoff").to_string(),
+                queues: t.get(r, "queues").to_string(),
+                backend: t.get(r, "backend").to_string(),
+                variant: t.get(r, "variant").to_string(),
+                config: t.get(r, "config").to_string(),
+                runs: t.get(r, "runs").to_string(),
+                median: num(r, "median_ms")?,
+                e2e: num(r, "e2e_median_ms")?,
+            })
+        })
+        .collect()
+}
+
+/// gtap's benchmark and cutoff for the anchor's `program` (with GTaP's cutoff, for the
+/// table), or `None` for a program gtap does not have.
+fn anchor_match(program: &str, nq_cutoff: u32) -> Option<(&'static str, String, String)> {
+    match program {
+        "fib" => Some(("fib", String::new(), String::new())),
+        "nq" => Some((
+            "nqueens",
+            (nq_cutoff + 1).to_string(),
+            nq_cutoff.to_string(),
+        )),
+        p => {
+            let c: u32 = p.strip_prefix("fib_cutoff")?.parse().ok()?;
+            Some(("fib-calls", c.to_string(), c.to_string()))
+        }
+    }
+}
+
+/// Lines for the anchor's rows, each against every matching gtap GPU row.
+fn anchor_lines(text: &str, gtap: &[Gtap], nq_cutoff: u32) -> Result<Vec<Line>, String> {
+    let t = Table::parse(text, &["program", "n", "queues", "kernel_ms"])?;
+    let runs = text
+        .lines()
+        .find_map(|l| l.split("runs per program: ").nth(1))
+        .map_or(String::new(), |r| r.trim().to_string());
+    let mut lines = Vec::new();
+    for r in &t.rows {
+        let (program, n, queues) = (t.get(r, "program"), t.get(r, "n"), t.get(r, "queues"));
+        let ms = t.get(r, "kernel_ms");
+        let ms: f64 = ms
+            .parse()
+            .map_err(|_| format!("kernel_ms `{ms}` is not a number"))?;
+        let Some((benchmark, cutoff, their_cutoff)) = anchor_match(program, nq_cutoff) else {
+            eprintln!("join: GTaP's `{program}` has no gtap counterpart; left out");
+            continue;
+        };
+        let line = |g: Option<&Gtap>| Line {
+            program: benchmark.to_string(),
+            size: n.to_string(),
+            other: "GTaP".to_string(),
+            other_variant: format!("{program}, {queues} queue(s)"),
+            other_cutoff: their_cutoff.clone(),
+            other_runs: runs.clone(),
+            other_ms: ms,
+            gtap: g.cloned(),
+            e2e_ratio: false,
+        };
+        let matches: Vec<&Gtap> = gtap
+            .iter()
+            .filter(|g| {
+                g.backend == "gpu"
+                    && g.benchmark == benchmark
+                    && g.size == n
+                    && g.cutoff == cutoff
+                    && g.queues == queues
+            })
+            .collect();
+        if matches.is_empty() {
+            lines.push(line(None));
+        }
+        lines.extend(matches.into_iter().map(|g| line(Some(g))));
+    }
+    Ok(lines)
+}
+
+/// Lines for the CPU baselines, each against every gtap GPU row of its benchmark and size.
+fn cpu_lines(gtap: &[Gtap]) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for c in gtap.iter().filter(|g| !g.backend.starts_with("gpu")) {
+        let line = |g: Option<&Gtap>| Line {
+            program: c.benchmark.clone(),
+            size: c.size.clone(),
+            other: c.backend.clone(),
+            other_variant: c.variant.clone(),
+            other_cutoff: c.cutoff.clone(),
+            other_runs: c.runs.clone(),
+            other_ms: c.median,
+            gtap: g.cloned(),
+            e2e_ratio: true,
+        };
+        let gpus: Vec<&Gtap> = gtap
+            .iter()
+            .filter(|g| g.backend == "gpu" && g.benchmark == c.benchmark && g.size == c.size)
+            .collect();
+        if gpus.is_empty() {
+            lines.push(line(None));
+        }
+        lines.extend(gpus.into_iter().map(|g| line(Some(g))));
+    }
+    lines
+}
+
+/// `other / gtap` where both are known.
+fn ratio(other: f64, gtap: Option<f64>) -> Option<f64> {
+    gtap.filter(|&g| g > 0.0).map(|g| other / g)
+}
+
+impl Line {
+    fn ratio_kernel(&self) -> Option<f64> {
+        ratio(self.other_ms, self.gtap.as_ref().map(|g| g.median))
+    }
+
+    fn ratio_e2e(&self) -> Option<f64> {
+        let e2e = self.gtap.as_ref().map(|g| g.e2e).filter(|_| self.e2e_ratio);
+        ratio(self.other_ms, e2e)
+    }
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or(String::new(), |v| format!("{v:.digits$}"))
+}
+
+/// The lines as CSV.
+fn csv(lines: &[Line]) -> String {
+    let mut out = format!("{HEADER}\n");
+    for l in lines {
+        let g = l.gtap.as_ref();
+        let s = |f: fn(&Gtap) -> &String| g.map_or(String::new(), |g| field(f(g)));
+        let fields = [
+            field(&l.program),
+            field(&l.size),
+            s(|g| &g.cutoff),
+            s(|g| &g.queues),
+            s(|g| &g.config),
+            s(|g| &g.runs),
+            opt(g.map(|g| g.median), 4),
+            opt(g.map(|g| g.e2e), 4),
+            field(&l.other),
+            field(&l.other_variant),
+            field(&l.other_cutoff),
+            field(&l.other_runs),
+            format!("{:.4}", l.other_ms),
+            opt(l.ratio_kernel(), 4),
+            opt(l.ratio_e2e(), 4),
+        ];
+        out += &fields.join(",");
+        out.push('\n');
+    }
+    out
+}
+
+/// The header, the GTaP table and the CPU table, as markdown.
+fn markdown(a: &JoinArgs, anchor_text: &str, gpu: &[Line], cpu: &[Line]) -> String {
+    let unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "not given".into());
+    let mut md = String::from("# gtap and GTaP side by side\n\n");
+    let _ = writeln!(md, "- GPU: {}", unknown(&a.gpu));
+    let _ = writeln!(md, "- date: {}", unknown(&a.date));
+    let _ = writeln!(md, "- gtap commit: {}", unknown(&a.commit));
+    for l in anchor_text.lines() {
+        if let Some(rest) = l.strip_prefix("# ")
+            && ["gtap anchor", "gpu", "nvcc", "FAIL"]
+                .iter()
+                .any(|p| rest.starts_with(p))
+        {
+            let _ = writeln!(md, "- GTaP's run.sh: {rest}");
+        }
+    }
+    md += "- Times are medians in ms. GTaP: kernel time (a CUDA event pair around its one \
+           launch, one process per run). gtap kernel: CUDA events around the launch; gtap e2e: \
+           wall clock from the host call to the result in host memory (`bench --help`). CPU: \
+           wall clock.\n- Ratios are the other time over gtap's: above 1, gtap is faster.\n\
+           - nqueens: GTaP's cutoff depth d runs the same tasks as gtap's cutoff d + 1.\n\n";
+    md += "## GPU: GTaP against gtap\n\n| program | n | cutoff (GTaP / gtap) | queues | GTaP ms \
+           | gtap config | gtap kernel ms | gtap e2e ms | GTaP / gtap kernel |\n\
+           |---|---|---|---|---:|---|---:|---:|---:|\n";
+    for l in gpu {
+        let g = l.gtap.as_ref();
+        let _ = writeln!(
+            md,
+            "| {} ({}) | {} | {} / {} | {} | {:.3} | {} | {} | {} | {} |",
+            l.program,
+            l.other_variant.split(',').next().unwrap_or(""),
+            l.size,
+            dash(&l.other_cutoff),
+            dash(g.map_or("", |g| &g.cutoff)),
+            g.map_or("", |g| &g.queues),
+            l.other_ms,
+            g.map_or("no gtap row", |g| &g.config),
+            opt(g.map(|g| g.median), 3),
+            opt(g.map(|g| g.e2e), 3),
+            times(l.ratio_kernel())
+        );
+    }
+    md += "\n## gtap's GPU against CPU baselines\n\n| program | size | baseline | cutoff | CPU ms \
+           | runs | gtap config, cutoff, queues | gtap kernel ms | gtap e2e ms | CPU / gtap e2e \
+           | CPU / gtap kernel |\n|---|---|---|---|---:|---:|---|---:|---:|---:|---:|\n";
+    for l in cpu {
+        let g = l.gtap.as_ref();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {}: {} | {} | {:.3} | {} | {} | {} | {} | {} | {} |",
+            l.program,
+            l.size,
+            l.other,
+            l.other_variant,
+            dash(&l.other_cutoff),
+            l.other_ms,
+            l.other_runs,
+            g.map_or("no gtap GPU row".into(), |g| format!(
+                "{}, {}, {}",
+                g.config,
+                dash(&g.cutoff),
+                g.queues
+            )),
+            opt(g.map(|g| g.median), 3),
+            opt(g.map(|g| g.e2e), 3),
+            times(l.ratio_e2e()),
+            times(l.ratio_kernel())
+        );
+    }
+    md
+}
+
+fn dash(s: &str) -> &str {
+    if s.is_empty() { "-" } else { s }
+}
+
+fn times(r: Option<f64>) -> String {
+    r.map_or(String::new(), |r| format!("{r:.2}x"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GTAP: &str = "benchmark,size,cutoff,queues,backend,variant,config,runs,median_ms,\
+min_ms,max_ms,e2e_median_ms,e2e_min_ms,e2e_max_ms,tasks
+fib,40,,1,gpu,\"task per call, no cutoff\",default,10,60.0,59,61,61.0,60,62,331160281
+fib,40,,1,gpu,\"task per call, no cutoff\",tuned,10,50.0,49,51,51.0,50,52,331160281
+nqueens,16,8,1,gpu,x,default,10,100.0,99,101,101.0,100,102,1
+nqueens,16,4,,rayon,y,,3,400.0,399,401,400.0,399,401,0
+fib-calls,40,10,3,gpu,z,default,10,3.0,2.9,3.1,3.5,3.4,3.6,1
+";
+    const ANCHOR: &str =
+        "# gtap anchor: GTaP a3c2ed7\n# nvcc: release 13.0; build 2 s; runs per program: 5
+program,n,queues,kernel_ms
+fib,40,1,120.0
+nq,16,1,125.0
+fib_cutoff10,40,3,6.0
+fib_cutoff10,40,1,9.0
+";
+
+    #[test]
+    fn joins() {
+        let gtap = gtap_rows(GTAP).unwrap();
+        let gpu = anchor_lines(ANCHOR, &gtap, 7).unwrap();
+        let got: Vec<(&str, Option<&str>, Option<f64>)> = gpu
+            .iter()
+            .map(|l| {
+                (
+                    l.program.as_str(),
+                    l.gtap.as_ref().map(|g| g.config.as_str()),
+                    l.ratio_kernel(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("fib", Some("default"), Some(2.0)),
+                ("fib", Some("tuned"), Some(2.4)),
+                ("nqueens", Some("default"), Some(1.25)),
+                ("fib-calls", Some("default"), Some(2.0)),
+                ("fib-calls", None, None),
+            ]
+        );
+        assert_eq!(gpu[0].other_runs, "5");
+        let cpu = cpu_lines(&gtap);
+        assert_eq!(cpu.len(), 1);
+        assert_eq!(cpu[0].ratio_e2e(), Some(400.0 / 101.0));
+        let text = csv(&cpu);
+        let t = Table::parse(&text, &["ratio_e2e"]).unwrap();
+        assert_eq!(t.get(&t.rows[0], "gtap_cutoff"), "8");
+    }
+}

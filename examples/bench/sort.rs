@@ -1,0 +1,152 @@
+//! `sort`: mergesort and cilksort of random `u32`s. On the GPU the task programs (leaves by
+//! insertion sort); its e2e time includes uploading the input and downloading the sorted
+//! output. On the CPU: what a user reaches for (`sort_unstable`, rayon's
+//! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
+//! with rayon. Every output is compared with the reference sort.
+
+use gtap_examples::buf::{Buf, Rng};
+use gtap_examples::{cilksort, mergesort};
+use gtap_host::gpu_runtime::GpuRuntime;
+use rayon::slice::ParallelSliceMut;
+
+use crate::Bench;
+use crate::cli::{SortAlgo, SortArgs, fmt_count};
+use crate::cpu_sort;
+use crate::device::{download, dptr, upload, upload_into};
+use crate::harness::{Harness, Key, Sample, timed};
+
+/// `n` random `u32`s of a fixed seed: the same input on every backend.
+pub fn random_input(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next() as u32).collect()
+}
+
+impl SortAlgo {
+    /// The benchmark's name.
+    fn name(self) -> &'static str {
+        match self {
+            SortAlgo::Mergesort => "mergesort",
+            SortAlgo::Cilksort => "cilksort",
+        }
+    }
+
+    /// Elements when `--n` is not given.
+    fn default_n(self) -> usize {
+        match self {
+            SortAlgo::Mergesort => 10_000_000,
+            SortAlgo::Cilksort => 100_000_000,
+        }
+    }
+}
+
+/// The rows of `a`.
+pub fn run(b: &mut Bench, a: &SortArgs) {
+    for &algo in &a.algo {
+        for n in a.n.clone().unwrap_or_else(|| vec![algo.default_n()]) {
+            let input = random_input(n, 12345);
+            let mut sorted = input.clone();
+            sorted.sort_unstable();
+            if let Some(rt) = b.rt.as_mut() {
+                gpu(&mut b.h, rt, algo, a, &input, &sorted);
+            }
+            if !b.h.gpu_only() {
+                cpu(&mut b.h, algo, a, &input, &sorted);
+            }
+        }
+    }
+}
+
+/// The GPU row.
+fn gpu(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    algo: SortAlgo,
+    a: &SortArgs,
+    input: &[u32],
+    sorted: &[u32],
+) {
+    let n = input.len();
+    let name = algo.name();
+    let gpu = rt.gpu().clone();
+    // Allocated once, as the runtime's own buffers: allocation is not in the e2e time.
+    let mut data = upload(&gpu, input);
+    let tmp = upload(&gpu, &vec![0u32; n]);
+    let (key, cutoff) = match algo {
+        SortAlgo::Mergesort => {
+            let c = a.cutoff.unwrap_or(128);
+            let key = Key::new(name, fmt_count(n), "gpu", "insertion-sort leaves").cutoff(c);
+            (key, c)
+        }
+        SortAlgo::Cilksort => {
+            let c = a.cutoff.unwrap_or(64);
+            let variant = "insertion-sort leaves, cutoff sort/merge";
+            let key = Key::new(name, fmt_count(n), "gpu", variant)
+                .cutoff(format!("{c}/{}", a.merge_cutoff));
+            (key, c)
+        }
+    };
+    h.measure(key.queues(1), || {
+        let (e2e, (out, s)) = timed(|| {
+            upload_into(&gpu, input, &mut data);
+            // SAFETY: both device buffers hold `n` u32s and outlive the run.
+            let (d, t) = unsafe {
+                (
+                    Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                    Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                )
+            };
+            let r = match algo {
+                SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff)),
+                SortAlgo::Cilksort => {
+                    let root = cilksort::program::cilksort(d, t, 0, n, cutoff, a.merge_cutoff);
+                    rt.run(root)
+                }
+            };
+            let (_, s) = r.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
+            (download(&gpu, &data), s)
+        });
+        assert!(out == sorted, "{name} of {n} on the GPU: not sorted");
+        Sample::gpu(s, e2e)
+    });
+}
+
+/// The CPU rows: each run sorts a fresh copy of `input` (the copy is not timed).
+fn cpu(h: &mut Harness, algo: SortAlgo, a: &SortArgs, input: &[u32], sorted: &[u32]) {
+    let n = input.len();
+    let name = algo.name();
+    let size = fmt_count(n);
+    let mut data = vec![0u32; n];
+    let mut tmp = vec![0u32; n];
+    let mut row = |h: &mut Harness, key: Key, f: &mut dyn FnMut(&mut [u32], &mut [u32])| {
+        h.measure(key, || {
+            data.copy_from_slice(input);
+            let (t, ()) = timed(|| f(&mut data, &mut tmp));
+            assert!(data == sorted, "{name} of {n} on the CPU: not sorted");
+            Sample::cpu(t)
+        });
+    };
+    row(
+        h,
+        Key::new(name, &size, "seq", "sort_unstable"),
+        &mut |d, _| d.sort_unstable(),
+    );
+    for &c in &a.cpu_cutoff {
+        for (backend, par) in [("seq", false), ("rayon", true)] {
+            let key = Key::new(
+                name,
+                &size,
+                backend,
+                format!("{name}, sort_unstable leaves"),
+            );
+            row(h, key.cutoff(c), &mut |d, t| match algo {
+                SortAlgo::Mergesort => cpu_sort::mergesort(d, t, c, par),
+                SortAlgo::Cilksort => cpu_sort::cilksort(d, t, c, par),
+            });
+        }
+    }
+    row(
+        h,
+        Key::new(name, &size, "rayon", "par_sort_unstable"),
+        &mut |d, _| d.par_sort_unstable(),
+    );
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# gtap next to GTaP's own CUDA runtime, on the same GPU in the same call, for the programs both
+# have: fib(30,35,40) without a cutoff, nqueens(12,14,16) at GTaP's cutoff depth 7 (gtap's
+# cutoff 8: the same tasks), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
+# queues. gtap runs each in its default configuration and in a named tuned one (TUNED). Then
+# the CPU baselines of the headline programs (fib(40), nqueens(16), mergesort 1e7, cilksort
+# 1e8) with gtap's GPU rows beside them, and one joined table (`bench join`) with the ratio
+# GTaP / gtap (kernel times) and CPU / gtap (end-to-end and kernel times).
+#
+# Setup, on the machine that builds (from the repository root):
+#   cp -r ../shared/anchors/gtap .anchor-gtap   # GTaP's anchor, git-ignored; travels with the tree
+#   scripts/gpu-build.sh                        # .gpu-bin/: the bench, COMMIT, bundle.tar.xz
+# On the GPU machine, from the repository root:
+#   bash scripts/side-by-side.sh [OUT_DIR]      # default: $OUT, else ./side-by-side
+# With the device tool: carry [".gpu-bin/bundle.tar.xz", ".anchor-gtap"] and run
+#   tar -xJf .gpu-bin/bundle.tar.xz -C .gpu-bin && bash scripts/side-by-side.sh
+#
+# Knobs: RUNS (gtap's measured runs per row, 10), ANCHOR_RUNS (GTaP's processes per program,
+# 5), BENCH (the bench binary, .gpu-bin/examples/bench), GTAP_COMMIT (the commit for the header;
+# else .gpu-bin/COMMIT, else `git rev-parse HEAD`), TUNED (the tuned configuration's bench
+# flags), CPU=0 (skip the CPU baselines and the sorts).
+# Writes into OUT_DIR: anchor.csv and anchor.log (GTaP's output), gtap-*.csv, .md and .log (the
+# bench's), side-by-side.csv and side-by-side.md (the joined table, headed by the GPU from
+# nvidia-smi, the date and the commit). The exit status is nonzero if anything failed.
+#
+# Plotting: side-by-side.csv has one comparison per line (program, size, gtap_config, other,
+# ratio_kernel, ratio_e2e, ...). A chart of the ratios is a bar or line chart of ratio_kernel
+# by program and size, one series per gtap_config, over the lines whose `other` is GTaP; the
+# workspace's plot tool makes PNGs from such a CSV on a machine with cargo (see its --help).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/jit-cache.sh
+out=${1:-${OUT:-side-by-side}}
+mkdir -p "$out"
+bench=${BENCH:-.gpu-bin/examples/bench}
+runs=${RUNS:-10}
+# The configuration that made EPAQ fib(40) at cutoff 10 fastest on an H200 (README, "Limits"):
+# GTaP's queue order, top-up, inline resumes, 24 warps per SM with 80 registers per thread.
+tuned=${TUNED:---queue-order most-generated --top-up 2 --resume-inline --warps-per-sm 24 --max-registers 80}
+commit=${GTAP_COMMIT:-$(cat .gpu-bin/COMMIT 2>/dev/null || git rev-parse HEAD 2>/dev/null || echo unknown)}
+gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+[ -x "$bench" ] || { echo "no bench at $bench: run scripts/gpu-build.sh (and unpack its bundle)" >&2; exit 2; }
+[ -f .anchor-gtap/run.sh ] || { echo "no .anchor-gtap/run.sh: cp -r ../shared/anchors/gtap .anchor-gtap" >&2; exit 2; }
+echo "GPU: ${gpu:-unknown}; gtap $commit; $date" >&2
+status=0
+
+echo "== GTaP (anchor)" >&2
+if ! RUNS=${ANCHOR_RUNS:-5} bash .anchor-gtap/run.sh >"$out/anchor.csv" 2>"$out/anchor.log"; then
+  echo "GTaP: a build, run or check failed (anchor.csv's # lines, anchor.log)" >&2
+  status=1
+fi
+
+# One bench process: NAME, then its flags; its table goes to gtap-NAME.csv.
+gtap() {
+  local name=$1
+  shift
+  echo "== gtap $name" >&2
+  if ! "$bench" --runs "$runs" --out "$out/gtap-$name.csv" "$@" >"$out/gtap-$name.md" \
+      2>"$out/gtap-$name.log"; then
+    echo "gtap $name failed: $(tail -n 2 "$out/gtap-$name.log")" >&2
+    status=1
+  fi
+}
+
+for config in default tuned; do
+  flags=()
+  if [ "$config" = tuned ]; then read -ra flags <<<"$tuned"; fi
+  common=(--gpu-only --config-name "$config" "${flags[@]}")
+  gtap "fib-$config" "${common[@]}" fib --n 30,35,40
+  gtap "nqueens-$config" "${common[@]}" nqueens --n 12,14,16 --cutoff 8
+  gtap "epaq-fib-$config" "${common[@]}" epaq fib --n 40 --cutoff 10 --leaf calls --queues 1,3
+done
+if [ "${CPU:-1}" = 1 ]; then
+  gtap headline-cpu --cpu-only headline --nqueens-cutoff 8
+  gtap sorts-default --gpu-only --config-name default sort
+fi
+
+csvs=()
+for f in "$out"/gtap-*.csv; do [ -f "$f" ] && csvs+=(--gtap-csv "$f"); done
+if [ ${#csvs[@]} -eq 0 ]; then
+  echo "no gtap CSV to join" >&2
+  exit 1
+fi
+if ! "$bench" join "${csvs[@]}" --anchor-csv "$out/anchor.csv" \
+    --out-csv "$out/side-by-side.csv" --out-md "$out/side-by-side.md" \
+    --gpu "${gpu:-unknown (no nvidia-smi)}" --commit "$commit" --date "$date"; then
+  status=1
+fi
+echo "written: $out/side-by-side.md and .csv" >&2
+exit $status
