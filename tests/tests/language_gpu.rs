@@ -199,7 +199,10 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
             first.run(lang::loop_join(5)).unwrap();
             ready.send(()).unwrap();
             let result = first.run(lang::loop_join(300_000));
-            (result.map(|(v, stats)| (v, stats.kernel_time)), Instant::now())
+            (
+                result.map(|(v, stats)| (v, stats.kernel_time)),
+                Instant::now(),
+            )
         });
         started.recv().unwrap();
         std::thread::sleep(head_start);
