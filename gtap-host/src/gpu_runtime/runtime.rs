@@ -232,6 +232,25 @@ fn ensure<'a, T: cudarc::driver::DeviceRepr>(
     Ok(slot.as_mut().expect("just ensured"))
 }
 
+/// [`ensure`], zeroing memory it allocates: for the task records. A block task's threads each
+/// copy the whole frame (`block_worker`), the bytes of states the task has not reached yet
+/// included, which no task has written in fresh memory. Zeroed once per allocation, those
+/// bytes are defined (the sanitizer's initcheck reads them as such); later they hold what
+/// earlier tasks left, which is never used before the task writes it.
+fn ensure_zeroed<'a, T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+    stream: &Arc<CudaStream>,
+    slot: &'a mut Option<CudaSlice<T>>,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a mut CudaSlice<T>, GpuRunError> {
+    let fresh = slot.as_ref().is_none_or(|s| s.len() < len.max(1));
+    let s = ensure(stream, slot, len, what)?;
+    if fresh {
+        stream.memset_zeros(s).map_err(driver("cuMemsetD8"))?;
+    }
+    Ok(s)
+}
+
 fn addr<T>(stream: &CudaStream, s: &CudaSlice<T>) -> u64 {
     let (ptr, _sync) = s.device_ptr(stream);
     ptr
@@ -382,7 +401,7 @@ impl GpuRuntime {
         let b = &mut self.buffers;
         let records = addr(
             &stream,
-            ensure(
+            ensure_zeroed(
                 &stream,
                 &mut b.records,
                 bytes(sizes.records),
