@@ -182,7 +182,7 @@ fn soak() {
         round += 1;
     }
     println!(
-        "soak: {:.0} s, {} configurations, {} programs, {} tasks, {} wrong, {} hangs, {} errors",
+        "soak: {:.0} s, {} rounds (a runtime each), {} programs, {} tasks, {} wrong, {} hangs, {} errors",
         began.elapsed().as_secs_f64(),
         round,
         t.programs,
