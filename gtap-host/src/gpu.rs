@@ -76,8 +76,8 @@ impl Gpu {
     /// A kernel fault surfaces here: [`GpuError::Trap`] (device code panicked),
     /// [`GpuError::IllegalAddress`], or [`GpuError::KernelFault`] (timeout, misaligned access,
     /// ...). After any of them CUDA is unusable in this process (a sticky error): every later
-    /// call fails with the same code, even in a new context (checked on an H200 with driver
-    /// 580), so the only way on is a new process. Tests that fault on purpose therefore run in
+    /// call fails with the same code, even in a new context, so the only way on is a new
+    /// process. Tests that fault on purpose therefore run in
     /// a child process: see [`Gpu::for_fault_test`].
     pub fn sync(&self, kernel: &str) -> Result<(), GpuError> {
         self.stream

@@ -7,8 +7,7 @@
 //! task's critical path. A local copy stays in a register instead.
 //!
 //! A local that is used after a taskwait is saved in the frame across the suspension, and
-//! the capture stays there too: the frame would grow by the argument for nothing (cilksort's
-//! frame would grow from 112 to 168 bytes). So an argument becomes a local only if nothing
+//! the capture stays there too: the frame would grow by the argument for nothing. So an argument becomes a local only if nothing
 //! from the body's first taskwait on names it:
 //!
 //! ```text
@@ -28,8 +27,8 @@
 //! an argument a capture. One case costs frame space: a local that is borrowed before the
 //! first taskwait, by a closure that captures it by reference or a method that takes `&self`,
 //! is saved across every taskwait in its scope, since the compiler cannot tell the borrow has
-//! ended (`cilksort_epaq`'s frame grew from 160 to 168 bytes that way, through a closure,
-//! until its queue choices became plain values). An argument that the lowered body does not
+//! ended (a closure that chooses a child's queue, say: compute the choice as a plain value
+//! instead). An argument that the lowered body does not
 //! name at all stays a capture, so that the compiler still reports it unused.
 
 use proc_macro2::{TokenStream, TokenTree};

@@ -5,11 +5,11 @@
 //! work-stealing deque per worker, a join counter per record, and a run-wide stop flag. Every
 //! piece here is written over the small atomics facade in [`sync`], so the same code runs on
 //! host threads (the CPU backend, and the tests that exercise it in CI), under loom's model
-//! checker, and later on the GPU with inline-PTX atomics.
+//! checker, and on the GPU with inline-PTX atomics.
 //!
 //! | file | what |
 //! |---|---|
-//! | [`sync`] | the atomics facade: `core`, loom, or (later) PTX |
+//! | [`sync`] | the atomics facade: `core`, loom, or inline PTX on the GPU |
 //! | [`record`] | a task record: header + the task's frame |
 //! | [`pool`] | the record array and its allocator: per-worker caches, a tagged free stack, a bump pointer |
 //! | [`deque`] | GTaP's batched work-stealing deque of task ids |

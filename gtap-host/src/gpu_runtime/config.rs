@@ -23,9 +23,8 @@ pub struct GpuConfig {
     /// that every worker runs from the start, but at most `warps_per_sm` warps per SM.
     pub grid: Option<u32>,
     /// With `grid: None`, the most warps per SM the default grid puts to work (default 16).
-    /// Fewer warps than the SM can hold ran faster on an H200 (results/README.md: fib(40)
-    /// 84 ms with 16 per SM, 113 ms with all 32 resident; nqueens, cilksort and the tree
-    /// equal or better), as they contend less for the memory system and each other's queues.
+    /// Fewer warps than the SM can hold are faster on the programs measured (the grid sweep in
+    /// results/), as they contend less for the memory system and each other's queues.
     pub warps_per_sm: u32,
     /// Threads per block, a multiple of 32 (default 32, as in GTaP's thread-level runs).
     pub block: u32,

@@ -2,8 +2,10 @@
 //!
 //! The host (`gtap_host::cpu`) allocates the memory, makes a [`Run`] over it, starts one
 //! thread per worker and calls [`Worker::run`] on each. Everything a worker does goes through
-//! the same pieces the GPU runtime will use: task records in a [`Pool`], one [`Deque`] per
-//! worker, the [`join`] protocol and [`Termination`]. Only the loop around them is CPU-specific:
+//! the shared pieces: task records in a [`Pool`], one [`Deque`] per worker, the [`join`]
+//! protocol and [`Termination`] (the GPU's workers share the records, the deque's claim and
+//! publish steps and the join protocol, with per-warp slabs of their own in place of the
+//! pool). Only the loop around them is CPU-specific:
 //!
 //! 1. pop the newest id from the own deque (LIFO: depth-first, small working set);
 //! 2. else steal from random victims: up to half of a victim's entries, at most

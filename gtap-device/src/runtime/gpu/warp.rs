@@ -268,11 +268,11 @@ impl WarpCtx {
     ///
     /// Why here and not where each lane completes its task: the lanes complete tasks in the
     /// divergent part of a step, and a multi-step warp collective there (an `activemask`
-    /// taken as the group, then shuffles and ballots over it) deadlocked: with `top_up`,
-    /// nqueens(16) hung in about two runs of three, one lane waiting in the remote push's
-    /// shuffle for a lane of its `activemask` group that had left the push and waited at the
-    /// step's full-warp barrier (seen with cuda-gdb on an H100, 2026-11-21). Over the full
-    /// warp, after the step's barrier, every lane runs the same collectives by construction.
+    /// taken as the group, then shuffles and ballots over it) can deadlock: a lane can wait in
+    /// a shuffle for a lane of its `activemask` group that has already left the collective and
+    /// waits at the step's full-warp barrier (the top-up deadlock; results/ has the record).
+    /// Over the full warp, after the step's barrier, every lane runs the same collectives by
+    /// construction.
     ///
     /// # Safety
     /// Every lane of the warp calls this together (converged), between the step's barrier

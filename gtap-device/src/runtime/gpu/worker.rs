@@ -410,8 +410,8 @@ unsafe fn warp_sum(v: u64) -> u64 {
 /// the empty queue failed); if all are empty, a steal from random victims.
 ///
 /// Always inlined: a call would put what the kernel passes by reference (`rng`) in local
-/// memory for the whole loop. When the kernel's statistics were passed that way, it cost
-/// fib(40) 17% (120 against 103 ms on an H100).
+/// memory for the whole loop, a load and a store around every use in the hottest code
+/// (results/perf-notes.md has the measurement).
 #[inline(always)]
 fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
     let run = w.run();
