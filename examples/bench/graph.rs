@@ -12,13 +12,12 @@
 
 use gtap_examples::bfs::{self, Depths};
 use gtap_examples::buf::Rng;
-use gtap_examples::csr_view::CsrView;
 use gtap_examples::graph::bfs::{bfs_parallel, bfs_sequential, traversed_edges};
+use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv, spmv_parallel};
 use gtap_examples::graph::{Csr, kronecker};
 use gtap_examples::spmv::Spmv;
 use gtap_host::Gpu;
-use gtap_host::cudarc::driver::CudaSlice;
 
 use crate::Bench;
 use crate::blocks::measure_block;
@@ -52,32 +51,9 @@ fn graph(scale: u32, edge_factor: u32) -> Csr {
     g
 }
 
-/// A CSR graph in device memory, and its view.
-struct DeviceCsr {
-    _row_ptr: CudaSlice<u32>,
-    _col: CudaSlice<u32>,
-    view: CsrView,
-}
-
 fn to_device(gpu: &Gpu, g: &Csr) -> DeviceCsr {
     assert!(g.val.is_none(), "the benchmarks' graphs are patterns");
-    let row_ptr = upload(gpu, &g.row_ptr);
-    let col = upload(gpu, if g.col.is_empty() { &[0] } else { &g.col });
-    // SAFETY: the device arrays hold a copy of `g` (a valid CSR) and live as long as the
-    // returned value, which outlives the runs that use its view.
-    let view = unsafe {
-        CsrView::from_raw(
-            dptr(gpu, &row_ptr) as *const u32,
-            dptr(gpu, &col) as *const u32,
-            std::ptr::null(),
-            g.n,
-        )
-    };
-    DeviceCsr {
-        _row_ptr: row_ptr,
-        _col: col,
-        view,
-    }
+    DeviceCsr::upload(gpu, g).expect("upload")
 }
 
 /// Prints the rate of the last measured row, for `edges` traversed edges.
@@ -111,7 +87,7 @@ fn bfs_rows(b: &mut Bench, g: &Csr, scale: u32, ef: u32) {
                 upload_into(&device, &init, &mut depths);
                 // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
                 let view = unsafe { Depths::from_raw(dptr(&device, &depths) as *mut u32, g.n) };
-                let r = rt.run(bfs::program::visit(dg.view, view, source, 0));
+                let r = rt.run(bfs::program::visit(dg.view(), view, source, 0));
                 (download(&device, &depths), r)
             });
             let (_, s) = r?;
@@ -153,7 +129,7 @@ fn spmv_rows(b: &mut Bench, a_csr: &Csr, scale: u32, args: &GraphArgs) {
                 // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
                 let s = unsafe {
                     Spmv::from_raw(
-                        da.view,
+                        da.view(),
                         dptr(&device, &dx) as *const f32,
                         dptr(&device, &dy) as *mut f32,
                     )

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use gtap_examples::bfs::{self, Depths};
 use gtap_examples::block_reduce::gpu_scratch_needed;
 use gtap_examples::buf::Buf;
-use gtap_examples::csr_view::CsrView;
 use gtap_examples::graph::bfs::bfs_sequential;
+use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
-use gtap_examples::graph::{Csr, kronecker, mtx};
+use gtap_examples::graph::{kronecker, mtx};
 use gtap_examples::spmv::Spmv;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree, tree_block};
 use gtap_host::Gpu;
@@ -174,39 +174,6 @@ fn trees(rt: &mut GpuRuntime) -> Res<usize> {
     Ok(2)
 }
 
-/// A CSR graph in device memory: its arrays, kept alive, and the view tasks read.
-struct DeviceCsr {
-    _arrays: (CudaSlice<u32>, CudaSlice<u32>, Option<CudaSlice<f32>>),
-    view: CsrView,
-}
-
-fn to_device(stream: &Arc<CudaStream>, g: &Csr) -> Res<DeviceCsr> {
-    // Zero-length device buffers cannot be made: pad `col` and `val` with one entry.
-    let col = upload(stream, if g.col.is_empty() { &[0] } else { &g.col })?;
-    let row_ptr = upload(stream, &g.row_ptr)?;
-    let val = match &g.val {
-        Some(v) => Some(upload(stream, if v.is_empty() { &[0.0] } else { v })?),
-        None => None,
-    };
-    let val_ptr = val
-        .as_ref()
-        .map_or(std::ptr::null(), |v| addr(stream, v) as *const f32);
-    // SAFETY: the device arrays hold a copy of `g` (a valid CSR) and live as long as the
-    // returned value, which outlives the runs that use its view.
-    let view = unsafe {
-        CsrView::from_raw(
-            addr(stream, &row_ptr) as *const u32,
-            addr(stream, &col) as *const u32,
-            val_ptr,
-            g.n,
-        )
-    };
-    Ok(DeviceCsr {
-        _arrays: (row_ptr, col, val),
-        view,
-    })
-}
-
 fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
     let stream = rt.gpu().stream().clone();
     let host_table = table();
@@ -222,25 +189,25 @@ fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
     let small = mtx::read_str(SMALL_MTX).map_err(|e| e.to_string())?;
     let kron = kronecker(8, 16, 1).map_err(|e| e.to_string())?;
     for (g, what) in [(&small, "small.mtx"), (&kron, "kronecker(8)")] {
-        let dg = to_device(&stream, g)?;
+        let dg = DeviceCsr::upload(rt.gpu(), g).map_err(|e| e.to_string())?;
         let mut init = vec![bfs::UNREACHED; g.n as usize];
         init[0] = 0;
         let depths = upload(&stream, &init)?;
         // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
         let view = unsafe { Depths::from_raw(addr(&stream, &depths) as *mut u32, g.n) };
-        rt.run(bfs::program::visit(dg.view, view, 0, 0))
+        rt.run(bfs::program::visit(dg.view(), view, 0, 0))
             .map_err(s)?;
         let got = stream.clone_dtoh(&depths).map_err(|e| e.to_string())?;
         check(&format!("BFS of {what}"), got == bfs_sequential(g, 0), true)?;
     }
-    let dg = to_device(&stream, &kron)?;
+    let dg = DeviceCsr::upload(rt.gpu(), &kron).map_err(|e| e.to_string())?;
     let x = input_vector(kron.n, 3);
     let dx = upload(&stream, &x)?;
     let dy = upload(&stream, &vec![f32::NAN; kron.n as usize])?;
     // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
     let sp = unsafe {
         Spmv::from_raw(
-            dg.view,
+            dg.view(),
             addr(&stream, &dx) as *const f32,
             addr(&stream, &dy) as *mut f32,
         )

@@ -11,14 +11,13 @@ use common::{
 };
 use gtap_examples::bfs::{self, Depths};
 use gtap_examples::block_reduce::gpu_scratch_needed;
-use gtap_examples::csr_view::CsrView;
 use gtap_examples::graph::bfs::bfs_sequential;
+use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
 use gtap_examples::graph::{Csr, kronecker};
 use gtap_examples::spmv::Spmv;
 use gtap_examples::{tree, tree_block};
 use gtap_host::Gpu;
-use gtap_host::cudarc::driver::CudaSlice;
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 
 /// Block shapes every program is checked on: one warp per block alone, a few blocks of two
@@ -46,41 +45,8 @@ fn runtimes() -> Vec<GpuRuntime> {
         .collect()
 }
 
-/// A CSR graph in device memory, and its view.
-struct DeviceCsr {
-    _row_ptr: CudaSlice<u32>,
-    _col: CudaSlice<u32>,
-    _val: Option<CudaSlice<f32>>,
-    view: CsrView,
-}
-
 fn to_device(gpu: &Gpu, g: &Csr) -> DeviceCsr {
-    // Zero-length device buffers cannot be made: pad `col` and `val` with one entry.
-    let col = upload(gpu, if g.col.is_empty() { &[0] } else { &g.col });
-    let row_ptr = upload(gpu, &g.row_ptr);
-    let val = g
-        .val
-        .as_ref()
-        .map(|v| upload(gpu, if v.is_empty() { &[0.0] } else { v }));
-    let val_ptr = val
-        .as_ref()
-        .map_or(std::ptr::null(), |v| device_ptr(gpu, v) as *const f32);
-    // SAFETY: the device arrays hold a copy of `g` (a valid CSR) and live as long as the
-    // returned value, which outlives the runs that use its view.
-    let view = unsafe {
-        CsrView::from_raw(
-            device_ptr(gpu, &row_ptr) as *const u32,
-            device_ptr(gpu, &col) as *const u32,
-            val_ptr,
-            g.n,
-        )
-    };
-    DeviceCsr {
-        _row_ptr: row_ptr,
-        _col: col,
-        _val: val,
-        view,
-    }
+    DeviceCsr::upload(gpu, g).expect("upload")
 }
 
 fn check_bfs(rt: &mut GpuRuntime, g: &Csr, source: u32, what: &str) {
@@ -91,7 +57,7 @@ fn check_bfs(rt: &mut GpuRuntime, g: &Csr, source: u32, what: &str) {
     let depths = upload(&gpu, &init);
     // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
     let view = unsafe { Depths::from_raw(device_ptr(&gpu, &depths) as *mut u32, g.n) };
-    rt.run(bfs::program::visit(dg.view, view, source, 0))
+    rt.run(bfs::program::visit(dg.view(), view, source, 0))
         .unwrap_or_else(|e| panic!("BFS of {what} from {source} with {:?}: {e}", rt.config()));
     assert_eq!(
         download(&gpu, &depths),
@@ -167,7 +133,7 @@ fn spmv_matches_the_reference() {
                 // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
                 let s = unsafe {
                     Spmv::from_raw(
-                        da.view,
+                        da.view(),
                         device_ptr(&gpu, &dx) as *const f32,
                         device_ptr(&gpu, &dy) as *mut f32,
                     )

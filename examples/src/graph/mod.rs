@@ -36,6 +36,7 @@
 mod assemble;
 pub mod bfs;
 pub mod csr;
+pub mod device;
 pub mod error;
 #[cfg(test)]
 mod fuzz;
