@@ -103,6 +103,9 @@ pub mod testing;
 pub use cudarc;
 pub use error::GpuError;
 pub use gpu::Gpu;
+/// The run-time errors both backends report: [`cpu::CpuError::Run`] and
+/// [`gpu_runtime::GpuRunError::Run`] hold one.
+pub use gtap_device::runtime::RunError;
 pub use module::{Kernel, Module};
 pub use props::DeviceProps;
 pub use testing::{REQUIRE_GPU_ENV, require_gpu};

@@ -8,6 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 
 /// The `impl Program` that `#[gtap::program]` generates for a `Task` enum whose variants are
@@ -433,10 +434,10 @@ fn epaq_queue_indices_are_checked() {
     let (value, _) = rt.run(loop_program::rounds(3, 4, 1)).unwrap();
     assert_eq!(value, (0..12u64).map(|x| x * x).sum::<u64>());
     match rt.run(loop_program::rounds(3, 4, 2)) {
-        Err(CpuError::BadQueue {
+        Err(CpuError::Run(RunError::BadQueue {
             queue: 2,
             num_queues: 2,
-        }) => {}
+        })) => {}
         other => panic!("expected BadQueue, got {other:?}"),
     }
     assert!(rt.run(loop_program::rounds(3, 4, 1)).is_ok());
@@ -453,7 +454,7 @@ fn pool_too_small_is_an_error() {
     for threads in [1, 3] {
         let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).task_capacity(8)).unwrap();
         match rt.run(fib_program::fib(20)) {
-            Err(CpuError::PoolExhausted { capacity: 8 }) => {}
+            Err(CpuError::Run(RunError::PoolExhausted { capacity: 8 })) => {}
             other => panic!("expected PoolExhausted, got {other:?}"),
         }
         let msg = rt.run(fib_program::fib(20)).unwrap_err().to_string();
@@ -469,7 +470,7 @@ fn queue_too_small_is_an_error() {
     // Depth-first fib leaves one sibling per level queued: about 20 entries for fib(20).
     let mut rt = CpuRuntime::new(CpuConfig::new().threads(1).queue_capacity(4)).unwrap();
     match rt.run(fib_program::fib(20)) {
-        Err(CpuError::QueueFull { capacity: 4 }) => {}
+        Err(CpuError::Run(RunError::QueueFull { capacity: 4 })) => {}
         other => panic!("expected QueueFull, got {other:?}"),
     }
     // Small enough for fib(3): the same runtime still works.
@@ -486,10 +487,10 @@ fn too_many_children_is_an_error() {
     // overflow the slots first (SlotsFull), which the program's limit would also catch.
     let mut rt = runtime(2);
     match rt.run(loop_program::rounds(2, 9, 0)) {
-        Err(CpuError::SlotsFull {
+        Err(CpuError::Run(RunError::SlotsFull {
             task: "square",
             capacity: 8,
-        }) => {}
+        })) => {}
         other => panic!("expected SlotsFull, got {other:?}"),
     }
     assert_recovers(&mut rt);
@@ -545,10 +546,10 @@ fn more_children_than_max_children_is_an_error() {
     let mut rt = runtime(2);
     assert_eq!(rt.run(wide_program::wide(4)).unwrap().0, 4);
     match rt.run(wide_program::wide(5)) {
-        Err(CpuError::TooManyChildren {
+        Err(CpuError::Run(RunError::TooManyChildren {
             task: "wide",
             limit: 4,
-        }) => {}
+        })) => {}
         other => panic!("expected TooManyChildren, got {other:?}"),
     }
     assert_recovers(&mut rt);

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 use gtap_tests::block::{fan_expected, program as blocks, tree_expected};
 use gtap_tests::lang::Counter;
@@ -65,10 +66,10 @@ fn a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable() {
     assert!(
         matches!(
             err,
-            CpuError::DivergentTaskwait {
+            CpuError::Run(RunError::DivergentTaskwait {
                 task: "divergent",
                 thread: 1
-            }
+            })
         ),
         "{err}"
     );
@@ -82,9 +83,9 @@ fn non_uniform_live_state_is_an_error_when_checked() {
     assert!(
         matches!(
             err,
-            CpuError::NonUniformState {
+            CpuError::Run(RunError::NonUniformState {
                 task: "non_uniform"
-            }
+            })
         ),
         "{err}"
     );

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{device_ptr, download, upload};
+use gtap_host::RunError;
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, Scheduler};
 use gtap_tests::block::{fan_expected, program as blocks, tree_expected};
 use gtap_tests::lang::Counter;
@@ -84,10 +85,10 @@ fn a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable() {
     assert!(
         matches!(
             err,
-            GpuRunError::DivergentTaskwait {
+            GpuRunError::Run(RunError::DivergentTaskwait {
                 task: "divergent",
                 thread: 1
-            }
+            })
         ),
         "{err}"
     );
@@ -102,9 +103,9 @@ fn non_uniform_live_state_is_an_error_when_checked() {
     assert!(
         matches!(
             err,
-            GpuRunError::NonUniformState {
+            GpuRunError::Run(RunError::NonUniformState {
                 task: "non_uniform"
-            }
+            })
         ),
         "{err}"
     );

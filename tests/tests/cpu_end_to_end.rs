@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use gtap_examples::buf::Buf;
 use gtap_examples::{fib, mergesort};
+use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 use gtap_tests::lang::{Counter, branches_reference, program as lang};
 
@@ -84,9 +85,15 @@ fn limit_errors_and_a_panic_leave_the_runtime_usable() {
     let mut rt = runtime();
     // 257 children in a queue of 512: more than the program's `max_children` (256).
     let err = rt.run(lang::too_many(300)).unwrap_err();
-    assert!(matches!(err, CpuError::TooManyChildren { .. }), "{err}");
+    assert!(
+        matches!(err, CpuError::Run(RunError::TooManyChildren { .. })),
+        "{err}"
+    );
     let err = rt.run(lang::fan(1, 17)).unwrap_err();
-    assert!(matches!(err, CpuError::SlotsFull { .. }), "{err}");
+    assert!(
+        matches!(err, CpuError::Run(RunError::SlotsFull { .. })),
+        "{err}"
+    );
     let err = rt.run(lang::index(7)).unwrap_err();
     assert!(matches!(err, CpuError::TaskPanicked { .. }), "{err}");
     assert_eq!(rt.run(lang::index(1)).unwrap().0, 11);
@@ -99,12 +106,16 @@ fn limit_errors_and_a_panic_leave_the_runtime_usable() {
     )
     .unwrap();
     let err = small.run(lang::fib_q(6, 1)).unwrap_err();
-    assert!(matches!(err, CpuError::BadQueue { queue: 1, .. }), "{err}");
+    assert!(
+        matches!(err, CpuError::Run(RunError::BadQueue { queue: 1, .. })),
+        "{err}"
+    );
     let err = small.run(fib::program::fib(8)).unwrap_err();
     assert!(
         matches!(
             err,
-            CpuError::PoolExhausted { capacity: 4 } | CpuError::QueueFull { capacity: 2 }
+            CpuError::Run(RunError::PoolExhausted { capacity: 4 })
+                | CpuError::Run(RunError::QueueFull { capacity: 2 })
         ),
         "{err}"
     );
@@ -126,7 +137,10 @@ fn runtime_with_timeout(timeout: Duration) -> CpuRuntime {
 fn timeout() {
     let mut rt = runtime_with_timeout(Duration::from_millis(20));
     let err = rt.run(lang::loop_join(u32::MAX)).unwrap_err();
-    assert!(matches!(err, CpuError::TimedOut { .. }), "{err}");
+    assert!(
+        matches!(err, CpuError::Run(RunError::TimedOut { .. })),
+        "{err}"
+    );
     // Time to spare for the next run: Miri's clock counts the steps of every thread, those of
     // the tests running beside this one too.
     rt.set_config(rt.config().clone().timeout(Duration::from_secs(600)))

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 use gtap_tests::lang::{Counter, branches_reference, program as lang};
 
@@ -100,7 +101,10 @@ fn variable_fan_out_into_slots() {
 fn slots_overflow_is_an_error_and_the_runtime_stays_usable() {
     let mut rt = runtime(2);
     let err = rt.run(lang::fan(2, 17)).unwrap_err();
-    assert!(matches!(err, CpuError::SlotsFull { .. }), "{err}");
+    assert!(
+        matches!(err, CpuError::Run(RunError::SlotsFull { .. })),
+        "{err}"
+    );
     assert!(err.to_string().contains("16"), "{err}");
     assert_eq!(rt.run(lang::fan(2, 2)).unwrap().0, 7);
 }
@@ -134,7 +138,10 @@ fn locals_live_across_joins() {
 fn too_many_children_is_an_error_naming_the_setting() {
     let mut rt = runtime(2);
     let err = rt.run(lang::too_many(1000)).unwrap_err();
-    assert!(matches!(err, CpuError::TooManyChildren { .. }), "{err}");
+    assert!(
+        matches!(err, CpuError::Run(RunError::TooManyChildren { .. })),
+        "{err}"
+    );
     assert!(err.to_string().contains("max_children"), "{err}");
     rt.run(lang::too_many(10)).unwrap();
 }
@@ -157,7 +164,7 @@ fn a_run_longer_than_the_timeout_is_stopped_and_the_runtime_stays_usable() {
     let err = rt.run(lang::loop_join(u32::MAX)).unwrap_err();
     let took = began.elapsed();
     assert!(
-        matches!(err, CpuError::TimedOut { after } if after == timeout),
+        matches!(err, CpuError::Run(RunError::TimedOut { after }) if after == timeout),
         "{err}"
     );
     assert!(err.to_string().contains("CpuConfig::timeout"), "{err}");

@@ -6,6 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{device_ptr, download, upload};
+use gtap_host::RunError;
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
 use gtap_tests::lang::{Counter, branches_reference, program as lang};
 
@@ -121,10 +122,10 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     assert!(
         matches!(
             err,
-            GpuRunError::TooManyChildren {
+            GpuRunError::Run(RunError::TooManyChildren {
                 task: "too_many",
                 limit: 256
-            }
+            })
         ),
         "{err}"
     );
@@ -133,7 +134,10 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
 
     let err = rt.run(lang::fan(2, 17)).unwrap_err();
     assert!(
-        matches!(err, GpuRunError::SlotsFull { capacity: 16, .. }),
+        matches!(
+            err,
+            GpuRunError::Run(RunError::SlotsFull { capacity: 16, .. })
+        ),
         "{err}"
     );
     check_usable(&mut rt);
@@ -141,7 +145,10 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     rt.set_config(config().num_queues(1)).unwrap();
     let err = rt.run(lang::fib_q(10, 1)).unwrap_err();
     assert!(
-        matches!(err, GpuRunError::BadQueue { num_queues: 1, .. }),
+        matches!(
+            err,
+            GpuRunError::Run(RunError::BadQueue { num_queues: 1, .. })
+        ),
         "{err}"
     );
     assert!(err.to_string().contains("num_queues"), "{err}");
@@ -150,7 +157,10 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     rt.set_config(config().tasks_per_warp(8)).unwrap();
     let err = rt.run(lang::fan(6, 8)).unwrap_err();
     assert!(
-        matches!(err, GpuRunError::PoolExhausted { per_warp: 8 }),
+        matches!(
+            err,
+            GpuRunError::Run(RunError::PoolExhausted { capacity: 8 })
+        ),
         "{err}"
     );
     assert!(err.to_string().contains("tasks_per_warp"), "{err}");
@@ -161,7 +171,7 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
         .unwrap();
     let err = rt.run(lang::fan(3, 16)).unwrap_err();
     assert!(
-        matches!(err, GpuRunError::QueueFull { capacity: 64 }),
+        matches!(err, GpuRunError::Run(RunError::QueueFull { capacity: 64 })),
         "{err}"
     );
     assert!(err.to_string().contains("queue_capacity"), "{err}");
@@ -172,7 +182,10 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
         .unwrap();
     // A long chain of joins (one child at a time): far longer than 20 ms, little memory.
     let err = rt.run(lang::loop_join(100_000_000)).unwrap_err();
-    assert!(matches!(err, GpuRunError::TimedOut { .. }), "{err}");
+    assert!(
+        matches!(err, GpuRunError::Run(RunError::TimedOut { .. })),
+        "{err}"
+    );
     assert!(err.to_string().contains("timeout"), "{err}");
     rt.set_config(config()).unwrap();
     check_usable(&mut rt);
@@ -209,7 +222,10 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
         let asked = Instant::now();
         let err = second.run(lang::loop_join(100_000_000)).unwrap_err();
         let stopped = Instant::now();
-        assert!(matches!(err, GpuRunError::TimedOut { .. }), "{err}");
+        assert!(
+            matches!(err, GpuRunError::Run(RunError::TimedOut { .. })),
+            "{err}"
+        );
         let (first, first_done) = long.join().unwrap();
         let (_, first_kernel) = first.expect("the first run");
         // The test means something only if the second run waited longer than its timeout.

@@ -7,6 +7,7 @@ use common::{check_sorted_permutation, random_input, tree_table};
 use gtap_examples::buf::Buf;
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
+use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 
 fn runtime(threads: usize) -> CpuRuntime {
@@ -126,7 +127,7 @@ fn the_epaq_classifiers_use_the_queues_they_claim() {
     let bad = |queues: u32, run: &dyn Fn(&mut CpuRuntime) -> Result<(), CpuError>| {
         let mut rt = CpuRuntime::new(CpuConfig::new().threads(2).num_queues(queues)).unwrap();
         match run(&mut rt) {
-            Err(CpuError::BadQueue { queue, .. }) => queue,
+            Err(CpuError::Run(RunError::BadQueue { queue, .. })) => queue,
             other => panic!("expected a bad-queue error with {queues} queue(s), got {other:?}"),
         }
     };

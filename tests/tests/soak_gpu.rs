@@ -13,6 +13,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{device_ptr, download, upload};
+use gtap_host::RunError;
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
 use gtap_tests::block::{fan_expected, program as blocks, tree_expected};
 use gtap_tests::lang::Counter;
@@ -49,7 +50,7 @@ impl Tally {
                 self.wrong += 1;
                 eprintln!("WRONG: {what}: {got:?}, expected {want:?}");
             }
-            Err(e @ (GpuRunError::TimedOut { .. } | GpuRunError::Stuck { .. })) => {
+            Err(e @ (GpuRunError::Run(RunError::TimedOut { .. }) | GpuRunError::Stuck { .. })) => {
                 self.hangs += 1;
                 eprintln!("HANG: {what}: {e}");
             }

@@ -30,7 +30,7 @@
 //! claimed count is broadcast, each lane reads one id) reuse them unchanged. The CPU backend
 //! pops one id at a time and steals up to half of a victim's entries, at most [`STEAL_MAX`].
 //!
-//! A full deque is an error ([`RuntimeError::QueueFull`]): the ring never grows.
+//! A full deque is an error ([`RunError::QueueFull`]): the ring never grows.
 //!
 //! # Memory ordering
 //! Ids are stored in the ring with relaxed atomic stores and read with relaxed atomic loads
@@ -55,7 +55,7 @@
 //! On the GPU every one of these accesses needs `.gpu` scope: owner and thieves are warps on
 //! different SMs.
 
-use super::error::RuntimeError;
+use super::error::RunError;
 use super::sync::{AtomicU32, Ordering};
 
 /// The most ids one steal takes: a warp's width, so a GPU steal fills at most one warp.
@@ -267,10 +267,10 @@ impl<'a> Deque<'a> {
 
     /// Owner: appends `ids` at the tail, oldest first, and publishes them together.
     ///
-    /// Fails with [`RuntimeError::QueueFull`] (and pushes nothing) when the ring has no room
+    /// Fails with [`RunError::QueueFull`] (and pushes nothing) when the ring has no room
     /// for all of them.
-    pub fn push_batch(&self, owner: &mut OwnerEnd, ids: &[u32]) -> Result<(), RuntimeError> {
-        let full = RuntimeError::QueueFull {
+    pub fn push_batch(&self, owner: &mut OwnerEnd, ids: &[u32]) -> Result<(), RunError> {
+        let full = RunError::QueueFull {
             capacity: self.capacity(),
         };
         let n = u32::try_from(ids.len()).map_err(|_| full)?;
@@ -292,7 +292,7 @@ impl<'a> Deque<'a> {
     }
 
     /// Owner: pushes one id. See [`Deque::push_batch`].
-    pub fn push(&self, owner: &mut OwnerEnd, id: u32) -> Result<(), RuntimeError> {
+    pub fn push(&self, owner: &mut OwnerEnd, id: u32) -> Result<(), RunError> {
         self.push_batch(owner, core::slice::from_ref(&id))
     }
 
@@ -454,12 +454,12 @@ mod tests {
         d.push_batch(&mut owner, &[1, 2, 3]).unwrap();
         assert_eq!(
             d.push_batch(&mut owner, &[4, 5]),
-            Err(RuntimeError::QueueFull { capacity: 4 })
+            Err(RunError::QueueFull { capacity: 4 })
         );
         d.push(&mut owner, 4).unwrap();
         assert_eq!(
             d.push(&mut owner, 5),
-            Err(RuntimeError::QueueFull { capacity: 4 })
+            Err(RunError::QueueFull { capacity: 4 })
         );
         let mut out = [0; 2];
         assert_eq!(d.steal_batch(StealSize::UpTo(2), &mut out), Steal::Taken(2));

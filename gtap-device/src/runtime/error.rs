@@ -1,49 +1,70 @@
 //! What can stop a run, and the slot where the first such error is kept.
 //!
-//! Every error is a limit that was hit (or, on the host, a task that panicked or a run the host
-//! stopped because it took too long). The first worker to hit one records it in the run's
-//! [`ErrorSlot`] and raises the abort flag ([`super::termination`]); every other worker stops
-//! at its next step, and the backend returns the recorded error. Errors that happen after the
-//! first are dropped: they are usually consequences of the
-//! first.
+//! [`RunError`] is the one vocabulary of run-time errors that both backends report: a limit
+//! that was hit (the task pool, a queue, `max_children`, a `slots!` capacity, an EPAQ queue
+//! index, the timeout) or a block task that broke the block rules. Its `Display` is the only
+//! wording of these errors: the host error types (`CpuError`, `GpuRunError`) hold it in one
+//! variant and print it unchanged, so the same limit reads the same on the CPU and on the GPU,
+//! and each message names the setting that raises the limit. A new limit is one new variant
+//! here, its message, and its code in the GPU's encoding (`gpu::layout::KernelError`).
+//!
+//! The CPU backend records a [`Failure`] (a `RunError`, or a reason of its own host: a task
+//! that panicked, a run the host stopped) in the run's [`ErrorSlot`]. The GPU writes the
+//! `RunError` as three words of its control block (`gpu::layout::KernelError::encode`), and
+//! the host decodes them with the inverse function.
+//!
+//! The first worker to fail records its error and raises the abort flag
+//! ([`super::termination`]); every other worker stops at its next step, and the backend
+//! returns the recorded error. Errors that happen after the first are dropped: they are
+//! usually consequences of the first.
 //!
 //! # Memory ordering
 //! The slot is written once: the CAS `EMPTY -> WRITING` (Acquire) elects the single writer,
 //! which writes the value and then stores `WRITTEN` with Release. [`ErrorSlot::get`] loads the
 //! state with Acquire, so a reader that sees `WRITTEN` sees the value. The host reads it only
-//! after joining every worker thread, which orders it anyway; the Release/Acquire pair keeps
-//! the slot correct on the GPU, where the host reads device memory after the kernel ends.
+//! after joining every worker thread, which orders it anyway.
 
 use core::cell::UnsafeCell;
 use core::fmt;
 use core::mem::MaybeUninit;
+use core::time::Duration;
 
 use super::sync::{AtomicU32, Ordering};
 
-/// Why a run stopped early. `Copy` and `no_std`: device code writes it into device memory.
+/// Why a run stopped early, on either backend: a limit that was hit, or a block task that
+/// broke the block rules. `Display` names the limit and the setting that raises it, in the
+/// same words on both backends.
+///
+/// `T` is how a task is named: its name (`&'static str`, what the host errors hold), or its
+/// index in the program's `TASK_NAMES` (`u32`, what device code knows and the GPU writes);
+/// [`RunError::map_task`] turns one into the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuntimeError {
+#[non_exhaustive]
+pub enum RunError<T = &'static str> {
     /// Every task record was in use when a task was spawned.
     PoolExhausted {
-        /// How many task records the run had.
+        /// The pool's records: the run's on the CPU (`CpuConfig::task_capacity`), one warp's
+        /// on the GPU (`GpuConfig::tasks_per_warp`).
         capacity: u32,
     },
-    /// A worker's deque had no room for a spawned or resumed task.
+    /// A worker's queue of runnable tasks had no room for a spawned or resumed task.
     QueueFull {
-        /// How many task ids one deque holds.
+        /// Entries of the queue (`queue_capacity`; on the GPU's global-queue scheduler, the
+        /// global queue's).
         capacity: u32,
     },
-    /// A task spawned more than its program's `MAX_CHILDREN` children between two taskwaits.
+    /// A task spawned more than its program's `max_children` children between two
+    /// taskwaits.
     TooManyChildren {
         /// The spawning task.
-        task: &'static str,
-        /// The program's `MAX_CHILDREN`.
+        task: T,
+        /// The program's `max_children`.
         limit: u32,
     },
     /// `spawn!(into hs, ..)` found every slot of `hs` taken.
     SlotsFull {
-        /// The task that was being spawned.
-        task: &'static str,
+        /// The task being spawned.
+        task: T,
         /// How many slots `hs` has.
         capacity: u32,
     },
@@ -51,22 +72,19 @@ pub enum RuntimeError {
     BadQueue {
         /// The queue index given.
         queue: u32,
-        /// How many queues the run has.
+        /// How many queues the run has (`num_queues`).
         num_queues: u32,
     },
-    /// A task panicked (host backends only: on the GPU a panic traps).
-    TaskPanicked {
-        /// The task that was running.
-        task: &'static str,
+    /// The run took longer than its timeout and was stopped.
+    TimedOut {
+        /// The timeout.
+        after: Duration,
     },
-    /// The host stopped the run (the CPU backend's `Run::abort`): its time limit passed, or a
-    /// worker thread could not be started.
-    Aborted,
-    /// The threads of a block task did not all suspend at the same `taskwait!()` (or did not
-    /// all return): a taskwait on a path that depends on the thread.
+    /// The threads of a block task did not all reach the same `taskwait!()` (or did not all
+    /// return): a taskwait on a path that depends on the thread.
     DivergentTaskwait {
         /// The block task.
-        task: &'static str,
+        task: T,
         /// The first thread whose outcome differed from the leader's.
         thread: u32,
     },
@@ -74,50 +92,113 @@ pub enum RuntimeError {
     /// state that lives across a join must be the same on every thread.
     NonUniformState {
         /// The block task.
-        task: &'static str,
+        task: T,
     },
 }
 
-impl fmt::Display for RuntimeError {
+impl<T> RunError<T> {
+    /// The same error with its task, if it names one, mapped by `f` (an index to a name, or
+    /// back).
+    #[inline(always)]
+    pub fn map_task<U>(self, f: impl FnOnce(T) -> U) -> RunError<U> {
+        match self {
+            RunError::PoolExhausted { capacity } => RunError::PoolExhausted { capacity },
+            RunError::QueueFull { capacity } => RunError::QueueFull { capacity },
+            RunError::TooManyChildren { task, limit } => RunError::TooManyChildren {
+                task: f(task),
+                limit,
+            },
+            RunError::SlotsFull { task, capacity } => RunError::SlotsFull {
+                task: f(task),
+                capacity,
+            },
+            RunError::BadQueue { queue, num_queues } => RunError::BadQueue { queue, num_queues },
+            RunError::TimedOut { after } => RunError::TimedOut { after },
+            RunError::DivergentTaskwait { task, thread } => RunError::DivergentTaskwait {
+                task: f(task),
+                thread,
+            },
+            RunError::NonUniformState { task } => RunError::NonUniformState { task: f(task) },
+        }
+    }
+}
+
+/// The one wording of each run-time error. Where the two backends size a limit with
+/// differently named settings, the message names both.
+impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            RuntimeError::PoolExhausted { capacity } => {
-                write!(f, "all {capacity} task records are in use")
-            }
-            RuntimeError::QueueFull { capacity } => {
-                write!(f, "a worker's task queue is full ({capacity} entries)")
-            }
-            RuntimeError::TooManyChildren { task, limit } => {
-                write!(
-                    f,
-                    "task `{task}` spawned more than {limit} children between two taskwaits"
-                )
-            }
-            RuntimeError::SlotsFull { task, capacity } => {
-                write!(
-                    f,
-                    "spawn of `{task}` into slots found all {capacity} slots taken"
-                )
-            }
-            RuntimeError::BadQueue { queue, num_queues } => {
-                write!(
-                    f,
-                    "queue index {queue} is out of range (the run has {num_queues} queues)"
-                )
-            }
-            RuntimeError::DivergentTaskwait { task, thread } => write!(
+            RunError::PoolExhausted { capacity } => write!(
                 f,
-                "block task `{task}`: thread {thread} did not reach the same taskwait! as thread 0 \
-                 (every thread of a block task must reach each taskwait!, or return, together)"
+                "task pool exhausted: all {capacity} task records were in use when a task was \
+                 spawned (on the GPU each warp has a pool of its own); raise \
+                 CpuConfig::task_capacity or GpuConfig::tasks_per_warp, or keep fewer tasks \
+                 alive at once"
             ),
-            RuntimeError::NonUniformState { task } => write!(
+            RunError::QueueFull { capacity } => write!(
                 f,
-                "block task `{task}`: at a taskwait! some thread's locals differed from thread 0's \
-                 (what lives across a join must be the same on every thread of the block)"
+                "task queue full: a queue of {capacity} runnable tasks had no room; raise \
+                 CpuConfig::queue_capacity or GpuConfig::queue_capacity"
             ),
-            RuntimeError::TaskPanicked { task } => write!(f, "task `{task}` panicked"),
-            RuntimeError::Aborted => f.write_str("the host stopped the run"),
+            RunError::TooManyChildren { task, limit } => write!(
+                f,
+                "task `{task}` spawned more than {limit} children between two taskwait!()s; \
+                 add a taskwait!() or raise the program's limit with \
+                 #[gtap::program(max_children = N)]"
+            ),
+            RunError::SlotsFull { task, capacity } => write!(
+                f,
+                "spawn!(into ..) of task `{task}` found all {capacity} slots taken; declare \
+                 the slots larger (slots!(T; N)) or add a taskwait!() before they fill up"
+            ),
+            RunError::BadQueue { queue, num_queues } => write!(
+                f,
+                "EPAQ queue index {queue} is out of range: the run has {num_queues} queue(s); \
+                 name a lower queue in queue(..), or raise CpuConfig::num_queues or \
+                 GpuConfig::num_queues"
+            ),
+            RunError::TimedOut { after } => write!(
+                f,
+                "the run took longer than {after:?} and was stopped: raise CpuConfig::timeout \
+                 or GpuConfig::timeout if it is just long, or look for tasks that never finish"
+            ),
+            RunError::DivergentTaskwait { task, thread } => write!(
+                f,
+                "block task `{task}`: thread {thread} did not reach the same taskwait!() as \
+                 thread 0; every thread of a block task must reach each taskwait!() (and \
+                 return) on the same path"
+            ),
+            RunError::NonUniformState { task } => write!(
+                f,
+                "block task `{task}`: at a taskwait!() some thread's locals differed from \
+                 thread 0's; what lives across a join must be the same on every thread \
+                 (recompute per-thread values after the taskwait!())"
+            ),
         }
+    }
+}
+
+impl core::error::Error for RunError {}
+
+/// Why a CPU run stopped early: a [`RunError`], or a reason that only the CPU backend's host
+/// has. What the run's [`ErrorSlot`] holds; the host turns it into a `CpuError`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A limit or a block rule, as on the GPU.
+    Run(RunError),
+    /// A task panicked (on the GPU a panic traps instead).
+    TaskPanicked {
+        /// The task that was running.
+        task: &'static str,
+    },
+    /// The host stopped the run (the CPU backend's `Run::abort`): its time limit passed, or a
+    /// worker thread could not be started.
+    Aborted,
+}
+
+impl From<RunError> for Failure {
+    fn from(error: RunError) -> Self {
+        Failure::Run(error)
     }
 }
 
@@ -131,7 +212,7 @@ pub struct ErrorSlot {
     /// read by the backend after the run.
     state: AtomicU32,
     /// Written only by the worker that won the CAS on `state`, read only after `WRITTEN`.
-    value: UnsafeCell<MaybeUninit<RuntimeError>>,
+    value: UnsafeCell<MaybeUninit<Failure>>,
 }
 
 // SAFETY: `value` is written by exactly one thread (the winner of the `state` CAS) before a
@@ -153,7 +234,7 @@ impl ErrorSlot {
     }
 
     /// Records `error` if it is the run's first. Returns whether it was.
-    pub fn set(&self, error: RuntimeError) -> bool {
+    pub fn set(&self, error: Failure) -> bool {
         // Acquire: keeps the write below after the claim.
         if self
             .state
@@ -170,7 +251,7 @@ impl ErrorSlot {
     }
 
     /// The recorded error, if one was completely written.
-    pub fn get(&self) -> Option<RuntimeError> {
+    pub fn get(&self) -> Option<Failure> {
         // Acquire: pairs with the Release store in `set`.
         if self.state.load(Ordering::Acquire) == WRITTEN {
             // SAFETY: `WRITTEN` is stored after the value was written, and never again changed
@@ -199,27 +280,70 @@ mod tests {
     fn first_error_wins_and_reset_clears() {
         let mut slot = ErrorSlot::new();
         assert_eq!(slot.get(), None);
-        assert!(slot.set(RuntimeError::QueueFull { capacity: 4 }));
-        assert!(!slot.set(RuntimeError::PoolExhausted { capacity: 8 }));
-        assert_eq!(slot.get(), Some(RuntimeError::QueueFull { capacity: 4 }));
+        assert!(slot.set(RunError::QueueFull { capacity: 4 }.into()));
+        assert!(!slot.set(Failure::Aborted));
+        assert_eq!(
+            slot.get(),
+            Some(Failure::Run(RunError::QueueFull { capacity: 4 }))
+        );
         slot.reset();
         assert_eq!(slot.get(), None);
     }
 
     #[test]
-    fn messages_name_the_limit() {
-        let e = RuntimeError::TooManyChildren {
+    fn messages_name_the_limit_and_the_setting() {
+        let e: RunError = RunError::TooManyChildren {
             task: "wide",
             limit: 3,
         };
-        assert_eq!(
-            e.to_string(),
-            "task `wide` spawned more than 3 children between two taskwaits"
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with("task `wide` spawned more than 3 children"),
+            "{msg}"
         );
-        let e = RuntimeError::BadQueue {
+        assert!(msg.contains("max_children"), "{msg}");
+        let msg = RunError::BadQueue {
             queue: 5,
             num_queues: 2,
+        }
+        .to_string();
+        assert!(
+            msg.contains("index 5") && msg.contains("2 queue(s)"),
+            "{msg}"
+        );
+        assert!(msg.contains("CpuConfig::num_queues") && msg.contains("GpuConfig::num_queues"));
+        let msg = RunError::PoolExhausted { capacity: 8 }.to_string();
+        assert!(msg.contains("8 task records"), "{msg}");
+        assert!(
+            msg.contains("CpuConfig::task_capacity") && msg.contains("GpuConfig::tasks_per_warp")
+        );
+        let msg = RunError::TimedOut {
+            after: Duration::from_millis(20),
+        }
+        .to_string();
+        assert!(
+            msg.contains("20ms") && msg.contains("GpuConfig::timeout"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn map_task_keeps_everything_else() {
+        let e = RunError::DivergentTaskwait {
+            task: 2u32,
+            thread: 7,
         };
-        assert!(e.to_string().contains("5") && e.to_string().contains("2 queues"));
+        assert_eq!(
+            e.map_task(|i| ["a", "b", "c"][i as usize]),
+            RunError::DivergentTaskwait {
+                task: "c",
+                thread: 7
+            }
+        );
+        let e: RunError<u32> = RunError::QueueFull { capacity: 4 };
+        assert_eq!(
+            e.map_task(|_| -> &str { unreachable!() }),
+            RunError::QueueFull { capacity: 4 }
+        );
     }
 }

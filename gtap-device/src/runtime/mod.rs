@@ -15,7 +15,7 @@
 //! | [`deque`] | GTaP's batched work-stealing deque of task ids |
 //! | [`join`] | join counting: when a task resumes after a taskwait, and when it is complete |
 //! | [`termination`] | the stop flags (root completed / aborted) and the first error |
-//! | [`error`] | [`RuntimeError`]: which limit a run hit |
+//! | [`error`] | [`RunError`]: which limit a run hit, in the words of both backends |
 //! | [`rng`] | xorshift victim selection |
 //! | [`cpu`] | the CPU backend's worker loop (host only) |
 //! | [`gpu`] | the GPU runtime: thread-level workers in a persistent kernel (device only), and the memory layout the host sets up |
@@ -39,4 +39,4 @@ pub mod termination;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod cpu;
 
-pub use error::RuntimeError;
+pub use error::RunError;

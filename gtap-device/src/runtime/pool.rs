@@ -15,7 +15,7 @@
 //! 3. records never used in this run are handed out in chunks by a global bump pointer.
 //!
 //! When the cache, the stack and the bump region are all empty, allocation fails with
-//! [`RuntimeError::PoolExhausted`], which ends the run; it never waits. At that moment up to
+//! [`RunError::PoolExhausted`], which ends the run; it never waits. At that moment up to
 //! `workers × cache_limit` free records can sit in other workers' caches; the cache limit is
 //! scaled down for small pools so that this is at most a quarter of the pool. Idle workers
 //! return their whole cache to the stack ([`Pool::flush`]).
@@ -39,7 +39,7 @@
 //!
 //! On the GPU all of these are `.gpu`-scoped: any SM may free a record another allocated.
 
-use super::error::RuntimeError;
+use super::error::RunError;
 use super::record::{NONE, Record};
 use super::sync::{AtomicU32, AtomicU64, Ordering};
 
@@ -197,11 +197,11 @@ impl<'a, T> Pool<'a, T> {
     /// Takes a free record id. The record is initialized and not live; fill it with
     /// [`Record::fill`].
     #[inline]
-    pub fn alloc(&self, cache: &mut LocalCache) -> Result<u32, RuntimeError> {
+    pub fn alloc(&self, cache: &mut LocalCache) -> Result<u32, RunError> {
         if cache.len == 0 {
             self.refill(cache);
             if cache.len == 0 {
-                return Err(RuntimeError::PoolExhausted {
+                return Err(RunError::PoolExhausted {
                     capacity: self.capacity,
                 });
             }
@@ -357,7 +357,7 @@ mod tests {
         }
         assert_eq!(
             pool.alloc(&mut cache),
-            Err(RuntimeError::PoolExhausted { capacity: 100 })
+            Err(RunError::PoolExhausted { capacity: 100 })
         );
         assert_eq!(pool.touched(), 100);
         for &id in &seen {

@@ -21,7 +21,7 @@
 //! - Both bits are monotonic within a run: set once, cleared only by [`Termination::reset`]
 //!   between runs.
 
-use super::error::{ErrorSlot, RuntimeError};
+use super::error::{ErrorSlot, Failure};
 use super::sync::{AtomicU32, Ordering};
 
 /// Bit of [`Termination::stop`]: the root task completed.
@@ -62,7 +62,7 @@ impl Termination {
 
     /// Records `error` (if it is the first) and tells every worker to stop. Returns whether
     /// it was the first.
-    pub fn fail(&self, error: RuntimeError) -> bool {
+    pub fn fail(&self, error: Failure) -> bool {
         let first = self.error.set(error);
         if first {
             // Relaxed: a worker that sees ABORT stops without reading anything; the error
@@ -86,7 +86,7 @@ impl Termination {
     }
 
     /// The run's first error, if any.
-    pub fn error(&self) -> Option<RuntimeError> {
+    pub fn error(&self) -> Option<Failure> {
         self.error.get()
     }
 }
@@ -100,15 +100,19 @@ impl Default for Termination {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::runtime::error::RunError;
 
     #[test]
     fn done_and_abort_are_separate_bits() {
         let mut t = Termination::new();
         assert_eq!(t.stop(), 0);
-        assert!(t.fail(RuntimeError::PoolExhausted { capacity: 1 }));
-        assert!(!t.fail(RuntimeError::QueueFull { capacity: 1 }));
+        assert!(t.fail(RunError::PoolExhausted { capacity: 1 }.into()));
+        assert!(!t.fail(RunError::QueueFull { capacity: 1 }.into()));
         assert_eq!(t.stop(), ABORT);
-        assert_eq!(t.error(), Some(RuntimeError::PoolExhausted { capacity: 1 }));
+        assert_eq!(
+            t.error(),
+            Some(Failure::Run(RunError::PoolExhausted { capacity: 1 }))
+        );
         t.reset();
         t.finish();
         assert!(t.is_done());

@@ -42,8 +42,9 @@ pub struct CpuConfig {
     /// Default 1. The CPU backend checks the indices but keeps one queue per worker: queues
     /// change how a GPU warp groups tasks, never a result.
     pub num_queues: u32,
-    /// How long a run may take before it is stopped with [`CpuError::TimedOut`]. Default 120 s,
-    /// as on the GPU; `None`: no limit, a run that never ends then never returns.
+    /// How long a run may take before it is stopped with
+    /// [`RunError::TimedOut`](crate::RunError::TimedOut). Default 120 s, as on the GPU;
+    /// `None`: no limit, a run that never ends then never returns.
     ///
     /// Workers stop between tasks. A task whose body has not returned after a further grace
     /// period (as long as the timeout, but at least 0.1 s and at most 5 s) cannot be stopped
@@ -134,9 +135,9 @@ impl CpuConfig {
 
     /// Checks every setting against its range.
     pub fn validate(&self) -> Result<(), CpuError> {
-        let invalid = |setter, value: u64, reason| {
+        let invalid = |setting, value: u64, reason| {
             Err(CpuError::InvalidConfig {
-                setter,
+                setting,
                 value,
                 reason,
             })
@@ -201,7 +202,7 @@ mod tests {
     }
 
     #[test]
-    fn each_bad_setting_names_its_setter() {
+    fn each_bad_setting_names_itself() {
         let cases = [
             (CpuConfig::new().threads(0), "threads"),
             (CpuConfig::new().threads(MAX_THREADS + 1), "threads"),
@@ -220,7 +221,7 @@ mod tests {
         ];
         for (config, name) in cases {
             match config.validate() {
-                Err(CpuError::InvalidConfig { setter, .. }) => assert_eq!(setter, name),
+                Err(CpuError::InvalidConfig { setting, .. }) => assert_eq!(setting, name),
                 other => {
                     panic!("{config:?}: expected an InvalidConfig error for {name}, got {other:?}")
                 }

@@ -34,14 +34,14 @@ unsafe impl Send for RawBuf {}
 
 impl RawBuf {
     /// A zeroed buffer of `layout` (of nonzero size).
-    fn zeroed(layout: Layout, what: &'static str, setter: &'static str) -> Result<Self, CpuError> {
+    fn zeroed(layout: Layout, what: &'static str, setting: &'static str) -> Result<Self, CpuError> {
         assert!(layout.size() > 0);
         // SAFETY: the layout has a nonzero size.
         let ptr = unsafe { alloc::alloc_zeroed(layout) };
         let ptr = NonNull::new(ptr).ok_or(CpuError::OutOfMemory {
             what,
             bytes: layout.size(),
-            setter,
+            setting,
         })?;
         Ok(RawBuf { ptr, layout })
     }
@@ -83,7 +83,7 @@ impl CpuMemory {
         let oom = CpuError::OutOfMemory {
             what: "the task queues",
             bytes: usize::MAX,
-            setter: "queue_capacity",
+            setting: "queue_capacity",
         };
         let layout = Layout::array::<AtomicU32>(rings_len).map_err(|_| oom)?;
         let rings = RawBuf::zeroed(layout, "the task queues", "queue_capacity")?;

@@ -7,8 +7,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use gtap_device::runtime::RuntimeError;
 use gtap_device::runtime::cpu::{Run, RunOptions, WorkerStats};
+use gtap_device::runtime::error::Failure;
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
@@ -181,7 +181,7 @@ impl CpuRuntime {
         let oom = || CpuError::OutOfMemory {
             what: "the task records",
             bytes: usize::MAX,
-            setter: "task_capacity",
+            setting: "task_capacity",
         };
         let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
         let threads = self.config.threads;
@@ -237,7 +237,7 @@ impl CpuRuntime {
                 drop(Box::from_raw(shared_raw));
                 self.memory = Some(Box::from_raw(memory));
             }
-            return Err(CpuError::from_runtime(e, None, timeout));
+            return Err(CpuError::Run(e));
         }
         // SAFETY: the shared state stays allocated until every worker was joined, or forever
         // (see the top of this function); from here on, until the joins, only shared
@@ -347,7 +347,7 @@ impl CpuRuntime {
                     .get_mut()
                     .unwrap_or_else(PoisonError::into_inner)
                     .take();
-                Err(CpuError::from_runtime(e, message, timeout))
+                Err(CpuError::from_failure(e, message, timeout))
             }
         };
         // SAFETY: every worker was joined; both pointers came from `Box::into_raw` above and
@@ -381,7 +381,7 @@ fn worker_thread<P: Program>(
     if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(body)) {
         // Keep the message only if this panic is the run's first error.
         let mut message = panic_message.lock().unwrap_or_else(PoisonError::into_inner);
-        if run.fail(RuntimeError::TaskPanicked {
+        if run.fail(Failure::TaskPanicked {
             task: worker.current_task(),
         }) {
             *message = Some(panic_text(payload.as_ref()));
@@ -403,7 +403,7 @@ fn follower_thread<P: Program>(
     let body = || unsafe { gtap_device::runtime::cpu::follow(run, index, member) };
     if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(body)) {
         let mut message = panic_message.lock().unwrap_or_else(PoisonError::into_inner);
-        if run.fail(RuntimeError::TaskPanicked {
+        if run.fail(Failure::TaskPanicked {
             task: "a block task (on a team thread)",
         }) {
             *message = Some(panic_text(payload.as_ref()));

@@ -46,10 +46,11 @@ pub struct GpuConfig {
     /// rounds to one kind of task at the price of more steals). Default off: a warp runs its
     /// own tasks of every queue before it steals.
     pub steal_per_queue: bool,
-    /// A run longer than this is stopped and reported as [`GpuRunError::TimedOut`]. The kernel
-    /// times itself (from its start, so time spent queued behind another run's kernel does
-    /// not count) and stops between rounds; a task that never returns cannot be stopped and
-    /// ends the run as [`GpuRunError::Stuck`] a few seconds later.
+    /// A run longer than this is stopped and reported as
+    /// [`RunError::TimedOut`](crate::RunError::TimedOut). The kernel times itself (from its
+    /// start, so time spent queued behind another run's kernel does not count) and stops
+    /// between rounds; a task that never returns cannot be stopped and ends the run as
+    /// [`GpuRunError::Stuck`] a few seconds later.
     pub timeout: Duration,
     /// Registers per thread the driver may give the kernels (`None`: its own choice). Fewer
     /// registers let more warps be resident (block size permitting), at the price of spills.
@@ -81,9 +82,10 @@ pub struct GpuConfig {
     /// 4096), on top of the runtime's own `gtap_device::task::block::RUNTIME_SHARED_BYTES`.
     pub block_scratch: u32,
     /// Block programs: at every suspension, check that every thread's frame equals the
-    /// leader's and fail with [`GpuRunError::NonUniformState`] if not. Costs two block
-    /// barriers and a frame comparison per suspension. Default: on in debug builds of the
-    /// host program, off in release builds (as `CpuConfig::check_uniform`).
+    /// leader's and fail with [`RunError::NonUniformState`](crate::RunError::NonUniformState)
+    /// if not. Costs two block barriers and a frame comparison per suspension. Default: on in
+    /// debug builds of the host program, off in release builds (as
+    /// `CpuConfig::check_uniform`).
     pub check_uniform: bool,
 }
 

@@ -2,14 +2,27 @@
 
 use std::time::Duration;
 
+use gtap_device::runtime::RunError;
+use gtap_device::runtime::gpu::layout::{ErrorWords, KernelError};
+
 use crate::GpuError;
 
 /// An error from [`GpuRuntime`](super::GpuRuntime). Limit errors name the [`GpuConfig`]
 /// setting (or program option) that raises the limit.
 ///
+/// The limits a run can hit (and the block rules it can break) are [`GpuRunError::Run`], in
+/// the same [`RunError`] and the same words as on the CPU backend (`CpuError::Run`); the
+/// other variants are the GPU's own.
+///
 /// [`GpuConfig`]: super::GpuConfig
 #[derive(Debug, thiserror::Error)]
 pub enum GpuRunError {
+    /// A limit was hit (records per warp, queue, `max_children`, `slots!`, EPAQ queue index,
+    /// [`GpuConfig::timeout`](super::GpuConfig#structfield.timeout)), or a block task broke a
+    /// block rule. The kernel stopped itself, and the runtime is ready for the next run.
+    #[error(transparent)]
+    Run(#[from] RunError),
+
     /// The CUDA driver reported an error: no GPU, a JIT failure, a trap or a fault in a task
     /// (after which CUDA is unusable in this process; see [`GpuError`]).
     #[error(transparent)]
@@ -98,80 +111,6 @@ pub enum GpuRunError {
         value: u64,
     },
 
-    /// A warp ran out of task records.
-    #[error(
-        "a warp used all {per_warp} of its task records: raise GpuConfig::tasks_per_warp \
-         (or use fewer, larger warps' worth of parallel tasks)"
-    )]
-    PoolExhausted {
-        /// Records per warp.
-        per_warp: u32,
-    },
-
-    /// A warp's queue was full.
-    #[error("a warp's task queue is full ({capacity} entries): raise GpuConfig::queue_capacity")]
-    QueueFull {
-        /// Entries per queue.
-        capacity: u32,
-    },
-
-    /// A task spawned more children between two taskwaits than its program allows.
-    #[error(
-        "task `{task}` spawned more than {limit} children between two taskwaits: raise the \
-         program's limit with #[gtap::program(max_children = N)]"
-    )]
-    TooManyChildren {
-        /// The spawning task.
-        task: &'static str,
-        /// The program's `max_children`.
-        limit: u32,
-    },
-
-    /// `spawn!(into hs, ..)` found all slots of `hs` taken.
-    #[error(
-        "spawning `{task}` into slots that are all taken ({capacity}): declare them larger, slots!(T; N)"
-    )]
-    SlotsFull {
-        /// The task being spawned.
-        task: &'static str,
-        /// The slots' capacity.
-        capacity: u32,
-    },
-
-    /// A spawn or taskwait named a queue the run does not have.
-    #[error("EPAQ queue {queue} does not exist: the run has {num_queues} (GpuConfig::num_queues)")]
-    BadQueue {
-        /// The queue asked for.
-        queue: u32,
-        /// Queues per warp.
-        num_queues: u32,
-    },
-
-    /// Block programs: the threads of a block task did not all reach the same `taskwait!()`
-    /// (some returned, or waited at another one).
-    #[error(
-        "block task `{task}`: thread {thread} did not reach the same taskwait!() as thread 0; \
-         every thread of a block task must reach each taskwait!() on the same path"
-    )]
-    DivergentTaskwait {
-        /// The task's name.
-        task: &'static str,
-        /// The first thread that differed from the leader.
-        thread: u32,
-    },
-
-    /// Block programs, with the uniformity check on (`GpuConfig::check_uniform`): a value
-    /// living across a `taskwait!()` differed between the threads of a block task.
-    #[error(
-        "block task `{task}` holds a value across a taskwait!() that differs between its threads; \
-         what lives across a taskwait!() must be the same on every thread (recompute per-thread \
-         values after it)"
-    )]
-    NonUniformState {
-        /// The task's name.
-        task: &'static str,
-    },
-
     /// A setting that block programs do not support.
     #[error(
         "program `{program}` has block tasks (#[gtap::task(block)]), which do not support {what}"
@@ -198,16 +137,6 @@ pub enum GpuRunError {
         device_size: u32,
         /// On the device.
         device_align: u32,
-    },
-
-    /// The run took longer than the configured timeout and was stopped.
-    #[error(
-        "the run took longer than {after:?} and was stopped: raise GpuConfig::timeout if it is \
-         just long, or look for tasks that never finish"
-    )]
-    TimedOut {
-        /// The timeout.
-        after: Duration,
     },
 
     /// The run took longer than the timeout and did not stop when asked: a task is still
@@ -240,4 +169,99 @@ pub enum GpuRunError {
         /// The code.
         code: u32,
     },
+}
+
+impl GpuRunError {
+    /// The error a kernel left in its control block ([`GpuRun::error_words`]), the inverse of
+    /// the device's [`KernelError::encode`]: tasks are named from `task_names` (the program's
+    /// `Program::TASK_NAMES`), and a layout mismatch is reported against the host's record
+    /// size and alignment. `None` when the words hold no error.
+    ///
+    /// [`GpuRun::error_words`]: gtap_device::runtime::gpu::layout::GpuRun::error_words
+    pub fn from_kernel(
+        words: ErrorWords,
+        task_names: &[&'static str],
+        host_size: u32,
+        host_align: u32,
+    ) -> Option<GpuRunError> {
+        let name = |i: u32| task_names.get(i as usize).copied().unwrap_or("?");
+        Some(match KernelError::decode(words) {
+            Ok(None) => return None,
+            Ok(Some(KernelError::Run(e))) => GpuRunError::Run(e.map_task(name)),
+            Ok(Some(KernelError::LayoutMismatch { size, align })) => GpuRunError::LayoutMismatch {
+                host_size,
+                host_align,
+                device_size: size,
+                device_align: align,
+            },
+            Err(code) => GpuRunError::Unknown { code },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn decode(e: KernelError) -> GpuRunError {
+        GpuRunError::from_kernel(e.encode(), &["fib", "wide"], 64, 8).expect("an error")
+    }
+
+    #[test]
+    fn kernel_errors_name_their_tasks_and_print_as_the_shared_error() {
+        let e = decode(KernelError::Run(RunError::TooManyChildren {
+            task: 1,
+            limit: 3,
+        }));
+        let shared = RunError::TooManyChildren {
+            task: "wide",
+            limit: 3,
+        };
+        assert!(matches!(e, GpuRunError::Run(r) if r == shared), "{e:?}");
+        assert_eq!(e.to_string(), shared.to_string());
+        // An index the host does not know (PTX of another program) still decodes.
+        let e = decode(KernelError::Run(RunError::NonUniformState { task: 9 }));
+        assert!(
+            matches!(e, GpuRunError::Run(RunError::NonUniformState { task: "?" })),
+            "{e:?}"
+        );
+        let after = Duration::from_secs(3);
+        let e = decode(KernelError::Run(RunError::TimedOut { after }));
+        assert!(
+            matches!(e, GpuRunError::Run(RunError::TimedOut { after: a }) if a == after),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("GpuConfig::timeout"), "{e}");
+    }
+
+    #[test]
+    fn gpu_only_errors_and_no_error() {
+        let e = decode(KernelError::LayoutMismatch {
+            size: 48,
+            align: 16,
+        });
+        assert!(
+            matches!(
+                e,
+                GpuRunError::LayoutMismatch {
+                    host_size: 64,
+                    host_align: 8,
+                    device_size: 48,
+                    device_align: 16
+                }
+            ),
+            "{e:?}"
+        );
+        let words = ErrorWords {
+            code: 77,
+            ..ErrorWords::default()
+        };
+        assert!(matches!(
+            GpuRunError::from_kernel(words, &[], 0, 0),
+            Some(GpuRunError::Unknown { code: 77 })
+        ));
+        assert!(GpuRunError::from_kernel(ErrorWords::default(), &[], 0, 0).is_none());
+    }
 }

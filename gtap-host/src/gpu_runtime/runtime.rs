@@ -822,44 +822,11 @@ impl GpuRuntime {
         host_size: u32,
         host_align: u32,
     ) -> GpuRunError {
-        let name = |i: u32| P::TASK_NAMES.get(i as usize).copied().unwrap_or("?");
-        match run.error_code {
-            error_code::POOL_EXHAUSTED => GpuRunError::PoolExhausted {
-                per_warp: run.error_a,
+        GpuRunError::from_kernel(run.error_words(), P::TASK_NAMES, host_size, host_align).unwrap_or(
+            GpuRunError::Unknown {
+                code: run.error_code,
             },
-            error_code::QUEUE_FULL => GpuRunError::QueueFull {
-                capacity: run.error_a,
-            },
-            error_code::TOO_MANY_CHILDREN => GpuRunError::TooManyChildren {
-                task: name(run.error_a),
-                limit: run.error_b,
-            },
-            error_code::SLOTS_FULL => GpuRunError::SlotsFull {
-                task: name(run.error_a),
-                capacity: run.error_b,
-            },
-            error_code::BAD_QUEUE => GpuRunError::BadQueue {
-                queue: run.error_a,
-                num_queues: run.error_b,
-            },
-            error_code::LAYOUT_MISMATCH => GpuRunError::LayoutMismatch {
-                host_size,
-                host_align,
-                device_size: run.error_a,
-                device_align: run.error_b,
-            },
-            error_code::DIVERGENT_TASKWAIT => GpuRunError::DivergentTaskwait {
-                task: name(run.error_a),
-                thread: run.error_b,
-            },
-            error_code::NON_UNIFORM_STATE => GpuRunError::NonUniformState {
-                task: name(run.error_a),
-            },
-            error_code::TIMED_OUT => GpuRunError::TimedOut {
-                after: self.config.timeout,
-            },
-            code => GpuRunError::Unknown { code },
-        }
+        )
     }
 }
 

@@ -38,7 +38,7 @@ use core::any::TypeId;
 use core::pin::Pin;
 
 use super::deque::{Deque, DequeState, OwnerEnd, STEAL_MAX, Steal, StealSize};
-use super::error::RuntimeError;
+use super::error::{Failure, RunError};
 use super::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use super::pool::{LocalCache, Pool, PoolState};
 use super::record::{NONE, Record};
@@ -216,7 +216,7 @@ impl<'m, P: Program> Run<'m, P> {
     /// # Safety
     /// `result_slot` points to writable storage for the root's result type, which stays valid
     /// until the run is over.
-    pub unsafe fn seed(&mut self, root: P::Task, result_slot: *mut u8) -> Result<(), RuntimeError> {
+    pub unsafe fn seed(&mut self, root: P::Task, result_slot: *mut u8) -> Result<(), RunError> {
         assert_eq!(self.root, NONE, "Run::seed called twice");
         let mut cache = LocalCache::new(1);
         let id = self.pool.alloc(&mut cache)?;
@@ -277,14 +277,14 @@ impl<'m, P: Program> Run<'m, P> {
             return false;
         }
         if earlier >= self.max_children {
-            common.fail(RuntimeError::TooManyChildren {
+            common.fail(RunError::TooManyChildren {
                 task,
                 limit: self.max_children,
             });
             return false;
         }
         if queue >= self.num_queues {
-            common.fail(RuntimeError::BadQueue {
+            common.fail(RunError::BadQueue {
                 queue,
                 num_queues: self.num_queues,
             });
@@ -349,11 +349,11 @@ impl<'m, P: Program> Run<'m, P> {
 
     /// Stops the run with `error`, if it is the run's first error (returns whether it was).
     /// The host calls it when a worker thread panicked.
-    pub fn fail(&self, error: RuntimeError) -> bool {
+    pub fn fail(&self, error: Failure) -> bool {
         self.termination.fail(error)
     }
 
-    /// Stops a run that is still going with [`RuntimeError::Aborted`] (the host's time limit
+    /// Stops a run that is still going with [`Failure::Aborted`] (the host's time limit
     /// passed, or it could not start every worker). Workers stop at their next step, between
     /// tasks: a task body that never returns keeps its worker. Returns whether the run was
     /// still going: a run whose root completed, or that already failed, keeps its outcome.
@@ -361,7 +361,7 @@ impl<'m, P: Program> Run<'m, P> {
         // A root that completes between this check and the `fail` below still leaves the run
         // failed with `Aborted`: the host then reports a timeout for a run that just made it,
         // which is true of its duration and loses nothing (the frames are dropped as usual).
-        self.termination.stop() == 0 && self.termination.fail(RuntimeError::Aborted)
+        self.termination.stop() == 0 && self.termination.fail(Failure::Aborted)
     }
 
     /// Records handed out at least once in this run: an upper bound on the peak number of
@@ -376,7 +376,7 @@ impl<'m, P: Program> Run<'m, P> {
     /// # Panics
     /// If the workers stopped although the root did not complete and no error was recorded
     /// (the host did not run every worker to its end).
-    pub fn finish(&mut self) -> Result<(), RuntimeError> {
+    pub fn finish(&mut self) -> Result<(), Failure> {
         let error = self.termination.error();
         if error.is_some() || !self.termination.is_done() {
             for id in 0..self.pool.touched() {
@@ -440,9 +440,9 @@ struct Common<'r> {
 }
 
 impl Common<'_> {
-    fn fail(&mut self, error: RuntimeError) {
+    fn fail(&mut self, error: impl Into<Failure>) {
         self.failed = true;
-        self.termination.fail(error);
+        self.termination.fail(error.into());
     }
 }
 
@@ -513,7 +513,7 @@ impl<P: Program> Worker<'_, '_, P> {
         self.current_task
     }
 
-    fn fail(&mut self, error: RuntimeError) {
+    fn fail(&mut self, error: impl Into<Failure>) {
         self.common.fail(error);
     }
 
@@ -575,7 +575,7 @@ impl<P: Program> Worker<'_, '_, P> {
             match step {
                 Step::Wait => {
                     if ctx.resume_queue >= self.run.num_queues {
-                        return self.fail(RuntimeError::BadQueue {
+                        return self.fail(RunError::BadQueue {
                             queue: ctx.resume_queue,
                             num_queues: self.run.num_queues,
                         });
@@ -712,5 +712,5 @@ pub unsafe fn fail_slots_full(ctx: *mut Ctx, task: &'static str, capacity: u32) 
     // SAFETY: `Worker` is `repr(C)` with `Common` first, and the worker is not otherwise used
     // while the task runs (contract).
     let common = unsafe { &mut *(ctx.worker as *mut Common<'_>) };
-    common.fail(RuntimeError::SlotsFull { task, capacity });
+    common.fail(RunError::SlotsFull { task, capacity });
 }

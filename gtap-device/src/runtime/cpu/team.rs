@@ -38,7 +38,7 @@ use core::mem::MaybeUninit;
 use core::pin::Pin;
 
 use super::{Common, Run, Worker};
-use crate::runtime::error::RuntimeError;
+use crate::runtime::error::RunError;
 use crate::runtime::join::{self, AfterReturn, AfterWait};
 use crate::runtime::pool::LocalCache;
 use crate::runtime::record::Record;
@@ -266,7 +266,7 @@ impl<'r, 'm, P: Program> Member<'r, 'm, P> {
         // every thread has arrived (Acquire).
         let k = self.team.staged.fetch_add(1, Ordering::Relaxed);
         if k as usize >= self.staging.len() {
-            return self.common.fail(RuntimeError::QueueFull {
+            return self.common.fail(RunError::QueueFull {
                 capacity: self.staging.len() as u32,
             });
         }
@@ -345,7 +345,7 @@ impl<P: Program> Worker<'_, '_, P> {
                 continue;
             }
             if let Some(thread) = diverged(team, run.team) {
-                self.fail(RuntimeError::DivergentTaskwait {
+                self.fail(RunError::DivergentTaskwait {
                     task: self.current_task,
                     thread,
                 });
@@ -370,14 +370,14 @@ impl<P: Program> Worker<'_, '_, P> {
                             continue;
                         }
                         if team.mismatched.load(Ordering::Acquire) != 0 {
-                            self.fail(RuntimeError::NonUniformState {
+                            self.fail(RunError::NonUniformState {
                                 task: self.current_task,
                             });
                             continue;
                         }
                     }
                     if ctx.resume_queue >= run.num_queues {
-                        self.fail(RuntimeError::BadQueue {
+                        self.fail(RunError::BadQueue {
                             queue: ctx.resume_queue,
                             num_queues: run.num_queues,
                         });

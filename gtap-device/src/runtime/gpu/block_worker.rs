@@ -43,8 +43,9 @@
 
 use core::mem::{MaybeUninit, align_of, size_of};
 use core::pin::Pin;
+use core::time::Duration;
 
-use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, error_code, tuning};
+use super::layout::{GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, tuning};
 use super::warp::{self, WarpCtx, WarpShared};
 use super::worker::{close_round, open_round, quiescent, settle_allocator};
 use crate::arch::barrier::sync_threads;
@@ -53,6 +54,7 @@ use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::{global_timer_ns, nanosleep};
+use crate::runtime::RunError;
 use crate::runtime::deque::claim;
 use crate::runtime::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use crate::runtime::record::Record;
@@ -129,7 +131,7 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
         || size_of::<P::Args>() as u32 != cfg.args_size
     {
         if leader {
-            w.fail(error_code::LAYOUT_MISMATCH, size, align);
+            w.fail(KernelError::LayoutMismatch { size, align });
         }
         return;
     }
@@ -170,7 +172,9 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
             // Relaxed: a stopping worker reads nothing more of the run.
             let mut flags = stop.load(Ordering::Relaxed);
             if flags == 0 && global_timer_ns().wrapping_sub(started_ns) > cfg.timeout_ns {
-                w.fail(error_code::TIMED_OUT, 0, 0);
+                w.fail(RunError::TimedOut {
+                    after: Duration::from_nanos(cfg.timeout_ns),
+                });
                 flags = STOP_ABORT;
             }
             let post = if flags != 0 {
@@ -380,13 +384,16 @@ unsafe fn settle<P: Program>(
     if spawned > limit {
         // SAFETY: the task's own, live record.
         let index = P::task_index(unsafe { &*Record::task(rec) });
-        w.fail(error_code::TOO_MANY_CHILDREN, index, limit);
+        w.fail(RunError::TooManyChildren { task: index, limit });
         return false;
     }
     match step {
         Step::Wait => {
             if resume_queue >= w.run().num_queues {
-                w.fail(error_code::BAD_QUEUE, resume_queue, w.run().num_queues);
+                w.fail(RunError::BadQueue {
+                    queue: resume_queue,
+                    num_queues: w.run().num_queues,
+                });
                 return false;
             }
             // SAFETY: the leader runs the task; readers of `queue` come after the join RMW.
@@ -490,7 +497,10 @@ unsafe fn report_divergence<P: Program>(
         let thread = unsafe { (&raw const (*words).diverged).read_volatile() };
         // SAFETY: the leader's copy is a frame of the task (the step ran on it).
         let index = P::task_index(unsafe { copy.assume_init_ref() });
-        w.fail(error_code::DIVERGENT_TASKWAIT, index, thread);
+        w.fail(RunError::DivergentTaskwait {
+            task: index,
+            thread,
+        });
     }
 }
 
@@ -529,7 +539,7 @@ unsafe fn frames_agree<P: Program>(
     if bad && leader {
         // SAFETY: the leader's copy is a frame of the task.
         let index = P::task_index(unsafe { copy.assume_init_ref() });
-        w.fail(error_code::NON_UNIFORM_STATE, index, 0);
+        w.fail(RunError::NonUniformState { task: index });
     }
     !bad
 }

@@ -8,8 +8,9 @@
 //! The in-order waits spin on another warp's progress; every spin also watches the run's
 //! stop word, so an error elsewhere (or a full queue here) cannot leave a warp spinning.
 
-use super::layout::{GlobalQueue, STOP_ABORT, error_code, tuning};
+use super::layout::{GlobalQueue, STOP_ABORT, tuning};
 use super::warp::WarpCtx;
+use crate::runtime::RunError;
 use crate::runtime::sync::{AtomicU32, Ordering};
 
 /// Whether the run uses the global queue.
@@ -107,7 +108,7 @@ pub fn reserve(w: &WarpCtx, n: u32) -> Option<u32> {
         .wrapping_sub(freed.load(Ordering::Acquire))
         > cap
     {
-        w.fail(error_code::QUEUE_FULL, cap, 0);
+        w.fail(RunError::QueueFull { capacity: cap });
         return None;
     }
     Some(base)

@@ -15,6 +15,10 @@
 //! | profile events (profiled kernel only) | `num_warps * profile_capacity` [`ProfileEvent`]s | warp `w`'s lane 0 into `w * profile_capacity ..`, once per round (see `profile`) |
 //! | profile headers (profiled kernel only) | `num_warps` [`ProfileWarp`]s | each warp's lane 0, at its start and end |
 
+use core::time::Duration;
+
+use crate::runtime::RunError;
+
 /// The most EPAQ queues a warp may have (per-warp state in shared memory is sized for it).
 pub const MAX_QUEUES: u32 = 8;
 
@@ -39,34 +43,151 @@ pub const STOP_DONE: u32 = 1;
 /// leaves its loop.
 pub const STOP_ABORT: u32 = 2;
 
-/// Error codes in [`GpuRun::error_code`], with what [`GpuRun::error_a`] and
-/// [`GpuRun::error_b`] hold.
+/// Error codes in [`GpuRun::error_code`]: the first of the three words a [`KernelError`] is
+/// written as ([`KernelError::encode`] says what [`GpuRun::error_a`] and [`GpuRun::error_b`]
+/// hold for each).
 pub mod error_code {
     /// No error.
     pub const NONE: u32 = 0;
-    /// A warp's slab of task records is used up. `a`: records per warp.
+    /// [`RunError::PoolExhausted`](crate::runtime::RunError::PoolExhausted).
     pub const POOL_EXHAUSTED: u32 = 1;
-    /// A warp's queue has no room. `a`: the queue's capacity.
+    /// [`RunError::QueueFull`](crate::runtime::RunError::QueueFull).
     pub const QUEUE_FULL: u32 = 2;
-    /// A task spawned more than `MAX_CHILDREN` children between two taskwaits.
-    /// `a`: the task's index in `TASK_NAMES`; `b`: the limit.
+    /// [`RunError::TooManyChildren`](crate::runtime::RunError::TooManyChildren).
     pub const TOO_MANY_CHILDREN: u32 = 3;
-    /// `spawn!(into hs, ..)` found `hs` full. `a`: the spawned task's index; `b`: capacity.
+    /// [`RunError::SlotsFull`](crate::runtime::RunError::SlotsFull).
     pub const SLOTS_FULL: u32 = 4;
-    /// A spawn or taskwait named a queue the run does not have. `a`: queue; `b`: queues.
+    /// [`RunError::BadQueue`](crate::runtime::RunError::BadQueue).
     pub const BAD_QUEUE: u32 = 5;
-    /// The kernel's task records are laid out differently from the host's.
-    /// `a`: the device's record size; `b`: its alignment.
+    /// [`KernelError::LayoutMismatch`](super::KernelError::LayoutMismatch).
     pub const LAYOUT_MISMATCH: u32 = 6;
-    /// The run passed its timeout ([`GpuRun::timeout_ns`](super::GpuRun::timeout_ns)).
+    /// [`RunError::TimedOut`](crate::runtime::RunError::TimedOut).
     pub const TIMED_OUT: u32 = 7;
-    /// Block programs: the threads of a block task did not all reach the same `taskwait!()`
-    /// (or return together). `a`: the task's index; `b`: the first thread that differed
-    /// from the leader.
+    /// [`RunError::DivergentTaskwait`](crate::runtime::RunError::DivergentTaskwait).
     pub const DIVERGENT_TASKWAIT: u32 = 8;
-    /// Block programs, with the uniformity check on: a thread's frame differed from the
-    /// leader's at a suspension. `a`: the task's index.
+    /// [`RunError::NonUniformState`](crate::runtime::RunError::NonUniformState).
     pub const NON_UNIFORM_STATE: u32 = 9;
+}
+
+/// What stops a kernel early: a [`RunError`] (the limits and block rules, which the CPU
+/// backend reports too), or the one error only a kernel has. Device code names tasks by their
+/// index in the program's `TASK_NAMES`; the host maps them to names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelError {
+    /// A limit or a block rule.
+    Run(RunError<u32>),
+    /// The kernel's task records (or root arguments) are laid out differently from the
+    /// host's: the PTX was built from another version of the program.
+    LayoutMismatch {
+        /// The device's `size_of::<Record<P::Task>>()`.
+        size: u32,
+        /// The device's `align_of::<Record<P::Task>>()`.
+        align: u32,
+    },
+}
+
+impl From<RunError<u32>> for KernelError {
+    #[inline(always)]
+    fn from(error: RunError<u32>) -> Self {
+        KernelError::Run(error)
+    }
+}
+
+/// A [`KernelError`] as the control block holds it: [`GpuRun::error_code`],
+/// [`GpuRun::error_a`] and [`GpuRun::error_b`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ErrorWords {
+    /// An [`error_code`]; [`error_code::NONE`] when the run had no error.
+    pub code: u32,
+    /// First detail.
+    pub a: u32,
+    /// Second detail.
+    pub b: u32,
+}
+
+impl KernelError {
+    /// The three words device code writes for this error; [`KernelError::decode`] is the
+    /// inverse. Only constants and the error's own fields: a call site with a constant
+    /// variant compiles to three register moves.
+    ///
+    /// | error | `a` | `b` |
+    /// |---|---|---|
+    /// | `PoolExhausted` | records per warp | 0 |
+    /// | `QueueFull` | the queue's capacity | 0 |
+    /// | `TooManyChildren` | task index | `max_children` |
+    /// | `SlotsFull` | spawned task's index | the slots' capacity |
+    /// | `BadQueue` | queue index | queues per warp |
+    /// | `TimedOut` | timeout in ns, low 32 bits | high 32 bits |
+    /// | `DivergentTaskwait` | task index | first differing thread |
+    /// | `NonUniformState` | task index | 0 |
+    /// | `LayoutMismatch` | device record size | device record alignment |
+    ///
+    /// A timeout must be below 2^64 ns (584 years), as the kernel's own (a `u64` of ns) is.
+    #[inline(always)]
+    pub fn encode(self) -> ErrorWords {
+        let (code, a, b) = match self {
+            KernelError::Run(e) => match e {
+                RunError::PoolExhausted { capacity } => (error_code::POOL_EXHAUSTED, capacity, 0),
+                RunError::QueueFull { capacity } => (error_code::QUEUE_FULL, capacity, 0),
+                RunError::TooManyChildren { task, limit } => {
+                    (error_code::TOO_MANY_CHILDREN, task, limit)
+                }
+                RunError::SlotsFull { task, capacity } => (error_code::SLOTS_FULL, task, capacity),
+                RunError::BadQueue { queue, num_queues } => {
+                    (error_code::BAD_QUEUE, queue, num_queues)
+                }
+                RunError::TimedOut { after } => {
+                    // Wrapping u64 arithmetic: the kernel builds `after` from its u64 of
+                    // nanoseconds, and this folds back into that u64 (no instructions, no u128
+                    // or overflow check on the device).
+                    let ns = after
+                        .as_secs()
+                        .wrapping_mul(1_000_000_000)
+                        .wrapping_add(u64::from(after.subsec_nanos()));
+                    (error_code::TIMED_OUT, ns as u32, (ns >> 32) as u32)
+                }
+                RunError::DivergentTaskwait { task, thread } => {
+                    (error_code::DIVERGENT_TASKWAIT, task, thread)
+                }
+                RunError::NonUniformState { task } => (error_code::NON_UNIFORM_STATE, task, 0),
+            },
+            KernelError::LayoutMismatch { size, align } => {
+                (error_code::LAYOUT_MISMATCH, size, align)
+            }
+        };
+        ErrorWords { code, a, b }
+    }
+
+    /// The error that [`KernelError::encode`] wrote as `words`: `Ok(None)` when the code is
+    /// [`error_code::NONE`], `Err(code)` for a code this version does not know (PTX from
+    /// another version of gtap).
+    pub fn decode(words: ErrorWords) -> Result<Option<KernelError>, u32> {
+        let ErrorWords { code, a, b } = words;
+        let run = match code {
+            error_code::NONE => return Ok(None),
+            error_code::POOL_EXHAUSTED => RunError::PoolExhausted { capacity: a },
+            error_code::QUEUE_FULL => RunError::QueueFull { capacity: a },
+            error_code::TOO_MANY_CHILDREN => RunError::TooManyChildren { task: a, limit: b },
+            error_code::SLOTS_FULL => RunError::SlotsFull {
+                task: a,
+                capacity: b,
+            },
+            error_code::BAD_QUEUE => RunError::BadQueue {
+                queue: a,
+                num_queues: b,
+            },
+            error_code::TIMED_OUT => RunError::TimedOut {
+                after: Duration::from_nanos(u64::from(a) | (u64::from(b) << 32)),
+            },
+            error_code::DIVERGENT_TASKWAIT => RunError::DivergentTaskwait { task: a, thread: b },
+            error_code::NON_UNIFORM_STATE => RunError::NonUniformState { task: a },
+            error_code::LAYOUT_MISMATCH => {
+                return Ok(Some(KernelError::LayoutMismatch { size: a, align: b }));
+            }
+            code => return Err(code),
+        };
+        Ok(Some(KernelError::Run(run)))
+    }
 }
 
 /// Bits of [`GpuRun::tuning`].
@@ -159,7 +280,8 @@ pub struct GpuRun {
     pub args_size: u32,
     /// [`STOP_DONE`] | [`STOP_ABORT`], set by warps (atomically).
     pub stop: u32,
-    /// The first error's code ([`error_code`]); the first warp to CAS it from 0 owns `a`, `b`.
+    /// The first error's code ([`error_code`]); the first warp to CAS it from 0 owns `a`, `b`
+    /// ([`KernelError::encode`]).
     pub error_code: u32,
     /// First detail of the error.
     pub error_a: u32,
@@ -199,6 +321,17 @@ pub struct GpuRun {
     /// The profiled kernel only: events each warp may record; a warp whose region is full
     /// counts the rest as dropped.
     pub profile_capacity: u32,
+}
+
+impl GpuRun {
+    /// The error words the kernel left ([`KernelError::decode`] reads them).
+    pub fn error_words(&self) -> ErrorWords {
+        ErrorWords {
+            code: self.error_code,
+            a: self.error_a,
+            b: self.error_b,
+        }
+    }
 }
 
 /// Where a round's batch of tasks came from ([`ProfileEvent::source`]).
@@ -353,5 +486,120 @@ impl WarpStats {
         self.idle_rounds += other.idle_rounds;
         self.records_touched = self.records_touched.max(other.records_touched);
         self.max_queue = self.max_queue.max(other.max_queue);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    extern crate std;
+
+    use super::*;
+
+    /// One error of every kind, with details that differ from each other and from 0, so that
+    /// a swapped or dropped word shows.
+    fn every_error() -> [KernelError; 10] {
+        let run = |e: RunError<u32>| KernelError::Run(e);
+        [
+            run(RunError::PoolExhausted { capacity: 4096 }),
+            run(RunError::QueueFull { capacity: 64 }),
+            run(RunError::TooManyChildren { task: 2, limit: 3 }),
+            run(RunError::SlotsFull {
+                task: 1,
+                capacity: 16,
+            }),
+            run(RunError::BadQueue {
+                queue: 7,
+                num_queues: 2,
+            }),
+            run(RunError::TimedOut {
+                after: Duration::from_millis(1500),
+            }),
+            // Past 2^32 ns: both words carry bits.
+            run(RunError::TimedOut {
+                after: Duration::new(120, 123_456_789),
+            }),
+            run(RunError::DivergentTaskwait {
+                task: 4,
+                thread: 31,
+            }),
+            run(RunError::NonUniformState { task: 5 }),
+            KernelError::LayoutMismatch {
+                size: 96,
+                align: 16,
+            },
+        ]
+    }
+
+    #[test]
+    fn decode_inverts_encode_for_every_error() {
+        for e in every_error() {
+            let words = e.encode();
+            assert_ne!(words.code, error_code::NONE, "{e:?}");
+            assert_eq!(
+                KernelError::decode(words),
+                Ok(Some(e)),
+                "{e:?} -> {words:?}"
+            );
+        }
+    }
+
+    /// Which kind an error is. Exhaustive, so a new variant does not compile until it has a
+    /// kind here, and then fails `every_kind_is_tested_and_has_its_own_code` until
+    /// `every_error` has one of it.
+    fn kind(e: &KernelError) -> usize {
+        match e {
+            KernelError::Run(e) => match e {
+                RunError::PoolExhausted { .. } => 0,
+                RunError::QueueFull { .. } => 1,
+                RunError::TooManyChildren { .. } => 2,
+                RunError::SlotsFull { .. } => 3,
+                RunError::BadQueue { .. } => 4,
+                RunError::TimedOut { .. } => 5,
+                RunError::DivergentTaskwait { .. } => 6,
+                RunError::NonUniformState { .. } => 7,
+            },
+            KernelError::LayoutMismatch { .. } => 8,
+        }
+    }
+    const KINDS: usize = 9;
+
+    #[test]
+    fn every_kind_is_tested_and_has_its_own_code() {
+        let mut code_of = [None; KINDS];
+        for e in every_error() {
+            let code = e.encode().code;
+            let seen = code_of[kind(&e)].get_or_insert(code);
+            assert_eq!(*seen, code, "{e:?}");
+        }
+        let codes: std::vec::Vec<u32> = code_of
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c.unwrap_or_else(|| panic!("no error of kind {k} in every_error")))
+            .collect();
+        for (i, c) in codes.iter().enumerate() {
+            assert!(!codes[i + 1..].contains(c), "two kinds have code {c}");
+        }
+    }
+
+    #[test]
+    fn the_longest_timeout_a_kernel_can_have_survives() {
+        let e = KernelError::Run(RunError::TimedOut {
+            after: Duration::from_nanos(u64::MAX),
+        });
+        assert_eq!(KernelError::decode(e.encode()), Ok(Some(e)));
+    }
+
+    #[test]
+    fn no_error_and_unknown_codes() {
+        assert_eq!(KernelError::decode(ErrorWords::default()), Ok(None));
+        assert_eq!(GpuRun::default().error_words(), ErrorWords::default());
+        assert_eq!(
+            KernelError::decode(ErrorWords {
+                code: 1000,
+                a: 1,
+                b: 2
+            }),
+            Err(1000)
+        );
     }
 }

@@ -8,9 +8,12 @@
 
 use core::mem::size_of;
 
-use super::layout::{GpuRun, MAX_QUEUES, STOP_ABORT, TaskCounts, WarpStats, error_code};
+use super::layout::{
+    ErrorWords, GpuRun, KernelError, MAX_QUEUES, STOP_ABORT, TaskCounts, WarpStats,
+};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
+use crate::runtime::RunError;
 use crate::runtime::deque::DequeState;
 use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
@@ -197,9 +200,19 @@ impl WarpCtx {
     }
 
     /// Records the run's first error and stops every warp. Later errors are dropped.
+    ///
+    /// Inlined so that the encoding folds into constants at the call site; the writes are in
+    /// [`WarpCtx::fail_words`], out of line.
+    #[inline(always)]
+    pub fn fail(&self, error: impl Into<KernelError>) {
+        let ErrorWords { code, a, b } = error.into().encode();
+        self.fail_words(code, a, b);
+    }
+
+    /// [`WarpCtx::fail`] with the error encoded ([`KernelError::encode`]).
     #[cold]
     #[inline(never)]
-    pub fn fail(&self, code: u32, a: u32, b: u32) {
+    fn fail_words(&self, code: u32, a: u32, b: u32) {
         let run = self.run;
         // SAFETY: fields of the live control block.
         let (code_p, a_p, b_p, stop_p) = unsafe {
@@ -254,7 +267,9 @@ impl WarpCtx {
         }
         let local = fresh + (k - sp);
         if local >= run.tasks_per_warp {
-            self.fail(error_code::POOL_EXHAUSTED, run.tasks_per_warp, 0);
+            self.fail(RunError::PoolExhausted {
+                capacity: run.tasks_per_warp,
+            });
             return None;
         }
         Some(slab + local)
@@ -439,7 +454,10 @@ impl WarpCtx {
         let q = if q < run.num_queues {
             q
         } else {
-            self.fail(error_code::BAD_QUEUE, q, run.num_queues);
+            self.fail(RunError::BadQueue {
+                queue: q,
+                num_queues: run.num_queues,
+            });
             return;
         };
         let sh = self.sh;
@@ -449,7 +467,9 @@ impl WarpCtx {
         // read them during the round. `q < MAX_QUEUES` (checked above against num_queues).
         let (room, base) = unsafe { ((*sh).room[q as usize], (*sh).stage_base[q as usize]) };
         if idx >= room {
-            self.fail(error_code::QUEUE_FULL, run.queue_capacity, 0);
+            self.fail(RunError::QueueFull {
+                capacity: run.queue_capacity,
+            });
             return;
         }
         let pos = base.wrapping_add(idx);

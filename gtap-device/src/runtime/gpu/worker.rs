@@ -3,10 +3,11 @@
 
 use core::mem::{align_of, size_of};
 use core::pin::Pin;
+use core::time::Duration;
 
 use super::global_queue;
 use super::layout::{
-    GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source, error_code, tuning,
+    GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source, tuning,
 };
 use super::profile::Hooks;
 use super::warp::{self, FREED_CAP, WarpCtx, WarpShared};
@@ -14,6 +15,7 @@ use crate::arch::index::{global_warp_id, lane_id, warp_id};
 use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::{global_timer_ns, nanosleep};
 use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
+use crate::runtime::RunError;
 use crate::runtime::deque::{claim, publish};
 use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
 use crate::runtime::record::Record;
@@ -82,7 +84,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         || size_of::<P::Args>() as u32 != cfg.args_size
     {
         if lane == 0 {
-            w.fail(error_code::LAYOUT_MISMATCH, size, align);
+            w.fail(KernelError::LayoutMismatch { size, align });
         }
         return;
     }
@@ -135,7 +137,9 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
                 flags = stop.load(Ordering::Relaxed);
                 let (started, timeout) = (sh.started_ns, sh.cfg.timeout_ns);
                 if flags == 0 && global_timer_ns().wrapping_sub(started) > timeout {
-                    w.fail(error_code::TIMED_OUT, 0, 0);
+                    w.fail(RunError::TimedOut {
+                        after: Duration::from_nanos(timeout),
+                    });
                     flags = STOP_ABORT;
                 }
             }
@@ -1063,11 +1067,17 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
         let me = w.record::<P::Task>(ctx.record);
         // SAFETY: the running task's own, live record.
         let index = P::task_index(unsafe { &*Record::task(me) });
-        w.fail(error_code::TOO_MANY_CHILDREN, index, P::MAX_CHILDREN);
+        w.fail(RunError::TooManyChildren {
+            task: index,
+            limit: P::MAX_CHILDREN,
+        });
         return;
     }
     if queue >= w.run().num_queues {
-        w.fail(error_code::BAD_QUEUE, queue, w.run().num_queues);
+        w.fail(RunError::BadQueue {
+            queue,
+            num_queues: w.run().num_queues,
+        });
         return;
     }
     let Some(id) = w.alloc() else { return };
@@ -1094,5 +1104,8 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
 pub unsafe fn fail_slots_full(ctx: *mut Ctx, task_index: u32, capacity: u32) {
     // SAFETY: as in `spawn`.
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
-    w.fail(error_code::SLOTS_FULL, task_index, capacity);
+    w.fail(RunError::SlotsFull {
+        task: task_index,
+        capacity,
+    });
 }
