@@ -15,11 +15,21 @@
 //! |---|---|
 //! | `gpu_runtime/config.rs` | [`GpuConfig`]: grid, block, records, queues, timeout |
 //! | `gpu_runtime/error.rs` | [`GpuRunError`]: which limit a run hit and the setting that raises it |
-//! | `gpu_runtime/runtime.rs` | [`GpuRuntime`], [`GpuStats`] |
+//! | `gpu_runtime/runtime.rs` | [`GpuRuntime`], [`GpuStats`]; `GpuRuntime::run` as the sequence of the steps below |
+//! | `gpu_runtime/plan.rs` | a run's checks and the length of each device array, before anything is allocated |
+//! | `gpu_runtime/buffers.rs` | the device arrays, grown and filled for each run, kept between runs |
+//! | `gpu_runtime/control.rs` | the control block (`GpuRun`) the kernel reads, from the configuration and the plan |
+//! | `gpu_runtime/launch.rs` | the launch, timed by events, and the wait with its timeout |
+//! | `gpu_runtime/decode.rs` | the control block, statistics, result and profile read back after the kernel |
 //! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuConfig#structfield.profile)), and its exporters (Chrome trace, CSVs, summary) |
 
+mod buffers;
 mod config;
+mod control;
+mod decode;
 mod error;
+mod launch;
+mod plan;
 pub mod profile;
 mod runtime;
 

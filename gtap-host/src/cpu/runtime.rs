@@ -5,9 +5,10 @@ use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use gtap_device::runtime::cpu::{Run, RunOptions, WorkerStats};
+use gtap_device::runtime::cpu::{Run, RunMemory, RunOptions, WorkerStats};
 use gtap_device::runtime::error::Failure;
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
@@ -160,6 +161,46 @@ impl CpuRuntime {
         self.memory.as_ref().and_then(|m| m.records_addr())
     }
 
+    /// The memory of the next run: the runtime's, or fresh memory after a run that could not
+    /// give it back.
+    fn take_memory(&mut self) -> Result<Box<CpuMemory>, CpuError> {
+        Ok(match self.memory.take() {
+            Some(memory) => memory,
+            None => Box::new(CpuMemory::new(
+                self.config.threads,
+                self.config.queue_capacity,
+            )?),
+        })
+    }
+
+    /// The options of the next run's scheduler.
+    fn run_options(&self) -> RunOptions {
+        RunOptions {
+            num_queues: self.config.num_queues,
+            idle: std::thread::yield_now,
+            team: self.config.team,
+            check_uniform: self.config.check_uniform,
+        }
+    }
+
+    /// Frees a run's shared state and gives its memory back to the runtime.
+    ///
+    /// # Safety
+    ///
+    /// No worker of the run is running (none was started, or every one was joined); both
+    /// pointers came from `Box::into_raw` and are given back once.
+    unsafe fn give_back<P: Program, R>(
+        &mut self,
+        shared: *mut Shared<'_, P, R>,
+        memory: *mut CpuMemory,
+    ) {
+        // SAFETY: the caller's contract; the shared state, which borrows the memory, first.
+        unsafe {
+            drop(Box::from_raw(shared));
+            self.memory = Some(Box::from_raw(memory));
+        }
+    }
+
     /// Runs `root` to completion on the configured number of threads and returns its result.
     ///
     /// On an error (a limit hit, a task panic, the timeout) every worker stops, the frames of
@@ -186,10 +227,7 @@ impl CpuRuntime {
         let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
         let threads = self.config.threads;
         let timeout = self.config.timeout;
-        let memory = match self.memory.take() {
-            Some(memory) => memory,
-            None => Box::new(CpuMemory::new(threads, self.config.queue_capacity)?),
-        };
+        let memory = self.take_memory()?;
         // From here until the memory is boxed again, it is reached only through this pointer
         // (a `Box` must not be moved while threads use references derived from it).
         let memory = Box::into_raw(memory);
@@ -205,24 +243,11 @@ impl CpuRuntime {
                 return Err(e);
             }
         };
-        let options = RunOptions {
-            num_queues: self.config.num_queues,
-            idle: std::thread::yield_now,
-            team: self.config.team,
-            check_uniform: self.config.check_uniform,
-        };
-        let shared_raw = Box::into_raw(Box::new(Shared {
-            // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
-            // from `Record::array_layout`) and is used by nothing else while the run lives:
-            // `memory` is out of `self` until the run is over.
-            run: unsafe { Run::<P>::new(run_memory, options) },
-            result: UnsafeCell::new(MaybeUninit::uninit()),
-            panic_message: Mutex::new(None),
-            exits: Exits {
-                count: Mutex::new(0),
-                changed: Condvar::new(),
-            },
-        }));
+        // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
+        // from `Record::array_layout`) and is used by nothing else while the run lives:
+        // `memory` is out of `self` until the run is over.
+        let shared = unsafe { Shared::<P, R>::new(run_memory, self.run_options()) };
+        let shared_raw = Box::into_raw(Box::new(shared));
         // SAFETY: `shared_raw` came from `Box::into_raw` just above; no worker exists yet, so
         // this is the only reference. `result` has the root's result type and lives as long as
         // the run (both are in the same allocation).
@@ -233,10 +258,7 @@ impl CpuRuntime {
         if let Err(e) = seeded {
             // SAFETY: no worker was started; both pointers came from `Box::into_raw` above and
             // are given back once each (the shared state, which borrows the memory, first).
-            unsafe {
-                drop(Box::from_raw(shared_raw));
-                self.memory = Some(Box::from_raw(memory));
-            }
+            unsafe { self.give_back(shared_raw, memory) };
             return Err(CpuError::Run(e));
         }
         // SAFETY: the shared state stays allocated until every worker was joined, or forever
@@ -251,74 +273,20 @@ impl CpuRuntime {
         };
 
         let started = Instant::now();
-        let team = run.team() as usize;
-        let mut handles = Vec::with_capacity(threads * team);
-        let mut spawn_error = None;
-        for thread in 0..threads * team {
-            // Worker `index`'s team is threads `index * team ..`; its first is the worker.
-            let (index, member) = (thread / team, (thread % team) as u32);
-            let name = if team == 1 {
-                format!("gtap-cpu-{index}")
-            } else {
-                format!("gtap-cpu-{index}.{member}")
-            };
-            let builder = std::thread::Builder::new().name(name);
-            // SAFETY: the thread borrows `run`, `panic_message` and `exits` (and, through `run`,
-            // the memory). Both allocations are freed only after this thread was joined, or
-            // never (a stuck worker); see the top of this function. It returns plain
-            // `WorkerStats`, which borrow nothing.
-            let spawned = unsafe {
-                builder.spawn_unchecked(move || {
-                    let _exit = ExitGuard(exits);
-                    if member == 0 {
-                        worker_thread(run, index as u32, panic_message)
-                    } else {
-                        follower_thread(run, index as u32, member, panic_message)
-                    }
-                })
-            };
-            match spawned {
-                Ok(handle) => handles.push(handle),
-                Err(source) => {
-                    spawn_error = Some(CpuError::ThreadSpawn {
-                        index: thread,
-                        source,
-                    });
-                    break;
-                }
-            }
+        // SAFETY: both allocations stay until every worker was joined, or forever (see the top
+        // of this function).
+        let (handles, spawn_error) = unsafe { start_workers(run, panic_message, exits, threads) };
+        let workers = handles.len();
+        if !wait_for_workers(run, exits, workers, started, timeout, spawn_error.is_some()) {
+            // Leave the threads running: dropping their handles detaches them. The shared
+            // state and the memory are leaked, so what the threads use stays valid; the next
+            // run allocates fresh memory (`self.memory` is `None`).
+            drop(handles);
+            return Err(spawn_error.unwrap_or(CpuError::Stuck {
+                after: timeout.unwrap_or_default(),
+            }));
         }
-
-        // Wait for the workers; at the deadline (at once if one could not be started), stop
-        // the run; if a worker is still inside a task a grace period later, give up on it.
-        let mut deadline = timeout.and_then(|t| started.checked_add(t));
-        if spawn_error.is_some() {
-            run.abort();
-            deadline = Some(started);
-        }
-        if !exits.wait(handles.len(), deadline) {
-            run.abort();
-            let grace = Instant::now().checked_add(stuck_grace(timeout));
-            if !exits.wait(handles.len(), grace) {
-                // Leave the threads running: dropping their handles detaches them. The shared
-                // state and the memory are leaked, so what the threads use stays valid; the
-                // next run allocates fresh memory (`self.memory` is `None`).
-                drop(handles);
-                return Err(spawn_error.unwrap_or(CpuError::Stuck {
-                    after: timeout.unwrap_or_default(),
-                }));
-            }
-        }
-
-        let mut totals = WorkerStats::default();
-        let mut worker_panic = None;
-        for handle in handles {
-            // Worker threads catch every panic of a task themselves.
-            match handle.join() {
-                Ok(stats) => totals += stats,
-                Err(payload) => worker_panic = Some(payload),
-            }
-        }
+        let (totals, worker_panic) = join_all(handles);
         let elapsed = started.elapsed();
         if let Some(payload) = worker_panic {
             // A bug in the runtime, not in a task: the memory is leaked (the next run
@@ -327,40 +295,166 @@ impl CpuRuntime {
         }
         // SAFETY: every worker was joined: this is the only reference to the shared state now.
         let shared = unsafe { &mut *shared_raw };
-        let stats = CpuStats {
+        let stats = shared.stats(totals, threads, elapsed);
+        let value = shared.outcome(timeout);
+        // SAFETY: every worker was joined; both pointers came from `Box::into_raw` above and
+        // are given back once each, the shared state (which borrows the memory) first.
+        unsafe { self.give_back(shared_raw, memory) };
+        if let Some(e) = spawn_error {
+            return Err(e);
+        }
+        value.map(|v| (v, stats))
+    }
+}
+
+impl<'m, P: Program, R: Copy> Shared<'m, P, R> {
+    /// The shared state of a run in `memory` with `options`, before its root is seeded.
+    ///
+    /// # Safety
+    ///
+    /// As [`Run::new`]: `memory.records` is aligned for `Record<P::Task>` and valid for reads
+    /// and writes of `memory.record_capacity` of them for `'m`, and nothing else uses it
+    /// meanwhile.
+    unsafe fn new(memory: RunMemory<'m>, options: RunOptions) -> Self {
+        Shared {
+            // SAFETY: the caller's contract.
+            run: unsafe { Run::<P>::new(memory, options) },
+            result: UnsafeCell::new(MaybeUninit::uninit()),
+            panic_message: Mutex::new(None),
+            exits: Exits {
+                count: Mutex::new(0),
+                changed: Condvar::new(),
+            },
+        }
+    }
+
+    /// The run's statistics: the workers' `totals`, summed over `threads` workers that ran
+    /// for `elapsed`.
+    fn stats(&self, totals: WorkerStats, threads: usize, elapsed: Duration) -> CpuStats {
+        CpuStats {
             threads,
             tasks_executed: totals.tasks_executed,
             resumes: totals.resumes,
             steals_attempted: totals.steals_attempted,
             steals_won: totals.steals_won,
-            peak_records_in_use: shared.run.peak_records(),
+            peak_records_in_use: self.run.peak_records(),
             elapsed,
-        };
-        let outcome = shared.run.finish();
-        let value = match outcome {
+        }
+    }
+
+    /// The run's outcome once every worker was joined (no worker refers to the shared state
+    /// any more: `&mut self`): the root's result, or the run's error with the message of the
+    /// task panic that caused it.
+    fn outcome(&mut self, timeout: Option<Duration>) -> Result<R, CpuError> {
+        match self.run.finish() {
             // SAFETY: the root completed, so it delivered its result into `result`, and the
             // worker that did it was joined.
-            Ok(()) => Ok(unsafe { shared.result.get_mut().assume_init() }),
+            Ok(()) => Ok(unsafe { self.result.get_mut().assume_init() }),
             Err(e) => {
-                let message = shared
+                let message = self
                     .panic_message
                     .get_mut()
                     .unwrap_or_else(PoisonError::into_inner)
                     .take();
                 Err(CpuError::from_failure(e, message, timeout))
             }
-        };
-        // SAFETY: every worker was joined; both pointers came from `Box::into_raw` above and
-        // are given back once each, the shared state (which borrows the memory) first.
-        unsafe {
-            drop(Box::from_raw(shared_raw));
-            self.memory = Some(Box::from_raw(memory));
         }
-        if let Some(e) = spawn_error {
-            return Err(e);
-        }
-        value.map(|v| (v, stats))
     }
+}
+
+/// Starts `threads` workers on `run`, each a team of `run.team()` threads (the first is the
+/// worker, the others its followers). Stops at the first thread that cannot be started:
+/// returns the handles of those started, and that thread's error.
+///
+/// # Safety
+///
+/// `run`, `panic_message` and `exits` (and, through `run`, the memory) stay allocated until
+/// every thread returned was joined, or forever (a stuck worker): the threads keep the
+/// references past this call.
+unsafe fn start_workers<P: Program>(
+    run: &Run<'_, P>,
+    panic_message: &Mutex<Option<String>>,
+    exits: &Exits,
+    threads: usize,
+) -> (Vec<JoinHandle<WorkerStats>>, Option<CpuError>) {
+    let team = run.team() as usize;
+    let mut handles = Vec::with_capacity(threads * team);
+    for thread in 0..threads * team {
+        // Worker `index`'s team is threads `index * team ..`; its first is the worker.
+        let (index, member) = (thread / team, (thread % team) as u32);
+        let name = if team == 1 {
+            format!("gtap-cpu-{index}")
+        } else {
+            format!("gtap-cpu-{index}.{member}")
+        };
+        let builder = std::thread::Builder::new().name(name);
+        // SAFETY: the thread borrows `run`, `panic_message` and `exits` (and, through `run`,
+        // the memory). Both allocations are freed only after this thread was joined, or
+        // never (a stuck worker); see this function's contract and the top of
+        // `CpuRuntime::run`. It returns plain `WorkerStats`, which borrow nothing.
+        let spawned = unsafe {
+            builder.spawn_unchecked(move || {
+                let _exit = ExitGuard(exits);
+                if member == 0 {
+                    worker_thread(run, index as u32, panic_message)
+                } else {
+                    follower_thread(run, index as u32, member, panic_message)
+                }
+            })
+        };
+        match spawned {
+            Ok(handle) => handles.push(handle),
+            Err(source) => {
+                let error = CpuError::ThreadSpawn {
+                    index: thread,
+                    source,
+                };
+                return (handles, Some(error));
+            }
+        }
+    }
+    (handles, None)
+}
+
+/// Waits for the `workers` started at `started` to exit. At the deadline (at once when
+/// `spawn_failed`: not every worker could be started) it stops the run; if a worker is still
+/// inside a task a grace period later, it gives up on it. Returns whether every worker exited.
+fn wait_for_workers<P: Program>(
+    run: &Run<'_, P>,
+    exits: &Exits,
+    workers: usize,
+    started: Instant,
+    timeout: Option<Duration>,
+    spawn_failed: bool,
+) -> bool {
+    let mut deadline = timeout.and_then(|t| started.checked_add(t));
+    if spawn_failed {
+        run.abort();
+        deadline = Some(started);
+    }
+    if !exits.wait(workers, deadline) {
+        run.abort();
+        let grace = Instant::now().checked_add(stuck_grace(timeout));
+        if !exits.wait(workers, grace) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Joins every worker thread: their statistics summed, and the payload of a thread that
+/// panicked (the last one joined).
+fn join_all(handles: Vec<JoinHandle<WorkerStats>>) -> (WorkerStats, Option<Box<dyn Any + Send>>) {
+    let mut totals = WorkerStats::default();
+    let mut worker_panic = None;
+    for handle in handles {
+        // Worker threads catch every panic of a task themselves.
+        match handle.join() {
+            Ok(stats) => totals += stats,
+            Err(payload) => worker_panic = Some(payload),
+        }
+    }
+    (totals, worker_panic)
 }
 
 /// One worker thread: runs the worker loop, turning a panic into the run's error.

@@ -1,0 +1,302 @@
+//! The control block: the one [`GpuRun`] the kernel takes as its argument, holding the run's
+//! configuration, the addresses of its arrays, and the words the kernel reports back in.
+//!
+//! Filling it is pure (configuration, plan and addresses in, a `GpuRun` out), so which
+//! setting becomes which field or [`tuning`] bit is tested here on the CPU; copying it to the
+//! device is the only device work. The fields the kernel reports in (`stop`, the error words)
+//! start at zero, from `GpuRun::default()`.
+
+use std::mem::size_of;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream};
+use gtap_device::runtime::gpu::layout::{GpuRun, tuning};
+
+use super::buffers::{DeviceArrays, addr, ensure};
+use super::plan::RunPlan;
+use super::runtime::driver;
+use super::{GpuConfig, GpuRunError, QueueOrder, Scheduler};
+
+/// The control block of a run of `plan` with `cfg`, its arrays at `arrays`, a panicking task
+/// reporting at device address `panic_report`.
+pub(super) fn control_block(
+    cfg: &GpuConfig,
+    plan: &RunPlan,
+    arrays: &DeviceArrays,
+    panic_report: u64,
+) -> GpuRun {
+    let block_program = plan.program.block;
+    GpuRun {
+        records: arrays.records,
+        rings: arrays.rings,
+        deques: arrays.deques,
+        free_stacks: arrays.free_stacks,
+        remote_free: arrays.remote_free,
+        stats: arrays.stats,
+        counters: arrays.counters,
+        global_queue: arrays.global_queue,
+        global_ring: arrays.global_ring,
+        global_capacity: if plan.global { plan.global_capacity } else { 0 },
+        root_result: arrays.root_result,
+        root_args: arrays.root_args,
+        num_warps: plan.warps as u32,
+        num_queues: cfg.num_queues,
+        queue_capacity: cfg.queue_capacity,
+        tasks_per_warp: cfg.tasks_per_warp,
+        record_size: plan.program.record_size as u32,
+        record_align: plan.program.record_align as u32,
+        steal_attempts: cfg.steal_attempts,
+        top_up: cfg.top_up,
+        panic_report,
+        args_size: plan.program.args_size as u32,
+        keep_max: keep_max(cfg, block_program),
+        timeout_ns: u64::try_from(cfg.timeout.as_nanos()).unwrap_or(u64::MAX),
+        profile_events: arrays.profile_events,
+        profile_warps: arrays.profile_warps,
+        profile_capacity: plan.profile_capacity,
+        tuning: tuning_bits(cfg, block_program),
+        ..GpuRun::default()
+    }
+}
+
+/// The most tasks a worker keeps unpublished.
+fn keep_max(cfg: &GpuConfig, block_program: bool) -> u32 {
+    // A block worker keeps at most its next task: its batch is one task.
+    if block_program {
+        cfg.keep_unpublished.min(1)
+    } else {
+        cfg.keep_unpublished
+    }
+}
+
+/// The scheduling switches of `cfg` as [`tuning`] bits.
+fn tuning_bits(cfg: &GpuConfig, block_program: bool) -> u32 {
+    (if cfg.resume_inline {
+        tuning::RESUME_INLINE
+    } else {
+        0
+    }) | match cfg.scheduler {
+        Scheduler::WorkStealing => 0,
+        Scheduler::OneAtATime => tuning::ONE_AT_A_TIME,
+        Scheduler::GlobalQueue => tuning::GLOBAL_QUEUE,
+    } | if cfg.keep_every_queue {
+        tuning::KEEP_EVERY_QUEUE
+    } else {
+        0
+    } | match cfg.queue_order {
+        QueueOrder::NextFull => 0,
+        QueueOrder::Stay => tuning::STAY_ON_QUEUE,
+        QueueOrder::MostGenerated => tuning::MOST_GENERATED,
+    } | if cfg.steal_per_queue {
+        tuning::STEAL_PER_QUEUE
+    } else {
+        0
+    } | if block_program && cfg.check_uniform {
+        tuning::CHECK_UNIFORM
+    } else {
+        0
+    }
+}
+
+/// Copies `control` into the control block's array in `slot` (grown if need be) and returns
+/// its device address: the kernel's one argument.
+pub(super) fn upload(
+    stream: &Arc<CudaStream>,
+    slot: &mut Option<CudaSlice<u8>>,
+    control: &GpuRun,
+) -> Result<u64, GpuRunError> {
+    // SAFETY: `GpuRun` is plain `repr(C)` integers.
+    let control_bytes = unsafe {
+        std::slice::from_raw_parts((&raw const *control).cast::<u8>(), size_of::<GpuRun>())
+    };
+    let run_slice = ensure(stream, slot, size_of::<GpuRun>(), "the control block")?;
+    stream
+        .memcpy_htod(control_bytes, run_slice)
+        .map_err(driver("cuMemcpyHtoD"))?;
+    Ok(addr(stream, run_slice))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::gpu_runtime::plan::{ProgramShape, RunPlan};
+    use crate::props::tests::h100;
+
+    fn plan(cfg: &GpuConfig, block: bool) -> RunPlan {
+        let program = ProgramShape {
+            name: "test",
+            block,
+            record_size: 320,
+            record_align: 32,
+            args_size: 24,
+            result_size: 8,
+        };
+        RunPlan::new(cfg, &h100(), 20, program, || Ok(1024)).unwrap()
+    }
+
+    fn arrays() -> DeviceArrays {
+        DeviceArrays {
+            records: 1,
+            rings: 2,
+            deques: 3,
+            free_stacks: 4,
+            remote_free: 5,
+            stats: 6,
+            counters: 7,
+            global_queue: 8,
+            global_ring: 9,
+            root_result: 10,
+            root_args: 11,
+            profile_events: 12,
+            profile_warps: 13,
+        }
+    }
+
+    #[test]
+    fn addresses_and_sizes_go_where_the_kernel_reads_them() {
+        let cfg = GpuConfig::new()
+            .block(64)
+            .tasks_per_warp(256)
+            .queue_capacity(512)
+            .num_queues(3)
+            .steal_attempts(5)
+            .top_up(2)
+            .keep_unpublished(100)
+            .profile(7)
+            .timeout(Duration::from_millis(1500));
+        let run = control_block(&cfg, &plan(&cfg, false), &arrays(), 99);
+        let addresses = [
+            run.records,
+            run.rings,
+            run.deques,
+            run.free_stacks,
+            run.remote_free,
+            run.stats,
+            run.counters,
+            run.global_queue,
+            run.global_ring,
+            run.root_result,
+            run.root_args,
+            run.profile_events,
+            run.profile_warps,
+        ];
+        assert_eq!(addresses, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+        assert_eq!(run.panic_report, 99);
+        assert_eq!(run.num_warps, 40, "20 blocks of 2 warps");
+        assert_eq!(
+            (run.num_queues, run.queue_capacity, run.tasks_per_warp),
+            (3, 512, 256)
+        );
+        assert_eq!(
+            (run.record_size, run.record_align, run.args_size),
+            (320, 32, 24)
+        );
+        assert_eq!((run.steal_attempts, run.top_up, run.keep_max), (5, 2, 100));
+        assert_eq!(run.profile_capacity, 7);
+        assert_eq!(run.timeout_ns, 1_500_000_000);
+        assert_eq!(run.global_capacity, 0, "no global queue");
+        // What the kernel reports in starts at zero.
+        assert_eq!(
+            (run.stop, run.error_code, run.error_a, run.error_b),
+            (0, 0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn the_global_queue_is_named_only_when_used() {
+        let cfg = GpuConfig::new()
+            .block(64)
+            .queue_capacity(64)
+            .resume_inline(false)
+            .scheduler(Scheduler::GlobalQueue);
+        let run = control_block(&cfg, &plan(&cfg, false), &arrays(), 0);
+        // 40 warps of 64 entries, rounded up to a power of two.
+        assert_eq!(run.global_capacity, 4096);
+        assert_eq!(run.tuning, tuning::GLOBAL_QUEUE);
+    }
+
+    #[test]
+    fn a_timeout_past_u64_nanoseconds_saturates() {
+        let cfg = GpuConfig::new().timeout(Duration::from_secs(u64::MAX));
+        let run = control_block(&cfg, &plan(&cfg, false), &arrays(), 0);
+        assert_eq!(run.timeout_ns, u64::MAX);
+    }
+
+    #[test]
+    fn a_block_worker_keeps_at_most_one_task() {
+        let cfg = GpuConfig::new().block(128).keep_unpublished(64);
+        assert_eq!(
+            control_block(&cfg, &plan(&cfg, true), &arrays(), 0).keep_max,
+            1
+        );
+        assert_eq!(
+            control_block(&cfg, &plan(&cfg, false), &arrays(), 0).keep_max,
+            64
+        );
+        let none = cfg.keep_unpublished(0);
+        assert_eq!(keep_max(&none, true), 0);
+    }
+
+    #[test]
+    fn each_switch_sets_its_tuning_bit() {
+        let base = GpuConfig::new()
+            .resume_inline(false)
+            .keep_every_queue(false)
+            .steal_per_queue(false)
+            .check_uniform(false)
+            .queue_order(QueueOrder::NextFull)
+            .scheduler(Scheduler::WorkStealing);
+        assert_eq!(tuning_bits(&base, false), 0);
+        assert_eq!(tuning_bits(&base, true), 0);
+        let one = |cfg: GpuConfig, bit: u32| {
+            assert_eq!(tuning_bits(&cfg, false), bit, "{cfg:?}");
+        };
+        one(base.clone().resume_inline(true), tuning::RESUME_INLINE);
+        one(
+            base.clone().scheduler(Scheduler::OneAtATime),
+            tuning::ONE_AT_A_TIME,
+        );
+        one(
+            base.clone().scheduler(Scheduler::GlobalQueue),
+            tuning::GLOBAL_QUEUE,
+        );
+        one(
+            base.clone().keep_every_queue(true),
+            tuning::KEEP_EVERY_QUEUE,
+        );
+        one(
+            base.clone().queue_order(QueueOrder::Stay),
+            tuning::STAY_ON_QUEUE,
+        );
+        one(
+            base.clone().queue_order(QueueOrder::MostGenerated),
+            tuning::MOST_GENERATED,
+        );
+        // `steal_per_queue` is valid only with `top_up`, which sets no bit of its own.
+        one(
+            base.clone().top_up(1).steal_per_queue(true),
+            tuning::STEAL_PER_QUEUE,
+        );
+        // Uniformity checks are for block programs only.
+        let uniform = base.clone().check_uniform(true);
+        assert_eq!(tuning_bits(&uniform, false), 0);
+        assert_eq!(tuning_bits(&uniform, true), tuning::CHECK_UNIFORM);
+        let all = base
+            .resume_inline(true)
+            .keep_every_queue(true)
+            .queue_order(QueueOrder::Stay)
+            .top_up(1)
+            .steal_per_queue(true)
+            .check_uniform(true);
+        assert_eq!(
+            tuning_bits(&all, true),
+            tuning::RESUME_INLINE
+                | tuning::KEEP_EVERY_QUEUE
+                | tuning::STAY_ON_QUEUE
+                | tuning::STEAL_PER_QUEUE
+                | tuning::CHECK_UNIFORM
+        );
+    }
+}

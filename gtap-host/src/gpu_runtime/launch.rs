@@ -1,0 +1,105 @@
+//! Launch and wait: the persistent kernel on the runtime's stream, timed by CUDA events, and
+//! the host's wait for it.
+//!
+//! The kernel stops itself at the timeout (`GpuRun::timeout_ns` says why the host sends no
+//! abort), so the host only polls events, a call that never blocks on the kernel. What the
+//! wait cannot end itself, a kernel stuck inside a task, it reports as [`Stopped::Stuck`] and
+//! leaves to the runtime, which owns the memory the kernel still uses; a failed kernel it
+//! reports as [`Stopped::Failed`], for the runtime to name a panicking task's location.
+
+use std::time::{Duration, Instant};
+
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, PushKernelArg};
+
+use super::GpuRunError;
+use super::plan::RunPlan;
+use super::runtime::driver;
+use crate::{Gpu, GpuError, Kernel};
+
+/// How long past its timeout the host waits for a kernel that should have stopped itself
+/// before it calls the run [`GpuRunError::Stuck`]: long enough for every warp to reach its
+/// next timeout check (a round's tasks must return first).
+const STUCK_GRACE: Duration = Duration::from_secs(5);
+
+/// A launched kernel: the events recorded on the stream before and after it.
+pub(super) struct Launched {
+    start: CudaEvent,
+    end: CudaEvent,
+}
+
+/// Why a wait ended without the kernel having completed.
+pub(super) enum Stopped {
+    /// The kernel failed (a trap or a fault): CUDA is unusable in this process.
+    Failed(GpuError),
+    /// The kernel did not stop a grace period past the timeout: it still runs.
+    Stuck,
+}
+
+/// Launches `kernel` on `gpu`'s stream with the shape of `plan` and its one argument, the
+/// control block at `run_addr`, between two timing events.
+pub(super) fn launch(
+    gpu: &Gpu,
+    kernel: &Kernel,
+    plan: &RunPlan,
+    run_addr: u64,
+) -> Result<Launched, GpuRunError> {
+    let stream = gpu.stream();
+    let ctx = gpu.context();
+    let start = ctx
+        .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(driver("cuEventCreate"))?;
+    let end = ctx
+        .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(driver("cuEventCreate"))?;
+    start.record(stream).map_err(driver("cuEventRecord"))?;
+    let mut builder = stream.launch_builder(kernel.function());
+    builder.arg(&run_addr);
+    // SAFETY: the kernel takes one pointer to a `GpuRun`, which `run_addr` is, filled for
+    // program `P` with arrays of the sizes it names; the shared memory is what it needs.
+    unsafe { builder.launch(plan.launch_config()) }
+        .map_err(|e| GpuRunError::Gpu(GpuError::launch(kernel.name(), e)))?;
+    end.record(stream).map_err(driver("cuEventRecord"))?;
+    Ok(Launched { start, end })
+}
+
+impl Launched {
+    /// Waits for the kernel to complete, then synchronizes with the device.
+    ///
+    /// The kernel stops itself at `timeout` (`GpuRun::timeout_ns`, which says why the host
+    /// sends no abort). The host only notices a kernel that cannot stop, one stuck inside a
+    /// task: its clock starts when the `start` event has passed (the kernel may wait on the
+    /// stream behind another runtime's), and it gives up a grace period after the timeout.
+    pub fn wait(&self, gpu: &Gpu, kernel: &Kernel, timeout: Duration) -> Result<(), Stopped> {
+        let mut began: Option<Instant> = None;
+        loop {
+            match self.end.try_is_complete() {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => {
+                    return Err(Stopped::Failed(GpuError::after_kernel(
+                        kernel.name(),
+                        "cuEventQuery",
+                        e,
+                    )));
+                }
+            }
+            if began.is_none() && matches!(self.start.try_is_complete(), Ok(true)) {
+                began = Some(Instant::now());
+            }
+            let elapsed = began.map_or(Duration::ZERO, |b| b.elapsed());
+            if elapsed > timeout + STUCK_GRACE {
+                return Err(Stopped::Stuck);
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        gpu.sync(kernel.name()).map_err(Stopped::Failed)
+    }
+
+    /// The kernel's time in milliseconds, between the two events (once it has completed).
+    pub fn kernel_ms(&self) -> Result<f32, GpuRunError> {
+        self.start
+            .elapsed_ms(&self.end)
+            .map_err(driver("cuEventElapsedTime"))
+    }
+}

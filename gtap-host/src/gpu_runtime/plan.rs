@@ -1,0 +1,373 @@
+//! A run's plan: every check a run can fail before it touches device memory, and the length of
+//! every device array it uses.
+//!
+//! The checks and the arithmetic are pure (a configuration, the device's properties and the
+//! program's host-side sizes in; a [`RunPlan`] or the error out), so they are tested here on
+//! the CPU, and the later steps (buffers, control block, launch, decode) take every size from
+//! the one plan instead of recomputing it. The two inputs that need a GPU, the grid (from the
+//! kernel's occupancy) and the kernel's thread limit, come in as arguments; the limit as a
+//! closure, asked only once the launch passed the device's checks, so that a launch the device
+//! cannot take is reported as such whatever the kernel's limit.
+
+use std::mem::{align_of, size_of};
+
+use cudarc::driver::LaunchConfig;
+use gtap_device::runtime::gpu::layout::{
+    GlobalQueue, ProfileEvent, ProfileWarp, TaskCounts, WarpStats,
+};
+use gtap_device::runtime::record::Record;
+use gtap_device::task::Program;
+
+use super::config::DeviceFootprint;
+use super::{GpuConfig, GpuRunError, Scheduler};
+use crate::DeviceProps;
+
+/// What a run needs to know of its program `P` and root result type `R`: the sizes and
+/// alignment as the host compiled them (the kernel checks the records' and the arguments'
+/// against its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ProgramShape {
+    /// `P::NAME`, for messages.
+    pub name: &'static str,
+    /// `P::BLOCK`: block tasks, one worker per thread block.
+    pub block: bool,
+    /// `size_of::<Record<P::Task>>()`.
+    pub record_size: usize,
+    /// `align_of::<Record<P::Task>>()`.
+    pub record_align: usize,
+    /// `size_of::<P::Args>()`: the root's arguments.
+    pub args_size: usize,
+    /// `size_of::<R>()`: the root's result.
+    pub result_size: usize,
+}
+
+impl ProgramShape {
+    /// The shape of program `P` run for a root result `R`.
+    pub fn of<P: Program, R>() -> ProgramShape {
+        ProgramShape {
+            name: P::NAME,
+            block: P::BLOCK,
+            record_size: size_of::<Record<P::Task>>(),
+            record_align: align_of::<Record<P::Task>>(),
+            args_size: size_of::<P::Args>(),
+            result_size: size_of::<R>(),
+        }
+    }
+}
+
+/// Refuses, for a block program, the settings only thread programs support.
+pub(super) fn check_program(cfg: &GpuConfig, program: &ProgramShape) -> Result<(), GpuRunError> {
+    if program.block {
+        let unsupported = if cfg.scheduler != Scheduler::WorkStealing {
+            Some("the ablation schedulers (GpuConfig::scheduler)")
+        } else if cfg.profile.is_some() {
+            Some("the per-warp profiler (GpuConfig::profile)")
+        } else {
+            None
+        };
+        if let Some(what) = unsupported {
+            return Err(GpuRunError::NotForBlockPrograms {
+                program: program.name,
+                what,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Everything a run launches with, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct RunPlan {
+    /// The program's sizes.
+    pub program: ProgramShape,
+    /// Blocks launched.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Dynamic shared memory per block.
+    pub shared_mem_bytes: u32,
+    /// Workers of the grid: warps (thread programs) or blocks (block programs).
+    pub warps: usize,
+    /// The global-queue ablation is on.
+    pub global: bool,
+    /// Entries of the global queue's ring (a power of two), 1 when the ablation is off.
+    pub global_capacity: u32,
+    /// Profile events per warp, 0 when profiling is off.
+    pub profile_capacity: u32,
+    /// The length of each device array.
+    pub lens: ArrayLens,
+}
+
+impl RunPlan {
+    /// The plan of a run of `program` on `grid` blocks with `cfg` on a device with `props`;
+    /// `max_threads` gives the kernel's most threads per block (asked only once the device's
+    /// memory and grid checks passed).
+    pub fn new(
+        cfg: &GpuConfig,
+        props: &DeviceProps,
+        grid: u32,
+        program: ProgramShape,
+        max_threads: impl FnOnce() -> Result<i32, GpuRunError>,
+    ) -> Result<RunPlan, GpuRunError> {
+        // Every size below comes from here: checked against the device before any allocation.
+        let sizes = cfg.check_launch(props, grid, program.record_size as u64, program.block)?;
+        // The driver's compiler fixed the kernel's registers per thread, which bound the
+        // threads of a block: say so, rather than fail the launch "out of resources".
+        let max_threads = max_threads()?;
+        if i64::from(cfg.block) > i64::from(max_threads) {
+            return Err(GpuRunError::InvalidConfig {
+                setting: "block",
+                value: cfg.block.into(),
+                why: "more threads per block than this program's kernel can launch with its \
+                      registers per thread: use fewer threads, or cap the registers \
+                      (GpuConfig::max_registers)",
+            });
+        }
+        let warps = sizes.warps as usize;
+        let global = cfg.scheduler == Scheduler::GlobalQueue;
+        let global_capacity = global_capacity(cfg, warps)?;
+        let profile_capacity = cfg.profile.unwrap_or(0);
+        Ok(RunPlan {
+            program,
+            grid,
+            block: cfg.block,
+            shared_mem_bytes: cfg.shared_mem_bytes(program.block),
+            warps,
+            global,
+            global_capacity,
+            profile_capacity,
+            lens: ArrayLens::new(&sizes, &program, global_capacity, profile_capacity),
+        })
+    }
+
+    /// The kernel's launch shape: `grid` blocks of `block` threads, one dimension.
+    pub fn launch_config(&self) -> LaunchConfig {
+        LaunchConfig {
+            grid_dim: (self.grid, 1, 1),
+            block_dim: (self.block, 1, 1),
+            shared_mem_bytes: self.shared_mem_bytes,
+        }
+    }
+}
+
+/// The global-queue ablation's ring: as large as all the warps' rings together (a power of
+/// two); a single slot when the ablation is off.
+fn global_capacity(cfg: &GpuConfig, warps: usize) -> Result<u32, GpuRunError> {
+    Ok(if cfg.scheduler == Scheduler::GlobalQueue {
+        u32::try_from((warps as u64 * u64::from(cfg.queue_capacity)).next_power_of_two())
+            .ok()
+            .filter(|c| *c <= 1 << 30)
+            .ok_or(GpuRunError::InvalidConfig {
+                setting: "queue_capacity",
+                value: cfg.queue_capacity.into(),
+                why: "the global queue (warps x queue_capacity entries) exceeds 2^30 entries",
+            })?
+    } else {
+        1
+    })
+}
+
+/// A part of a [`DeviceFootprint`] in bytes as a `usize`. Each part fits in the device's
+/// memory (`check_launch`), whose size is a `usize`; an unknown size (never, after that check)
+/// would be a failed allocation, not a panic.
+fn bytes(part: Option<u64>) -> usize {
+    part.and_then(|b| usize::try_from(b).ok())
+        .unwrap_or(usize::MAX)
+}
+
+/// The length of each device array of a run, in its elements: bytes for the arrays of
+/// `u8`, task ids for those of `u32` (`rings`, `free_stacks`, `remote_free`, `global_ring`).
+/// The buffers step grows each array to at least this (and to at least one element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ArrayLens {
+    /// Task records (bytes, with room to align them).
+    pub records: usize,
+    /// Queue rings (ids).
+    pub rings: usize,
+    /// Queue states (bytes).
+    pub deques: usize,
+    /// Free stacks (ids).
+    pub free_stacks: usize,
+    /// Remote free list heads (ids), one per warp.
+    pub remote_free: usize,
+    /// Per-warp [`WarpStats`] (bytes).
+    pub stats: usize,
+    /// Per-warp [`TaskCounts`] (bytes).
+    pub counters: usize,
+    /// The global queue's [`GlobalQueue`] state (bytes).
+    pub global_queue: usize,
+    /// The global queue's ring (ids).
+    pub global_ring: usize,
+    /// The root's result (bytes).
+    pub result: usize,
+    /// The root's arguments (bytes).
+    pub args: usize,
+    /// The profiler's events (bytes; 0 when profiling is off).
+    pub profile_events: usize,
+    /// The profiler's per-warp headers (bytes).
+    pub profile_warps: usize,
+}
+
+impl ArrayLens {
+    fn new(
+        sizes: &DeviceFootprint,
+        program: &ProgramShape,
+        global_capacity: u32,
+        profile_capacity: u32,
+    ) -> ArrayLens {
+        let warps = sizes.warps as usize;
+        ArrayLens {
+            records: bytes(sizes.records),
+            rings: bytes(sizes.rings) / size_of::<u32>(),
+            deques: bytes(sizes.deques),
+            free_stacks: bytes(sizes.free_stacks) / size_of::<u32>(),
+            remote_free: warps,
+            stats: warps * size_of::<WarpStats>(),
+            counters: warps * size_of::<TaskCounts>(),
+            global_queue: size_of::<GlobalQueue>(),
+            global_ring: global_capacity as usize,
+            result: program.result_size,
+            args: program.args_size,
+            profile_events: warps * profile_capacity as usize * size_of::<ProfileEvent>(),
+            profile_warps: warps * size_of::<ProfileWarp>(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::props::tests::h100;
+
+    fn shape(block: bool) -> ProgramShape {
+        ProgramShape {
+            name: "test",
+            block,
+            record_size: 512,
+            record_align: 16,
+            args_size: 12,
+            result_size: 8,
+        }
+    }
+
+    fn plan(cfg: &GpuConfig, grid: u32, block: bool) -> Result<RunPlan, GpuRunError> {
+        RunPlan::new(cfg, &h100(), grid, shape(block), || Ok(1024))
+    }
+
+    #[test]
+    fn block_programs_refuse_the_ablations_and_the_profiler() {
+        let refused = |cfg: GpuConfig| match check_program(&cfg, &shape(true)) {
+            Err(GpuRunError::NotForBlockPrograms { program, what }) => {
+                assert_eq!(program, "test");
+                what
+            }
+            other => panic!("expected NotForBlockPrograms, got {other:?}"),
+        };
+        assert!(refused(GpuConfig::new().scheduler(Scheduler::GlobalQueue)).contains("scheduler"));
+        assert!(refused(GpuConfig::new().scheduler(Scheduler::OneAtATime)).contains("scheduler"));
+        assert!(refused(GpuConfig::new().profile(64)).contains("profile"));
+        check_program(&GpuConfig::new(), &shape(true)).unwrap();
+        // Thread programs take all of them.
+        let all = GpuConfig::new()
+            .scheduler(Scheduler::GlobalQueue)
+            .profile(64);
+        check_program(&all, &shape(false)).unwrap();
+    }
+
+    #[test]
+    fn the_lengths_are_the_footprint_in_elements() {
+        let cfg = GpuConfig::new().block(128).profile(10);
+        let p = plan(&cfg, 100, false).unwrap();
+        let sizes = cfg.check_launch(&h100(), 100, 512, false).unwrap();
+        assert_eq!(p.warps, 400);
+        assert_eq!(p.block, 128);
+        assert_eq!(p.shared_mem_bytes, cfg.shared_mem_bytes(false));
+        let l = p.lens;
+        assert_eq!(Some(l.records as u64), sizes.records);
+        assert_eq!(
+            l.records,
+            400 * cfg.tasks_per_warp as usize * 512 + 256,
+            "records and their alignment"
+        );
+        assert_eq!(Some(4 * l.rings as u64), sizes.rings);
+        assert_eq!(Some(l.deques as u64), sizes.deques);
+        assert_eq!(Some(4 * l.free_stacks as u64), sizes.free_stacks);
+        assert_eq!(
+            Some((l.stats + l.counters + 4 * l.remote_free) as u64),
+            sizes.per_warp
+        );
+        assert_eq!(
+            Some((l.profile_events + l.profile_warps) as u64),
+            sizes.profile
+        );
+        assert_eq!(l.profile_events, 400 * 10 * size_of::<ProfileEvent>());
+        assert_eq!((l.result, l.args), (8, 12));
+        assert_eq!(l.global_queue, size_of::<GlobalQueue>());
+        assert_eq!((p.global, p.global_capacity, l.global_ring), (false, 1, 1));
+        assert_eq!(p.profile_capacity, 10);
+    }
+
+    #[test]
+    fn a_block_program_has_one_worker_per_block() {
+        let cfg = GpuConfig::new().block(256);
+        let p = plan(&cfg, 50, true).unwrap();
+        assert_eq!(p.warps, 50);
+        assert_eq!(p.lens.remote_free, 50);
+        assert_eq!(p.shared_mem_bytes, cfg.shared_mem_bytes(true));
+        let launch = p.launch_config();
+        assert_eq!(
+            (launch.grid_dim, launch.block_dim, launch.shared_mem_bytes),
+            ((50, 1, 1), (256, 1, 1), cfg.shared_mem_bytes(true))
+        );
+    }
+
+    #[test]
+    fn the_global_ring_holds_every_warps_ring_rounded_up() {
+        let cfg = GpuConfig::new()
+            .block(96)
+            .queue_capacity(64)
+            .scheduler(Scheduler::GlobalQueue);
+        // 10 blocks of 3 warps: 30 * 64 entries, rounded up to 2048.
+        let p = plan(&cfg, 10, false).unwrap();
+        assert_eq!(
+            (p.global, p.global_capacity, p.lens.global_ring),
+            (true, 2048, 2048)
+        );
+        match global_capacity(&cfg.clone().queue_capacity(1 << 20), 1 << 11) {
+            Err(GpuRunError::InvalidConfig { setting, .. }) => {
+                assert_eq!(setting, "queue_capacity")
+            }
+            other => panic!("expected InvalidConfig, got {other:?}"),
+        }
+        assert_eq!(
+            global_capacity(&cfg.clone().queue_capacity(1 << 20), 1 << 10).unwrap(),
+            1 << 30
+        );
+    }
+
+    #[test]
+    fn more_threads_than_the_kernel_takes_are_refused_after_the_device_checks() {
+        let cfg = GpuConfig::new().block(1024);
+        match RunPlan::new(&cfg, &h100(), 10, shape(false), || Ok(512)) {
+            Err(GpuRunError::InvalidConfig { setting, value, .. }) => {
+                assert_eq!((setting, value), ("block", 1024))
+            }
+            other => panic!("expected InvalidConfig for block, got {other:?}"),
+        }
+        RunPlan::new(&cfg, &h100(), 10, shape(false), || Ok(1024)).unwrap();
+        // A grid the device cannot launch is named before the kernel is asked anything.
+        let grid = h100().max_grid_dim_x + 1;
+        match RunPlan::new(&cfg, &h100(), grid, shape(false), || {
+            panic!("the thread limit must not be asked")
+        }) {
+            Err(GpuRunError::InvalidConfig { setting, .. }) => assert_eq!(setting, "grid"),
+            other => panic!("expected InvalidConfig for grid, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn sizes_past_usize_are_a_failed_allocation_not_a_panic() {
+        assert_eq!(bytes(None), usize::MAX);
+        assert_eq!(bytes(Some(12)), 12);
+    }
+}
