@@ -45,9 +45,10 @@ use core::mem::{MaybeUninit, align_of, size_of};
 use core::pin::Pin;
 use core::time::Duration;
 
+use super::close::{close_round, open_round, settle_allocator};
 use super::layout::{GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, tuning};
 use super::warp::{self, WarpCtx, WarpShared};
-use super::worker::{close_round, open_round, quiescent, settle_allocator};
+use super::worker::quiescent;
 use crate::arch::barrier::sync_threads;
 use crate::arch::index::{block_idx_x, thread_idx_x};
 use crate::arch::ops::AtomicInt;
@@ -357,11 +358,11 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32, stats: &mut WarpStats) -> u
     if run.num_warps < 2 {
         return NONE;
     }
-    let Some(s) = super::worker::steal(w, *queue, true, 1, run.steal_attempts, rng, stats) else {
+    let Some(s) = super::take::steal(w, *queue, true, 1, run.steal_attempts, rng, stats) else {
         return NONE;
     };
     let id = w.ring(s.victim, s.queue, s.head).load(Ordering::Relaxed);
-    super::worker::finish_steal(w, &s);
+    super::take::finish_steal(w, &s);
     id
 }
 

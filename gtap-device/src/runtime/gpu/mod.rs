@@ -67,7 +67,15 @@ pub mod profile;
 #[cfg(target_arch = "nvptx64")]
 mod block_worker;
 #[cfg(target_arch = "nvptx64")]
+mod close;
+#[cfg(target_arch = "nvptx64")]
 mod global_queue;
+#[cfg(target_arch = "nvptx64")]
+mod lanes;
+#[cfg(target_arch = "nvptx64")]
+mod spawn;
+#[cfg(target_arch = "nvptx64")]
+mod take;
 #[cfg(target_arch = "nvptx64")]
 mod warp;
 #[cfg(target_arch = "nvptx64")]
@@ -81,4 +89,6 @@ pub use block_worker::block_worker;
 #[cfg(target_arch = "nvptx64")]
 pub use panic::{report_panic, set_sink};
 #[cfg(target_arch = "nvptx64")]
-pub use worker::{fail_slots_full, spawn, thread_worker};
+pub use spawn::{fail_slots_full, spawn};
+#[cfg(target_arch = "nvptx64")]
+pub use worker::thread_worker;

@@ -1,0 +1,217 @@
+//! Step 3 of a round, lane 0's part: opening the round's shared counters, settling the
+//! warp's allocator, returning freed records, and publishing the round's new tasks to the
+//! queues (`close_round`). The block workers' leader runs the same functions.
+
+use super::global_queue;
+use super::layout::{NONE, tuning};
+use super::warp::{FREED_CAP, WarpCtx};
+use crate::arch::warp::WARP_SIZE;
+use crate::runtime::deque::publish;
+use crate::runtime::record::Record;
+use crate::runtime::sync::Ordering;
+use crate::task::Program;
+
+/// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
+pub(super) fn open_round(w: &WarpCtx) {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    sh.alloc_taken = 0;
+    sh.freed_n = 0;
+    for q in 0..run.num_queues as usize {
+        sh.staged[q] = 0;
+        // The head seen last time only makes the room smaller than it is (thieves only move
+        // it forward), so reload it (an L2 round trip) only when the room looks short.
+        let mut used = sh.tail[q]
+            .wrapping_add(sh.private[q])
+            .wrapping_sub(sh.head[q]);
+        // (With the global queue there are no thieves: lane 0 keeps `head` itself.)
+        if run.queue_capacity.saturating_sub(used) < run.queue_capacity / 2
+            && !global_queue::enabled(w)
+        {
+            // Acquire: thieves' reads of entries below `head` happen before we overwrite them
+            // (deque docs, edge 2).
+            sh.head[q] = w.deque(w.warp, q as u32).head().load(Ordering::Acquire);
+            used = sh.tail[q]
+                .wrapping_add(sh.private[q])
+                .wrapping_sub(sh.head[q]);
+        }
+        sh.room[q] = run.queue_capacity.saturating_sub(used);
+        sh.stage_base[q] = sh.tail[q].wrapping_add(sh.private[q]);
+    }
+}
+
+/// Lane 0, after the lanes ran: settles the allocator (what came from the free stack and
+/// what from the fresh records) and returns where this round's freed ids go on the free stack,
+/// how many there are (for the lanes to copy, [`copy_freed`]), and how many records the round
+/// allocated (the tasks it spawned).
+pub(super) fn settle_allocator(w: &WarpCtx) -> (u32, u32, u32) {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    let taken = sh.alloc_taken;
+    let from_stack = taken.min(sh.sp);
+    sh.sp -= from_stack;
+    sh.fresh = (sh.fresh + (taken - from_stack)).min(run.tasks_per_warp);
+    (sh.sp, sh.freed_n.min(FREED_CAP as u32), taken)
+}
+
+/// Every lane: copies the round's freed ids `lane, lane + 32, ..` below `n` onto the free
+/// stack from position `base`, in parallel (lane 0 alone would take up to 64 serial steps).
+///
+/// # Safety
+/// Between the barrier after the lanes' work and the one before [`close_round`]: the freed
+/// ids are settled, and nobody reads the free stack above `base`.
+#[inline(always)]
+pub(super) unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
+    let mut i = lane;
+    while i < n {
+        // SAFETY: `i < n <= FREED_CAP`; the stack holds at most the warp's own records, fewer
+        // than its slab, so `base + i < tasks_per_warp` (contract for the positions).
+        unsafe { *w.free_stack(base + i) = (*w.sh).freed[i as usize] };
+        i += WARP_SIZE;
+    }
+}
+
+/// Lane 0, after the lanes ran and copied the freed ids: refills the free stack from the
+/// remote list when it runs low, and publishes the staged tasks. Returns the queue the next
+/// round starts from.
+///
+/// With several EPAQ queues the warp turns to the next queue (round-robin, the current one
+/// last) that holds a whole batch (`batch` tasks: a warp's width, or 1 for a block worker),
+/// or to the one that holds the most if none does (`tuning::STAY_ON_QUEUE` and
+/// `tuning::MOST_GENERATED` choose otherwise); it keeps up to `keep_max` of that queue's new
+/// tasks and publishes the rest of every queue. Taking turns keeps every round's tasks of one
+/// kind (EPAQ's point) while no queue waits for
+/// another to drain: a recursion whose leaves go to their own queue would otherwise expand
+/// its whole tree before running one leaf, and hold a record for every node at once.
+///
+/// With the global-queue ablation it publishes nothing itself: it returns how many of the
+/// warp's staged ids (and from which ring position) the warp must move to the global queue.
+pub(super) fn close_round<P: Program>(
+    w: &WarpCtx,
+    current: u32,
+    freed: u32,
+    batch: u32,
+) -> (u32, (u32, u32)) {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    sh.sp += freed;
+    if sh.sp < 2 * WARP_SIZE {
+        // A quarter of the slab never used: room enough to leave the remote list for a few
+        // rounds (a round allocates at most what its tasks spawn).
+        let spare = run.tasks_per_warp.saturating_sub(sh.fresh) >= run.tasks_per_warp / 4;
+        if sh.remote_skip > 0 && spare {
+            sh.remote_skip -= 1;
+        } else {
+            // Acquire: pairs with the Release pushes of other warps (their last uses of the
+            // records happen before we hand them out again).
+            let mut id = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
+            // An empty list (as in a recursion's first descent, when nothing is freed yet):
+            // skip the next few rounds' look, an L2 round trip on lane 0's path each.
+            sh.remote_skip = if id == NONE { REMOTE_SKIP_ROUNDS } else { 0 };
+            while id != NONE {
+                // SAFETY: as above; `id` is one of this warp's records, now free.
+                unsafe { *w.free_stack(sh.sp) = id };
+                sh.sp += 1;
+                // SAFETY: the list's links were written before the pushes we acquired.
+                id = unsafe { Record::<P::Task>::next_free(w.record::<P::Task>(id)) }
+                    .load(Ordering::Relaxed);
+            }
+        }
+    }
+    let nq = run.num_queues as usize;
+    let mut next = current as usize;
+    if nq > 1 && run.tuning & tuning::MOST_GENERATED != 0 {
+        // GTaP's order: the queue that got the most new tasks this round (the lowest on a
+        // tie); queue 0 when there were none.
+        let new = |q: usize| sh.staged[q].min(sh.room[q]);
+        next = 0;
+        for q in 1..nq {
+            if new(q) > new(next) {
+                next = q;
+            }
+        }
+    } else if nq > 1 {
+        // Tasks the warp holds in queue `q`: published (as far as it knows: thieves may have
+        // taken some), kept and staged.
+        let holds = |q: usize| {
+            sh.tail[q]
+                .wrapping_sub(sh.head[q])
+                .wrapping_add(sh.private[q] + sh.staged[q].min(sh.room[q]))
+        };
+        // The next queue after the current one that holds a whole batch, the current one
+        // last; if none does, the one that holds the most.
+        let mut found = false;
+        let first = usize::from(run.tuning & tuning::STAY_ON_QUEUE == 0);
+        for step in first..first + nq {
+            let q = (current as usize + step) % nq;
+            if holds(q) >= batch {
+                next = q;
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            for q in 0..nq {
+                if holds(q) > holds(next) {
+                    next = q;
+                }
+            }
+        }
+    }
+    // Publish: keep the newest (up to `keep_max`) of the next queue, push the rest. First
+    // how many of each queue (into `staged`, read for the last time here), then the adds.
+    let mut push = (0, 0);
+    let mut publishing = 0;
+    for q in 0..nq {
+        let staged = sh.staged[q].min(sh.room[q]);
+        let total = sh.private[q] + staged;
+        let keep = if q == next || run.tuning & tuning::KEEP_EVERY_QUEUE != 0 {
+            total.min(run.keep_max)
+        } else {
+            0
+        };
+        let n = total - keep;
+        if n > 0 && global_queue::enabled(w) {
+            // The ablation: the oldest `n` go to the global queue (copied by the lanes, see
+            // the caller); their slots here are free again once copied.
+            push = (n, sh.tail[q]);
+            sh.tail[q] = sh.tail[q].wrapping_add(n);
+            sh.head[q] = sh.tail[q];
+            sh.staged[q] = 0;
+        } else {
+            sh.staged[q] = n;
+            publishing += u32::from(n > 0);
+        }
+        sh.private[q] = keep;
+    }
+    // One release for all queues: each release waits for this warp's earlier writes and
+    // RMWs (`MEMBAR.GPU`), so a second release add would wait for the first add's round
+    // trip. With several queues, one fence and relaxed adds instead.
+    if publishing > 1 {
+        // Release: the ids and records written before it happen before any thief's Acquire
+        // claim that reads one of the adds below (deque docs, edge 1, as a fence).
+        crate::runtime::sync::fence(Ordering::Release);
+    }
+    for q in 0..nq {
+        let n = sh.staged[q];
+        if n > 0 {
+            let count = w.deque(w.warp, q as u32).count();
+            if publishing > 1 {
+                // Relaxed: released by the fence above.
+                count.fetch_add(n, Ordering::Relaxed);
+            } else {
+                publish(count, n);
+            }
+            sh.tail[q] = sh.tail[q].wrapping_add(n);
+            let used = sh.tail[q].wrapping_sub(sh.head[q]);
+            sh.stats.max_queue = sh.stats.max_queue.max(used);
+        }
+    }
+    (next as u32, push)
+}
+
+/// Rounds [`close_round`] leaves the remote free list alone after finding it empty.
+const REMOTE_SKIP_ROUNDS: u32 = 8;

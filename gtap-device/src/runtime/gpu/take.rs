@@ -1,0 +1,311 @@
+//! Step 1 of a thread-level round, lane 0's part: where the round's tasks come from (kept
+//! entries, a pop, a top-up steal, other queues, random victims) and the steal protocol the
+//! block workers share.
+
+use super::global_queue;
+use super::layout::{WarpStats, batch_source, tuning};
+use super::warp::WarpCtx;
+use crate::arch::warp::{WARP_SIZE, shfl_idx};
+use crate::runtime::deque::claim;
+use crate::runtime::sync::Ordering;
+
+const FULL: u32 = u32::MAX;
+
+/// Where the lanes of a round read their task ids from.
+#[derive(Clone, Copy)]
+pub(super) struct Batch {
+    /// Ids taken in total (lanes `0..n` run one each).
+    pub(super) n: u32,
+    /// Lanes `0..kept` read `ring(warp, queue, kept_base + lane)`.
+    pub(super) kept: u32,
+    pub(super) kept_base: u32,
+    /// Lanes `kept..n` read `ring(src_warp, queue, src_base + lane - kept)`.
+    pub(super) src_warp: u32,
+    pub(super) src_base: u32,
+    pub(super) queue: u32,
+    /// A steal: lane 0 must advance the victim's head by `n - kept` and unlock afterwards.
+    pub(super) stolen: bool,
+    /// Lanes `kept..n` read the global queue's slots `src_base + lane - kept` instead, and
+    /// lane 0 releases them afterwards (the global-queue ablation).
+    pub(super) global: bool,
+    /// Where the tasks came from, a [`batch_source`] code: lane 0's alone (not broadcast),
+    /// for the profiler.
+    pub(super) source: u32,
+}
+
+/// Broadcasts lane 0's batch to the warp.
+///
+/// # Safety
+/// The whole warp is converged.
+#[inline(always)]
+pub(super) unsafe fn broadcast(b: Batch) -> Batch {
+    // SAFETY: converged (contract).
+    unsafe {
+        Batch {
+            n: shfl_idx(FULL, b.n, 0),
+            kept: shfl_idx(FULL, b.kept, 0),
+            kept_base: shfl_idx(FULL, b.kept_base, 0),
+            src_warp: shfl_idx(FULL, b.src_warp, 0),
+            src_base: shfl_idx(FULL, b.src_base, 0),
+            queue: shfl_idx(FULL, b.queue, 0),
+            stolen: shfl_idx(FULL, b.stolen as u32, 0) != 0,
+            global: shfl_idx(FULL, b.global as u32, 0) != 0,
+            // Lane 0's, for its profiler.
+            source: b.source,
+        }
+    }
+}
+
+/// Lane 0: the tasks of this round. Kept entries of the current queue first (the newest 32
+/// alone, with no atomic, when the warp kept more), then a pop batch from it, filled up when
+/// short by a steal from the same queue of another warp (`GpuRun::top_up`); if the queue is
+/// empty, the other queues round-robin (with `tuning::STEAL_PER_QUEUE`, after a steal from
+/// the empty queue failed); if all are empty, a steal from random victims.
+///
+/// Always inlined: a call would put what the kernel passes by reference (`rng`) in local
+/// memory for the whole loop, a load and a store around every use in the hottest code
+/// (results/perf-notes.md has the measurement).
+#[inline(always)]
+pub(super) fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
+    let run = w.run();
+    let nq = run.num_queues;
+    let top_up = if run.num_warps > 1 { run.top_up } else { 0 };
+    let per_queue = run.tuning & tuning::STEAL_PER_QUEUE != 0;
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    for step in 0..nq {
+        let q = (queue + step) % nq;
+        let private = sh.private[q as usize];
+        if private >= WARP_SIZE {
+            // A whole batch of unpublished entries (possible when the warp keeps more than a
+            // warp's width, `keep_max`): the newest 32, with no atomic at all.
+            let rest = private - WARP_SIZE;
+            sh.private[q as usize] = rest;
+            return Batch {
+                n: WARP_SIZE,
+                kept: WARP_SIZE,
+                kept_base: sh.tail[q as usize].wrapping_add(rest),
+                src_warp: w.warp,
+                src_base: 0,
+                queue: q,
+                stolen: false,
+                global: false,
+                source: batch_source::KEPT,
+            };
+        }
+        let kept = private;
+        sh.private[q as usize] = 0;
+        let want = WARP_SIZE - kept;
+        if global_queue::enabled(w) {
+            // The ablation: what the warp kept, then ids from the global queue.
+            let (h, k) = if want > 0 {
+                global_queue::claim(w, want)
+            } else {
+                (0, 0)
+            };
+            return Batch {
+                n: kept + k,
+                kept,
+                kept_base: sh.tail[q as usize],
+                src_warp: w.warp,
+                src_base: h,
+                queue: q,
+                stolen: false,
+                global: k > 0,
+                source: if k > 0 {
+                    batch_source::GLOBAL
+                } else if kept > 0 {
+                    batch_source::KEPT
+                } else {
+                    batch_source::NONE
+                },
+            };
+        }
+        // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
+        let count = w.deque(w.warp, q).count();
+        let k = if one_at_a_time(w) {
+            claim_singly(count, want, Ordering::Relaxed)
+        } else {
+            claim(count, |_| want, Ordering::Relaxed)
+        };
+        let tail = sh.tail[q as usize].wrapping_sub(k);
+        sh.tail[q as usize] = tail;
+        let own = kept + k;
+        // Kept entries sit at [old tail, old tail + kept); the popped ones just below the
+        // old tail, at [tail, tail + k). Read both as one run from `tail`.
+        let mut b = Batch {
+            n: own,
+            kept: own,
+            kept_base: tail,
+            src_warp: w.warp,
+            src_base: 0,
+            queue: q,
+            stolen: false,
+            global: false,
+            source: if k > 0 {
+                batch_source::POP
+            } else {
+                batch_source::KEPT
+            },
+        };
+        if own < WARP_SIZE
+            && top_up > 0
+            && (own > 0 || per_queue)
+            && let Some(s) = steal(w, q, false, WARP_SIZE - own, top_up, rng, &mut sh.stats)
+        {
+            // The warp's own entries in lanes `0..own`, the stolen ones after them.
+            b.n = own + s.n;
+            b.src_warp = s.victim;
+            b.src_base = s.head;
+            b.stolen = true;
+            b.source = if own > 0 {
+                batch_source::TOP_UP
+            } else {
+                batch_source::STEAL
+            };
+            return b;
+        }
+        if own > 0 {
+            return b;
+        }
+    }
+    // Steal.
+    if run.num_warps > 1
+        && let Some(s) = steal(
+            w,
+            queue,
+            true,
+            WARP_SIZE,
+            run.steal_attempts,
+            rng,
+            &mut sh.stats,
+        )
+    {
+        return Batch {
+            n: s.n,
+            kept: 0,
+            kept_base: 0,
+            src_warp: s.victim,
+            src_base: s.head,
+            queue: s.queue,
+            stolen: true,
+            global: false,
+            source: batch_source::STEAL,
+        };
+    }
+    Batch {
+        n: 0,
+        kept: 0,
+        kept_base: 0,
+        src_warp: w.warp,
+        src_base: 0,
+        queue,
+        stolen: false,
+        global: false,
+        source: batch_source::NONE,
+    }
+}
+
+/// Entries claimed from another warp's deque; its lock stays held until the lanes have read
+/// them (the caller's round releases it after moving `head`).
+pub(super) struct Stolen {
+    /// The warp stolen from.
+    pub(super) victim: u32,
+    /// Its queue.
+    pub(super) queue: u32,
+    /// The victim's `head` when claimed: the entries are `[head, head + n)` of its ring.
+    pub(super) head: u32,
+    /// Entries claimed.
+    pub(super) n: u32,
+}
+
+/// Lane 0: tries up to `attempts` random victims for up to `want` entries of queue `queue`
+/// (of queue `queue + attempt`, round-robin, when `vary_queue`). Inlined as
+/// [`take_batch`] is. The block worker steals one entry at a time with it.
+#[inline(always)]
+pub(super) fn steal(
+    w: &WarpCtx,
+    queue: u32,
+    vary_queue: bool,
+    want: u32,
+    attempts: u32,
+    rng: &mut u32,
+    stats: &mut WarpStats,
+) -> Option<Stolen> {
+    let run = w.run();
+    for attempt in 0..attempts {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 17;
+        *rng ^= *rng << 5;
+        let mut victim = *rng % (run.num_warps - 1);
+        if victim >= w.warp {
+            victim += 1;
+        }
+        let q = if vary_queue {
+            (queue + attempt) % run.num_queues
+        } else {
+            queue
+        };
+        stats.steals_attempted += 1;
+        let d = w.deque(victim, q);
+        // Relaxed pre-check, to skip empty victims without touching their lock.
+        if d.count().load(Ordering::Relaxed) == 0 {
+            continue;
+        }
+        // Acquire: the previous thief's head update happens before our read of head.
+        if d.lock()
+            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            continue;
+        }
+        // Acquire: the owner's push (release fence + count add) happens before our reads of
+        // the ids and their records.
+        let k = if one_at_a_time(w) {
+            claim_singly(d.count(), want, Ordering::Acquire)
+        } else {
+            claim(d.count(), |avail| avail.min(want), Ordering::Acquire)
+        };
+        if k == 0 {
+            d.lock().store(0, Ordering::Release);
+            continue;
+        }
+        let head = d.head().load(Ordering::Relaxed);
+        stats.steals_won += 1;
+        return Some(Stolen {
+            victim,
+            queue: q,
+            head,
+            n: k,
+        });
+    }
+    None
+}
+
+/// Lane 0 (or the block worker's leader), once the stolen entries have been read: moves the
+/// victim's `head` past them and releases its steal lock.
+#[inline(always)]
+pub(super) fn finish_steal(w: &WarpCtx, s: &Stolen) {
+    let d = w.deque(s.victim, s.queue);
+    // Release: our reads of the stolen entries happen before the owner reuses their slots
+    // (deque docs, edge 2).
+    d.head().store(s.head.wrapping_add(s.n), Ordering::Release);
+    // Release: the next thief, acquiring the lock, reads the `head` stored above (edge 3).
+    d.lock().store(0, Ordering::Release);
+}
+
+/// Whether pops and steals claim one task per CAS (the sequential Chase-Lev ablation).
+#[inline(always)]
+fn one_at_a_time(w: &WarpCtx) -> bool {
+    w.run().tuning & tuning::ONE_AT_A_TIME != 0
+}
+
+/// Claims up to `want` entries of `count` one per CAS, as a deque operated one task at a
+/// time would (the ablation of batched claims).
+fn claim_singly(count: &crate::runtime::sync::AtomicU32, want: u32, order: Ordering) -> u32 {
+    let mut got = 0;
+    while got < want && claim(count, |_| 1, order) == 1 {
+        got += 1;
+    }
+    got
+}
