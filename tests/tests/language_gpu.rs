@@ -196,6 +196,16 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
     // the first. Its 20 ms timeout must not fire while it waits, and must still stop it once
     // it runs. (An earlier host-side abort could be lost or blocked here: the run neither
     // stopped nor ended.)
+    // Alone in a process of its own: the other tests' kernels share the context's stream, and
+    // with them queued the two runs below could launch in either order.
+    if gtap_host::Gpu::for_hang_test(
+        "a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run",
+        Duration::from_secs(120),
+    )
+    .is_none()
+    {
+        return;
+    }
     let timeout = Duration::from_millis(20);
     // Time for the first run to launch its kernel once asked: both runtimes have run once
     // (their buffers exist), so a run launches within a millisecond or so.
