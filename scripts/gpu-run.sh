@@ -48,6 +48,6 @@ for e in "$bin"/examples/*; do
   run_one "$e"
   tail -3 "$log"
 done
-[ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}"
-echo "gpu-run: $pass passed, $fail failed"
+[ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}" | tee -a "$log"
+echo "gpu-run: $pass passed, $fail failed" | tee -a "$log"
 [ "$fail" -eq 0 ]
