@@ -92,9 +92,9 @@ pub enum GpuError {
 
     /// The kernel executed `trap` (a Rust panic on the GPU aborts this way).
     ///
-    /// The driver reports `trap` as `CUDA_ERROR_LAUNCH_FAILED` (seen on an H200 with driver
-    /// 580), a code it also gives the rare exception that has no code of its own; an illegal
-    /// instruction (`CUDA_ERROR_ILLEGAL_INSTRUCTION`) maps here too.
+    /// The driver reports `trap` as `CUDA_ERROR_LAUNCH_FAILED` (the GPU suite's fault tests
+    /// check it), a code it also gives the rare exception that has no code of its own; an
+    /// illegal instruction (`CUDA_ERROR_ILLEGAL_INSTRUCTION`) maps here too.
     #[error(
         "kernel `{kernel}` trapped (CUDA_ERROR_LAUNCH_FAILED or CUDA_ERROR_ILLEGAL_INSTRUCTION): \
          device code panicked, failed an assertion or hit an unreachable path (rarely: another \
@@ -143,8 +143,8 @@ pub enum GpuError {
 /// Appended to every kernel fault.
 ///
 /// Dropping the context does not help: after a fault in one context, creating a fresh one
-/// (primary or not) in the same process failed with the same code (H200, driver 580), as
-/// NVIDIA's documentation of these codes says.
+/// (primary or not) in the same process fails with the same code, as NVIDIA's documentation
+/// of these codes says (the GPU suite's fault tests check it).
 const STICKY: &str = "The CUDA context is now unusable (a sticky error): every later CUDA call \
                       in this process fails with the same code, in new contexts too, so end the \
                       process and start a new one";
@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn trap_and_illegal_address_get_their_own_variants() {
-        // `trap` comes back as LAUNCH_FAILED (checked on an H200, driver 580).
+        // `trap` comes back as LAUNCH_FAILED (the GPU fault tests see it so).
         for code in [
             CUresult::CUDA_ERROR_LAUNCH_FAILED,
             CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION,
