@@ -29,8 +29,8 @@ pub fn block_config(base: &GpuConfig, args: &GpuArgs) -> GpuConfig {
     if let Some(q) = args.bp_queue {
         config = config.queue_capacity(q);
     }
-    let needed = gpu_scratch_needed(config.block) as u32;
-    let scratch = config.block_scratch.max(needed);
+    let needed = gpu_scratch_needed(config.launch().block()) as u32;
+    let scratch = config.limits().block_scratch().max(needed);
     config.block_scratch(scratch)
 }
 

@@ -72,11 +72,11 @@ pub fn run(gpu: Gpu, configs: &[(&str, GpuConfig)]) -> Res<usize> {
         println!("== {name}");
         let mut rt = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, config.clone()).map_err(s)?;
         runs += thread_programs(&mut rt)?;
-        if config.scheduler == Scheduler::WorkStealing {
-            let scratch = gpu_scratch_needed(config.block) as u32;
+        if config.tuning().scheduler() == Scheduler::WorkStealing {
+            let scratch = gpu_scratch_needed(config.launch().block()) as u32;
             let block_config = config
                 .clone()
-                .block_scratch(config.block_scratch.max(scratch))
+                .block_scratch(config.limits().block_scratch().max(scratch))
                 .tasks_per_warp(1 << 14)
                 .queue_capacity(1 << 14);
             rt.set_config(block_config).map_err(s)?;
@@ -93,7 +93,7 @@ fn classifier(queues: u32, max: u32) -> u32 {
 }
 
 fn thread_programs(rt: &mut GpuRuntime) -> Res<usize> {
-    let queues = rt.config().num_queues;
+    let queues = rt.config().limits().num_queues();
     let v = rt.run(fib::program::fib(18)).map_err(s)?.0;
     check("fib(18)", v, fib::reference(18))?;
     let epaq = u32::from(queues >= 3);
@@ -124,7 +124,7 @@ fn addr<T>(stream: &CudaStream, b: &CudaSlice<T>) -> u64 {
 
 fn sorts(rt: &mut GpuRuntime) -> Res<usize> {
     let stream = rt.gpu().stream().clone();
-    let epaq = u32::from(rt.config().num_queues >= 3);
+    let epaq = u32::from(rt.config().limits().num_queues() >= 3);
     let sorts = ["mergesort", "cilksort", "cilksort, EPAQ"];
     for name in sorts {
         let n = 20_000;

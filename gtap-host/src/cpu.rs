@@ -32,7 +32,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `cpu/config.rs` | [`CpuConfig`]: threads, task records, queue sizes, timeout, and their validation |
+//! | `cpu/config.rs` | [`CpuConfig`]: threads, task records, team size, the shared [`Limits`](crate::Limits), and their validation |
 //! | `cpu/error.rs` | [`CpuError`]: which limit a run hit and the setter that raises it |
 //! | `cpu/memory.rs` | the runtime's memory, allocated once and reused across runs |
 //! | `cpu/runtime.rs` | [`CpuRuntime`], [`CpuStats`]: starting the workers, catching panics, the timeout |

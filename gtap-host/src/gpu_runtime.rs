@@ -13,7 +13,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `gpu_runtime/config.rs` | [`GpuConfig`]: grid, block, records, queues, timeout |
+//! | `gpu_runtime/config.rs` | [`GpuConfig`]: its launch ([`GpuLaunch`]), [`Limits`] and experiment knobs ([`GpuTuning`]) |
 //! | `gpu_runtime/error.rs` | [`GpuRunError`]: which limit a run hit and the setting that raises it |
 //! | `gpu_runtime/runtime.rs` | [`GpuRuntime`], [`GpuStats`]; `GpuRuntime::run` as the sequence of the steps below |
 //! | `gpu_runtime/plan.rs` | a run's checks and the length of each device array, before anything is allocated |
@@ -21,7 +21,7 @@
 //! | `gpu_runtime/control.rs` | the control block (`GpuRun`) the kernel reads, from the configuration and the plan |
 //! | `gpu_runtime/launch.rs` | the launch, timed by events, and the wait with its timeout |
 //! | `gpu_runtime/decode.rs` | the control block, statistics, result and profile read back after the kernel |
-//! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuConfig#structfield.profile)), and its exporters (Chrome trace, CSVs, summary) |
+//! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuLaunch::profile)), and its exporters (Chrome trace, CSVs, summary) |
 
 mod buffers;
 mod config;
@@ -33,7 +33,8 @@ mod plan;
 pub mod profile;
 mod runtime;
 
-pub use config::{GpuConfig, QueueOrder, Scheduler};
+pub use crate::Limits;
+pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
 pub use runtime::{GpuRuntime, GpuStats};

@@ -73,6 +73,7 @@
 //! | PTX text | [`ptx`] | `.target` and `.entry` read from the PTX before the driver sees it |
 //! | safe API | [`Gpu`], [`Module`], [`Kernel`], [`DeviceProps`] | open a GPU, load PTX, find kernels, wait and name the failing kernel |
 //! | errors | [`GpuError`] | one enum; every message says what happened and what to do |
+//! | settings | [`Limits`] | the queue, timeout and block-program limits both backends share, part of [`gpu_runtime::GpuConfig`] and [`cpu::CpuConfig`] |
 //! | tests | [`Gpu::for_tests`], [`Gpu::for_fault_test`] | skip with a message where there is no GPU, unless `GTAP_REQUIRE_GPU=1`; run a faulting test in a child process |
 //!
 //! Launching is cudarc's: `gpu.stream().launch_builder(kernel.function())`, with
@@ -95,6 +96,7 @@ mod driver;
 mod error;
 mod gpu;
 pub mod gpu_runtime;
+mod limits;
 mod module;
 mod props;
 pub mod ptx;
@@ -106,6 +108,7 @@ pub use gpu::Gpu;
 /// The run-time errors both backends report: [`cpu::CpuError::Run`] and
 /// [`gpu_runtime::GpuRunError::Run`] hold one.
 pub use gtap_device::runtime::RunError;
+pub use limits::Limits;
 pub use module::{Kernel, Module};
 pub use props::DeviceProps;
 pub use testing::{REQUIRE_GPU_ENV, require_gpu};

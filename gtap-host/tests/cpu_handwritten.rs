@@ -580,7 +580,7 @@ fn configuration_errors_name_the_setter() {
             .is_err()
     );
     // A rejected configuration leaves the runtime as it was.
-    assert_eq!(rt.config().queue_capacity, 1 << 12);
+    assert_eq!(rt.config().limits().queue_capacity(), 1 << 12);
     assert_recovers(&mut rt);
 }
 

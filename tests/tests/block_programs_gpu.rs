@@ -33,8 +33,8 @@ fn shapes() -> Vec<GpuConfig> {
 
 /// A shape's configuration with the scratch memory the block reductions need.
 fn with_scratch(config: GpuConfig) -> GpuConfig {
-    let bytes = gpu_scratch_needed(config.block) as u32;
-    let scratch = config.block_scratch.max(bytes);
+    let bytes = gpu_scratch_needed(config.launch().block()) as u32;
+    let scratch = config.limits().block_scratch().max(bytes);
     config.block_scratch(scratch)
 }
 
@@ -87,7 +87,7 @@ fn bfs_matches_the_sequential_search() {
         // A step spawns a task per improved neighbour: a hub's whole adjacency at once, and
         // on few blocks most of the frontier waits in queues. Room for it all.
         let config = rt.config().clone();
-        let room = match config.grid {
+        let room = match config.launch().grid() {
             Some(g) => ((1u32 << 22) / g)
                 .next_power_of_two()
                 .clamp(1 << 16, 1 << 20),

@@ -27,8 +27,10 @@ fn block_wide_spawns_return_every_result_on_several_block_sizes() {
     for (grid, block) in [(1, 32), (4, 64), (16, 128), (132, 256), (8, 512), (4, 1024)] {
         // A block of 1024 threads fits the register file only with at most 64 registers.
         let registers = (block == 1024).then_some(32);
-        let mut config = config(grid, block);
-        config.max_registers = registers;
+        let config = match registers {
+            Some(r) => config(grid, block).max_registers(r),
+            None => config(grid, block),
+        };
         let Some(mut rt) = common::runtime(gtap_tests::PTX, config) else {
             return;
         };

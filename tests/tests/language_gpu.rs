@@ -295,10 +295,10 @@ fn bad_configurations_are_rejected_before_launch() {
     let mut rt = gtap_host::gpu_runtime::GpuRuntime::new(gpu, gtap_tests::PTX, config()).unwrap();
     // At least one block of 32 warps per SM, each with 2^29 bytes of queues: 2^41 bytes on
     // 128 SMs, more than any GPU has.
-    let absurd = GpuConfig {
-        grid: None,
-        ..config().block(1024).num_queues(8).queue_capacity(1 << 24)
-    };
+    let absurd = GpuConfig::new()
+        .block(1024)
+        .num_queues(8)
+        .queue_capacity(1 << 24);
     rt.set_config(absurd).unwrap();
     let err = rt.run(lang::fan(3, 4)).unwrap_err();
     assert!(

@@ -108,20 +108,25 @@ const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
 fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32, u32)> {
     pairs
         .iter()
-        .filter(|&&(queues, _)| queues == 1 || config.scheduler != Scheduler::GlobalQueue)
+        .filter(|&&(queues, _)| {
+            queues == 1 || config.tuning().scheduler() != Scheduler::GlobalQueue
+        })
         .filter_map(|&(queues, epaq)| {
             // A warp that follows one queue at a time expands the others' tasks before
             // running them: more live records and queue entries than depth-first order
             // (one warp alone holds most of the tree).
             // Sized per warp so that a grid of few warps has room for most of the tree (2^21
             // records in all), and a large grid at least 16384 per warp.
-            let warps = config.grid.map_or(u32::MAX, |g| g * config.block / 32);
+            let warps = config
+                .launch()
+                .grid()
+                .map_or(u32::MAX, |g| g * config.launch().block() / 32);
             let room = ((1u32 << 21) / warps).next_power_of_two().max(16384);
             let config = config
                 .clone()
                 .num_queues(queues)
-                .tasks_per_warp(config.tasks_per_warp.max(room))
-                .queue_capacity(config.queue_capacity.max(room).min(1 << 24));
+                .tasks_per_warp(config.launch().tasks_per_warp().max(room))
+                .queue_capacity(config.limits().queue_capacity().max(room).min(1 << 24));
             common::runtime(gtap_examples::PTX, config).map(|rt| (rt, queues, epaq))
         })
         .collect()

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::error::CpuError;
+use crate::Limits;
 
 /// The most worker threads a CPU runtime may have.
 pub const MAX_THREADS: usize = 4096;
@@ -13,54 +14,37 @@ pub const MAX_TASK_CAPACITY: u32 = gtap_device::runtime::pool::MAX_CAPACITY;
 pub const MAX_QUEUE_CAPACITY: u32 = gtap_device::runtime::deque::MAX_CAPACITY;
 /// The most EPAQ queues.
 pub const MAX_NUM_QUEUES: u32 = 64;
-/// The default [`CpuConfig::timeout`]: the GPU runtime's default too.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Settings of a [`CpuRuntime`](super::CpuRuntime). Build it with the setters, which share
-/// the fields' names; [`CpuRuntime::new`](super::CpuRuntime::new) validates it.
+/// Settings of a [`CpuRuntime`](super::CpuRuntime): the CPU's own (`threads`,
+/// `task_capacity`, `team`) and the [`Limits`] it shares with the GPU backend. Build it with
+/// the setters, which share the settings' names, and read the limits through
+/// [`CpuConfig::limits`]; [`CpuRuntime::new`](super::CpuRuntime::new) validates it.
 ///
 /// ```
 /// use gtap_host::cpu::CpuConfig;
 /// let config = CpuConfig::new().threads(2).task_capacity(1 << 16).queue_capacity(1 << 10);
 /// assert_eq!(config.threads, 2);
+/// assert_eq!(config.limits().queue_capacity(), 1 << 10);
 /// assert!(config.validate().is_ok());
 /// assert!(CpuConfig::new().queue_capacity(1000).validate().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CpuConfig {
-    /// Worker threads, `1..=4096`. Default: [`std::thread::available_parallelism`].
+    /// Worker threads, `1..=4096`. Default: [`std::thread::available_parallelism`]. Lower it
+    /// to leave cores to other work, or to reproduce a run with fewer workers.
     pub threads: usize,
     /// Task records: the most tasks that may exist at once (spawned and not yet complete),
     /// `1..=2^31`. Default `2^20`. Memory: this many records of the program's largest task
     /// frame plus a 32-byte header. The memory is reserved up front, but pages are only
-    /// touched as records are first used.
+    /// touched as records are first used. Raise it when a run fails for lack of records.
     pub task_capacity: u32,
-    /// Entries of each worker's queue (runnable task ids): a power of two in `2..=2^30`.
-    /// Default `2^16`.
-    pub queue_capacity: u32,
-    /// EPAQ queues that `spawn!(queue(q), ..)` and `taskwait!(queue(q))` may name, `1..=64`.
-    /// Default 1. The CPU backend checks the indices but keeps one queue per worker: queues
-    /// change how a GPU warp groups tasks, never a result.
-    pub num_queues: u32,
-    /// How long a run may take before it is stopped with
-    /// [`RunError::TimedOut`](crate::RunError::TimedOut). Default 120 s, as on the GPU;
-    /// `None`: no limit, a run that never ends then never returns.
-    ///
-    /// Workers stop between tasks. A task whose body has not returned after a further grace
-    /// period (as long as the timeout, but at least 0.1 s and at most 5 s) cannot be stopped
-    /// from outside: the run then ends with [`CpuError::Stuck`] and leaves that worker thread
-    /// running (see there).
-    pub timeout: Option<Duration>,
     /// Block programs (`#[gtap::task(block)]`): threads per team, `1..=64`; each worker is a
     /// team of this many threads running one block task at a time (`threads × team` OS
     /// threads in all). Default 4. Ignored by thread programs.
     pub team: u32,
-    /// Block programs: bytes of scratch memory per team (`Block::scratch`), at most 1 MiB.
-    /// Default 4096.
-    pub block_scratch: usize,
-    /// Block programs: check at every `taskwait!()` that each thread's frame equals the
-    /// leader's (state that lives across a join must be uniform). Default: on in debug builds.
-    pub check_uniform: bool,
+    /// Queues, timeout, block scratch and the uniformity check, as on the GPU (CPU defaults
+    /// and ranges in each getter's doc).
+    pub(crate) limits: Limits,
 }
 
 impl Default for CpuConfig {
@@ -68,20 +52,21 @@ impl Default for CpuConfig {
         CpuConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             task_capacity: 1 << 20,
-            queue_capacity: 1 << 16,
-            num_queues: 1,
-            timeout: Some(DEFAULT_TIMEOUT),
             team: 4,
-            block_scratch: 4096,
-            check_uniform: cfg!(debug_assertions),
+            limits: Limits::cpu_default(),
         }
     }
 }
 
 impl CpuConfig {
-    /// The defaults (see each field).
+    /// The defaults (see each field and [`Limits`]).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The settings the GPU backend shares: queues, timeout, block scratch, uniformity check.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Sets [`CpuConfig::threads`].
@@ -96,22 +81,32 @@ impl CpuConfig {
         self
     }
 
-    /// Sets [`CpuConfig::queue_capacity`].
+    /// Sets the entries of each worker's queue ([`Limits::queue_capacity`]: a power of two in
+    /// `2..=2^30`, default `2^16`).
     pub fn queue_capacity(mut self, entries: u32) -> Self {
-        self.queue_capacity = entries;
+        self.limits.queue_capacity = entries;
         self
     }
 
-    /// Sets [`CpuConfig::num_queues`].
+    /// Sets the EPAQ queues a program may name ([`Limits::num_queues`]: `1..=64`, default 1).
     pub fn num_queues(mut self, queues: u32) -> Self {
-        self.num_queues = queues;
+        self.limits.num_queues = queues;
         self
     }
 
-    /// Sets [`CpuConfig::timeout`] to `Some(timeout)` (to run without a limit, set the field
-    /// to `None`).
+    /// Sets how long a run may take ([`Limits::timeout`], default 120 s). A task whose body
+    /// has not returned a grace period after the timeout (as long as the timeout, but at
+    /// least 0.1 s and at most 5 s) cannot be stopped from outside: the run then ends with
+    /// [`CpuError::Stuck`] and leaves that worker thread running (see there).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.limits.timeout = timeout;
+        self
+    }
+
+    /// Lifts the time limit ([`Limits::timeout`] becomes [`Duration::MAX`]): a run that never
+    /// ends then never returns. For runs longer than any limit one would choose.
+    pub fn no_timeout(mut self) -> Self {
+        self.limits.timeout = Duration::MAX;
         self
     }
 
@@ -121,16 +116,23 @@ impl CpuConfig {
         self
     }
 
-    /// Sets [`CpuConfig::block_scratch`].
-    pub fn block_scratch(mut self, bytes: usize) -> Self {
-        self.block_scratch = bytes;
+    /// Sets the scratch bytes per team of a block program ([`Limits::block_scratch`]: at
+    /// most 1 MiB, default 4096).
+    pub fn block_scratch(mut self, bytes: u32) -> Self {
+        self.limits.block_scratch = bytes;
         self
     }
 
-    /// Sets [`CpuConfig::check_uniform`].
+    /// Turns the uniformity check of block programs on or off ([`Limits::check_uniform`],
+    /// default: on in debug builds).
     pub fn check_uniform(mut self, on: bool) -> Self {
-        self.check_uniform = on;
+        self.limits.check_uniform = on;
         self
+    }
+
+    /// The run's time limit, `None` for none ([`CpuConfig::no_timeout`]).
+    pub(crate) fn deadline(&self) -> Option<Duration> {
+        (self.limits.timeout != Duration::MAX).then_some(self.limits.timeout)
     }
 
     /// Checks every setting against its range.
@@ -152,38 +154,40 @@ impl CpuConfig {
                 "must be between 1 and 2^31",
             );
         }
-        if self.queue_capacity < 2
-            || self.queue_capacity > MAX_QUEUE_CAPACITY
-            || !self.queue_capacity.is_power_of_two()
+        let limits = &self.limits;
+        if limits.queue_capacity < 2
+            || limits.queue_capacity > MAX_QUEUE_CAPACITY
+            || !limits.queue_capacity.is_power_of_two()
         {
             return invalid(
                 "queue_capacity",
-                self.queue_capacity.into(),
+                limits.queue_capacity.into(),
                 "must be a power of two between 2 and 2^30",
             );
         }
-        if self.num_queues == 0 || self.num_queues > MAX_NUM_QUEUES {
+        if limits.num_queues == 0 || limits.num_queues > MAX_NUM_QUEUES {
             return invalid(
                 "num_queues",
-                self.num_queues.into(),
+                limits.num_queues.into(),
                 "must be between 1 and 64",
             );
         }
         if self.team == 0 || self.team > gtap_device::runtime::cpu::MAX_TEAM {
             return invalid("team", self.team.into(), "must be between 1 and 64");
         }
-        if self.block_scratch > 1 << 20 {
+        if limits.block_scratch > 1 << 20 {
             return invalid(
                 "block_scratch",
-                self.block_scratch as u64,
+                limits.block_scratch.into(),
                 "must be at most 1 MiB",
             );
         }
-        if self.timeout.is_some_and(|t| t.is_zero()) {
+        if let Err((setting, value, _)) = limits.check_shared() {
+            // The shared rule, with the CPU's way out: no limit at all.
             return invalid(
-                "timeout",
-                0,
-                "must be longer than zero (set the field to None for no limit)",
+                setting,
+                value,
+                "must be longer than zero (CpuConfig::no_timeout() for no limit)",
             );
         }
         Ok(())
@@ -193,6 +197,7 @@ impl CpuConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::DEFAULT_TIMEOUT;
 
     #[test]
     fn defaults_are_valid() {
@@ -237,13 +242,12 @@ mod tests {
 
     #[test]
     fn timeout_defaults_to_the_gpu_default_and_can_be_lifted() {
-        assert_eq!(CpuConfig::new().timeout, Some(DEFAULT_TIMEOUT));
+        assert_eq!(CpuConfig::new().limits().timeout(), DEFAULT_TIMEOUT);
+        assert_eq!(CpuConfig::new().deadline(), Some(DEFAULT_TIMEOUT));
         let c = CpuConfig::new().timeout(Duration::from_millis(5));
-        assert_eq!(c.timeout, Some(Duration::from_millis(5)));
-        let unlimited = CpuConfig {
-            timeout: None,
-            ..CpuConfig::new()
-        };
+        assert_eq!(c.deadline(), Some(Duration::from_millis(5)));
+        let unlimited = CpuConfig::new().no_timeout();
+        assert_eq!(unlimited.deadline(), None);
         unlimited.validate().unwrap();
     }
 }

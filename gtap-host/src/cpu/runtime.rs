@@ -124,7 +124,10 @@ impl CpuRuntime {
     /// A runtime with `config`, validated, and its queues allocated.
     pub fn new(config: CpuConfig) -> Result<Self, CpuError> {
         config.validate()?;
-        let memory = Box::new(CpuMemory::new(config.threads, config.queue_capacity)?);
+        let memory = Box::new(CpuMemory::new(
+            config.threads,
+            config.limits.queue_capacity,
+        )?);
         Ok(CpuRuntime {
             config,
             memory: Some(memory),
@@ -141,14 +144,14 @@ impl CpuRuntime {
     pub fn set_config(&mut self, config: CpuConfig) -> Result<(), CpuError> {
         config.validate()?;
         if config.threads != self.config.threads
-            || config.queue_capacity != self.config.queue_capacity
+            || config.limits.queue_capacity != self.config.limits.queue_capacity
         {
             // Free the old queues first, so that peak memory is not old + new. Should the new
             // allocation fail, the next run tries again.
             self.memory = None;
             self.memory = Some(Box::new(CpuMemory::new(
                 config.threads,
-                config.queue_capacity,
+                config.limits.queue_capacity,
             )?));
         }
         self.config = config;
@@ -168,7 +171,7 @@ impl CpuRuntime {
             Some(memory) => memory,
             None => Box::new(CpuMemory::new(
                 self.config.threads,
-                self.config.queue_capacity,
+                self.config.limits.queue_capacity,
             )?),
         })
     }
@@ -176,10 +179,10 @@ impl CpuRuntime {
     /// The options of the next run's scheduler.
     fn run_options(&self) -> RunOptions {
         RunOptions {
-            num_queues: self.config.num_queues,
+            num_queues: self.config.limits.num_queues,
             idle: std::thread::yield_now,
             team: self.config.team,
-            check_uniform: self.config.check_uniform,
+            check_uniform: self.config.limits.check_uniform,
         }
     }
 
@@ -226,12 +229,12 @@ impl CpuRuntime {
         };
         let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
         let threads = self.config.threads;
-        let timeout = self.config.timeout;
+        let timeout = self.config.deadline();
         let memory = self.take_memory()?;
         // From here until the memory is boxed again, it is reached only through this pointer
         // (a `Box` must not be moved while threads use references derived from it).
         let memory = Box::into_raw(memory);
-        let block_scratch = P::BLOCK.then_some(self.config.block_scratch);
+        let block_scratch = P::BLOCK.then_some(self.config.limits.block_scratch as usize);
         // SAFETY: `memory` came from `Box::into_raw` just above and nothing else refers to it;
         // it stays allocated until it is boxed again below, after every worker was joined, or
         // forever when it is leaked.

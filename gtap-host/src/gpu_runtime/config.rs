@@ -12,81 +12,164 @@ use gtap_device::runtime::record::Record;
 use gtap_device::task::block::RUNTIME_SHARED_BYTES;
 
 use super::GpuRunError;
-use crate::DeviceProps;
+use crate::{DeviceProps, Limits};
 
-/// How a GPU run is launched and how large its structures are. Every field has a default
-/// derived from the device or from GTaP's evaluation; [`GpuConfig::validate`] rejects
-/// values that cannot work, before anything is allocated.
+/// How a GPU run is launched and how large its structures are, in three parts: the launch
+/// ([`GpuLaunch`]: grid, block, records, profiler), the [`Limits`] the CPU backend shares,
+/// and the scheduler's experiment knobs ([`GpuTuning`]). Every setting has a default derived
+/// from the device or from GTaP's evaluation.
+///
+/// Build it with the setters, which are named after the settings, and read it through
+/// [`GpuConfig::launch`], [`GpuConfig::limits`] and [`GpuConfig::tuning`];
+/// [`GpuConfig::validate`] rejects values that cannot work, before anything is allocated.
+///
+/// ```
+/// use gtap_host::gpu_runtime::GpuConfig;
+/// let config = GpuConfig::new().grid(7).num_queues(2).top_up(2);
+/// assert_eq!(config.launch().grid(), Some(7));
+/// assert_eq!(config.limits().num_queues(), 2);
+/// assert_eq!(config.tuning().top_up(), 2);
+/// assert!(config.validate().is_ok());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuConfig {
-    /// Blocks in the grid. `None`: as many as can be resident at once (occupancy × SMs), so
-    /// that every worker runs from the start, but at most `warps_per_sm` warps per SM.
-    pub grid: Option<u32>,
-    /// With `grid: None`, the most warps per SM the default grid puts to work (default 16).
-    /// Fewer warps than the SM can hold are faster on the programs measured (the grid sweep in
-    /// results/), as they contend less for the memory system and each other's queues.
-    pub warps_per_sm: u32,
-    /// Threads per block, a multiple of 32 (default 32, as in GTaP's thread-level runs).
-    pub block: u32,
-    /// Task records per warp (each warp allocates from its own slab).
-    pub tasks_per_warp: u32,
-    /// Entries of each warp queue, a power of two.
-    pub queue_capacity: u32,
-    /// EPAQ queues per warp, `1..=8`.
-    pub num_queues: u32,
-    /// Victims an idle warp tries per round.
-    pub steal_attempts: u32,
+    pub(crate) launch: GpuLaunch,
+    pub(crate) limits: Limits,
+    pub(crate) tuning: GpuTuning,
+}
+
+/// The launch part of a [`GpuConfig`]: how many blocks of how many threads, how many task
+/// records each warp has, and whether the profiler records. Set through `GpuConfig`'s setters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuLaunch {
+    pub(crate) grid: Option<u32>,
+    pub(crate) warps_per_sm: u32,
+    pub(crate) block: u32,
+    pub(crate) tasks_per_warp: u32,
+    pub(crate) profile: Option<u32>,
+}
+
+impl GpuLaunch {
+    /// Blocks in the grid ([`GpuConfig::grid`]). `None` (the default): as many as can be
+    /// resident at once (occupancy × SMs), so that every worker runs from the start, but at
+    /// most [`warps_per_sm`](GpuLaunch::warps_per_sm) warps per SM. Set it to measure a grid
+    /// sweep or to run a small program on few warps.
+    pub fn grid(&self) -> Option<u32> {
+        self.grid
+    }
+
+    /// With no grid set, the most warps per SM the default grid puts to work (default 16;
+    /// 64 or more: every resident warp). Fewer warps than the SM can hold are faster on the
+    /// programs measured (the grid sweep in results/), as they contend less for the memory
+    /// system and each other's queues; raise it for programs whose tasks wait on memory.
+    pub fn warps_per_sm(&self) -> u32 {
+        self.warps_per_sm
+    }
+
+    /// Threads per block, a positive multiple of 32 (default 32, as in GTaP's thread-level
+    /// runs). Block programs (`#[gtap::task(block)]`) need it to match their block width.
+    pub fn block(&self) -> u32 {
+        self.block
+    }
+
+    /// Task records per warp (each warp allocates from its own slab), `1..=2^24`, default
+    /// 4096: the most tasks a warp's slab holds at once. Raise it when a run fails for lack of
+    /// records (deep or wide spawn trees); device memory grows with it.
+    pub fn tasks_per_warp(&self) -> u32 {
+        self.tasks_per_warp
+    }
+
+    /// The per-warp timeline profiler: `Some(n)` runs the program's profiled kernel
+    /// (`gtap_<name>_profiled`, in PTX built with `GTAP_PROFILE=1` or
+    /// `PtxBuilder::profile(true)`), which records up to `n` rounds per warp (`1..=2^24`)
+    /// into a buffer of `warps * n * 56` bytes, returned as
+    /// [`GpuStats::profile`](super::GpuStats). `None` (the default): the plain kernel, which
+    /// records nothing. Turn it on to see where a run's warps spend their rounds.
+    pub fn profile(&self) -> Option<u32> {
+        self.profile
+    }
+}
+
+/// The scheduler's experiment knobs of a [`GpuConfig`]: how warps steal, publish and pick
+/// queues. The defaults are the fastest on the programs measured; the others exist to
+/// measure GTaP's choices against. Set through `GpuConfig`'s setters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuTuning {
+    pub(crate) steal_attempts: u32,
+    pub(crate) top_up: u32,
+    pub(crate) steal_per_queue: bool,
+    pub(crate) max_registers: Option<u32>,
+    pub(crate) keep_unpublished: u32,
+    pub(crate) resume_inline: bool,
+    pub(crate) keep_every_queue: bool,
+    pub(crate) queue_order: QueueOrder,
+    pub(crate) scheduler: Scheduler,
+}
+
+impl GpuTuning {
+    /// Victims an idle warp tries per round, at least 1 (default 8). More finds work sooner
+    /// in a run with little of it, at the price of more failed steals.
+    pub fn steal_attempts(&self) -> u32 {
+        self.steal_attempts
+    }
+
     /// Victims a warp tries to fill up a batch that its own deque left short of a warp's
-    /// width, stealing from the same EPAQ queue (GTaP fills every batch so; 0: the warp runs
-    /// the short batch as it is). Short batches leave lanes idle for the whole round, which
-    /// costs most where a round's tasks are long (sequential leaves below a cutoff).
-    pub top_up: u32,
+    /// width, stealing from the same EPAQ queue (GTaP fills every batch so; 0, the default:
+    /// the warp runs the short batch as it is). Short batches leave lanes idle for the whole
+    /// round, which costs most where a round's tasks are long (sequential leaves below a
+    /// cutoff): try 1 or 2 there.
+    pub fn top_up(&self) -> u32 {
+        self.top_up
+    }
+
     /// With `top_up > 0`: a warp whose own deque of its current queue is empty steals from
     /// that queue of other warps before it turns to its own next queue (GTaP's order; keeps
     /// rounds to one kind of task at the price of more steals). Default off: a warp runs its
     /// own tasks of every queue before it steals.
-    pub steal_per_queue: bool,
-    /// A run longer than this is stopped and reported as
-    /// [`RunError::TimedOut`](crate::RunError::TimedOut). The kernel times itself (from its
-    /// start, so time spent queued behind another run's kernel does not count) and stops
-    /// between rounds; a task that never returns cannot be stopped and ends the run as
-    /// [`GpuRunError::Stuck`] a few seconds later.
-    pub timeout: Duration,
-    /// Registers per thread the driver may give the kernels (`None`: its own choice). Fewer
-    /// registers let more warps be resident (block size permitting), at the price of spills.
-    pub max_registers: Option<u32>,
+    pub fn steal_per_queue(&self) -> bool {
+        self.steal_per_queue
+    }
+
+    /// Registers per thread the driver may give the kernels, `16..=255` (`None`, the default:
+    /// its own choice). Fewer registers let more warps be resident (block size permitting),
+    /// at the price of spills; try it when occupancy, not memory, limits a run.
+    pub fn max_registers(&self) -> Option<u32> {
+        self.max_registers
+    }
+
     /// The most tasks a warp keeps for itself, unpublished, at the end of a round (default
-    /// 32, a warp's width, as GTaP). More saves the warp the atomics of publishing and popping
-    /// while it has plenty of work, but hides those tasks from thieves. `0..=queue_capacity/2`.
-    pub keep_unpublished: u32,
+    /// 32, a warp's width, as GTaP), `0..=queue_capacity/2`. More saves the warp the atomics
+    /// of publishing and popping while it has plenty of work, but hides those tasks from
+    /// thieves.
+    pub fn keep_unpublished(&self) -> u32 {
+        self.keep_unpublished
+    }
+
     /// Whether the lane that completes a parent's last child resumes the parent at once (when
     /// the parent's continuation goes to the current queue) instead of queueing it for a later
     /// round. Default off (GTaP's behaviour).
-    pub resume_inline: bool,
+    pub fn resume_inline(&self) -> bool {
+        self.resume_inline
+    }
+
     /// EPAQ: whether a warp keeps up to `keep_unpublished` new tasks unpublished in every one
     /// of its queues at the end of a round (fewer publish and pop atomics; more tasks hidden
     /// from thieves), instead of only in the queue its next round takes from. Default off.
-    pub keep_every_queue: bool,
-    /// EPAQ: which queue a warp's next round takes from ([`QueueOrder`]).
-    pub queue_order: QueueOrder,
+    pub fn keep_every_queue(&self) -> bool {
+        self.keep_every_queue
+    }
+
+    /// EPAQ: which queue a warp's next round takes from ([`QueueOrder`], default
+    /// [`QueueOrder::NextFull`]). Matters only with several queues.
+    pub fn queue_order(&self) -> QueueOrder {
+        self.queue_order
+    }
+
     /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
-    /// paper measures it against.
-    pub scheduler: Scheduler,
-    /// The per-warp timeline profiler: `Some(n)` runs the program's profiled kernel
-    /// (`gtap_<name>_profiled`, in PTX built with `GTAP_PROFILE=1` or
-    /// `PtxBuilder::profile(true)`), which records up to `n` rounds per warp into a buffer
-    /// of `warps * n * 56` bytes, returned as [`GpuStats::profile`](super::GpuStats). `None`
-    /// (the default): the plain kernel, which records nothing.
-    pub profile: Option<u32>,
-    /// Block programs: bytes of shared-memory scratch per block for `Block::scratch` (default
-    /// 4096), on top of the runtime's own `gtap_device::task::block::RUNTIME_SHARED_BYTES`.
-    pub block_scratch: u32,
-    /// Block programs: at every suspension, check that every thread's frame equals the
-    /// leader's and fail with [`RunError::NonUniformState`](crate::RunError::NonUniformState)
-    /// if not. Costs two block barriers and a frame comparison per suspension. Default: on in
-    /// debug builds of the host program, off in release builds (as
-    /// `CpuConfig::check_uniform`).
-    pub check_uniform: bool,
+    /// paper measures it against ([`Scheduler`]).
+    pub fn scheduler(&self) -> Scheduler {
+        self.scheduler
+    }
 }
 
 /// The most scratch bytes per block [`GpuConfig::block_scratch`] accepts (the largest shared
@@ -132,151 +215,179 @@ pub enum QueueOrder {
 impl Default for GpuConfig {
     fn default() -> Self {
         GpuConfig {
-            grid: None,
-            warps_per_sm: 16,
-            block: 32,
-            tasks_per_warp: 4096,
-            queue_capacity: 4096,
-            num_queues: 1,
-            steal_attempts: 8,
-            top_up: 0,
-            steal_per_queue: false,
-            timeout: Duration::from_secs(120),
-            max_registers: None,
-            keep_unpublished: 32,
-            resume_inline: false,
-            keep_every_queue: false,
-            queue_order: QueueOrder::NextFull,
-            scheduler: Scheduler::WorkStealing,
-            profile: None,
-            block_scratch: 4096,
-            check_uniform: cfg!(debug_assertions),
+            launch: GpuLaunch {
+                grid: None,
+                warps_per_sm: 16,
+                block: 32,
+                tasks_per_warp: 4096,
+                profile: None,
+            },
+            limits: Limits::gpu_default(),
+            tuning: GpuTuning {
+                steal_attempts: 8,
+                top_up: 0,
+                steal_per_queue: false,
+                max_registers: None,
+                keep_unpublished: 32,
+                resume_inline: false,
+                keep_every_queue: false,
+                queue_order: QueueOrder::NextFull,
+                scheduler: Scheduler::WorkStealing,
+            },
         }
     }
 }
 
 impl GpuConfig {
-    /// The defaults.
+    /// The defaults (see each getter of [`GpuLaunch`], [`Limits`] and [`GpuTuning`]).
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Sets the number of blocks.
+    /// The launch settings: grid, block, records per warp, profiler.
+    pub fn launch(&self) -> &GpuLaunch {
+        &self.launch
+    }
+
+    /// The settings the CPU backend shares: queues, timeout, block scratch, uniformity check.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The scheduler's experiment knobs.
+    pub fn tuning(&self) -> &GpuTuning {
+        &self.tuning
+    }
+
+    /// Sets the number of blocks ([`GpuLaunch::grid`]; default: as many as are resident, up
+    /// to `warps_per_sm` warps per SM).
     pub fn grid(mut self, blocks: u32) -> Self {
-        self.grid = Some(blocks);
+        self.launch.grid = Some(blocks);
         self
     }
 
-    /// Sets the most warps per SM of the default grid (64 or more: every resident warp).
+    /// Sets the most warps per SM of the default grid ([`GpuLaunch::warps_per_sm`], default
+    /// 16; 64 or more: every resident warp).
     pub fn warps_per_sm(mut self, warps: u32) -> Self {
-        self.warps_per_sm = warps;
+        self.launch.warps_per_sm = warps;
         self
     }
 
-    /// Sets the threads per block (a multiple of 32).
+    /// Sets the threads per block ([`GpuLaunch::block`], a multiple of 32, default 32).
     pub fn block(mut self, threads: u32) -> Self {
-        self.block = threads;
+        self.launch.block = threads;
         self
     }
 
-    /// Sets the task records per warp.
+    /// Sets the task records per warp ([`GpuLaunch::tasks_per_warp`], default 4096).
     pub fn tasks_per_warp(mut self, records: u32) -> Self {
-        self.tasks_per_warp = records;
+        self.launch.tasks_per_warp = records;
         self
     }
 
-    /// Sets the entries per warp queue (a power of two).
+    /// Sets the entries per warp queue ([`Limits::queue_capacity`], a power of two, default
+    /// 4096).
     pub fn queue_capacity(mut self, entries: u32) -> Self {
-        self.queue_capacity = entries;
+        self.limits.queue_capacity = entries;
         self
     }
 
-    /// Sets the EPAQ queues per warp (1 to 8).
+    /// Sets the EPAQ queues per warp ([`Limits::num_queues`], 1 to 8, default 1).
     pub fn num_queues(mut self, queues: u32) -> Self {
-        self.num_queues = queues;
+        self.limits.num_queues = queues;
         self
     }
 
-    /// Sets the victims an idle warp tries per round.
+    /// Sets the victims an idle warp tries per round ([`GpuTuning::steal_attempts`], default
+    /// 8).
     pub fn steal_attempts(mut self, attempts: u32) -> Self {
-        self.steal_attempts = attempts;
+        self.tuning.steal_attempts = attempts;
         self
     }
 
-    /// Sets the victims a warp tries to fill up a short batch from (0: off).
+    /// Sets the victims a warp tries to fill up a short batch from ([`GpuTuning::top_up`],
+    /// default 0: off).
     pub fn top_up(mut self, victims: u32) -> Self {
-        self.top_up = victims;
+        self.tuning.top_up = victims;
         self
     }
 
     /// Sets whether a warp steals from its current EPAQ queue before it turns to its own
-    /// next queue (needs `top_up > 0`).
+    /// next queue ([`GpuTuning::steal_per_queue`], default off; needs `top_up > 0`).
     pub fn steal_per_queue(mut self, on: bool) -> Self {
-        self.steal_per_queue = on;
+        self.tuning.steal_per_queue = on;
         self
     }
 
-    /// Sets the run's time limit.
+    /// Sets the run's time limit ([`Limits::timeout`], default 120 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.limits.timeout = timeout;
         self
     }
 
-    /// Limits the registers per thread (16 to 255).
+    /// Limits the registers per thread ([`GpuTuning::max_registers`], 16 to 255; default:
+    /// the driver's choice).
     pub fn max_registers(mut self, registers: u32) -> Self {
-        self.max_registers = Some(registers);
+        self.tuning.max_registers = Some(registers);
         self
     }
 
-    /// Sets the most tasks a warp keeps unpublished between rounds.
+    /// Sets the most tasks a warp keeps unpublished between rounds
+    /// ([`GpuTuning::keep_unpublished`], default 32).
     pub fn keep_unpublished(mut self, tasks: u32) -> Self {
-        self.keep_unpublished = tasks;
+        self.tuning.keep_unpublished = tasks;
         self
     }
 
-    /// Sets whether a warp keeps unpublished tasks in every EPAQ queue.
+    /// Sets whether a warp keeps unpublished tasks in every EPAQ queue
+    /// ([`GpuTuning::keep_every_queue`], default off).
     pub fn keep_every_queue(mut self, on: bool) -> Self {
-        self.keep_every_queue = on;
+        self.tuning.keep_every_queue = on;
         self
     }
 
-    /// Sets which EPAQ queue a warp's next round takes from.
+    /// Sets which EPAQ queue a warp's next round takes from ([`GpuTuning::queue_order`],
+    /// default [`QueueOrder::NextFull`]).
     pub fn queue_order(mut self, order: QueueOrder) -> Self {
-        self.queue_order = order;
+        self.tuning.queue_order = order;
         self
     }
 
-    /// Sets whether the lane that completes a parent's last child resumes it at once.
+    /// Sets whether the lane that completes a parent's last child resumes it at once
+    /// ([`GpuTuning::resume_inline`], default off).
     pub fn resume_inline(mut self, on: bool) -> Self {
-        self.resume_inline = on;
+        self.tuning.resume_inline = on;
         self
     }
 
-    /// Sets how warps share tasks (an ablation instead of work stealing).
+    /// Sets how warps share tasks ([`GpuTuning::scheduler`], default work stealing; the
+    /// others are ablations).
     pub fn scheduler(mut self, scheduler: Scheduler) -> Self {
-        self.scheduler = scheduler;
+        self.tuning.scheduler = scheduler;
         self
     }
 
     /// Turns the per-warp timeline profiler on, recording up to `events_per_warp` rounds per
     /// warp (consecutive idle rounds count as one; a warp whose buffer is full counts the
-    /// rest as dropped). Needs PTX with the profiled kernels: build it with
-    /// `GTAP_PROFILE=1` or `PtxBuilder::profile(true)`. See the
-    /// [field](GpuConfig#structfield.profile) and [`Profile`](super::Profile).
+    /// rest as dropped). Default off. Needs PTX with the profiled kernels: build it with
+    /// `GTAP_PROFILE=1` or `PtxBuilder::profile(true)`. See [`GpuLaunch::profile`] and
+    /// [`Profile`](super::Profile).
     pub fn profile(mut self, events_per_warp: u32) -> Self {
-        self.profile = Some(events_per_warp);
+        self.launch.profile = Some(events_per_warp);
         self
     }
 
-    /// Sets the scratch bytes per block of a block program (`Block::scratch`).
+    /// Sets the scratch bytes per block of a block program ([`Limits::block_scratch`],
+    /// `Block::scratch`, default 4096).
     pub fn block_scratch(mut self, bytes: u32) -> Self {
-        self.block_scratch = bytes;
+        self.limits.block_scratch = bytes;
         self
     }
 
-    /// Turns the uniformity check of block programs on or off.
+    /// Turns the uniformity check of block programs on or off ([`Limits::check_uniform`],
+    /// default: on in debug builds).
     pub fn check_uniform(mut self, on: bool) -> Self {
-        self.check_uniform = on;
+        self.limits.check_uniform = on;
         self
     }
 
@@ -289,91 +400,93 @@ impl GpuConfig {
                 why,
             })
         };
-        if self.block == 0 || !self.block.is_multiple_of(32) {
+        if self.launch.block == 0 || !self.launch.block.is_multiple_of(32) {
             return bad(
                 "block",
-                self.block.into(),
+                self.launch.block.into(),
                 "threads per block must be a positive multiple of 32 (a warp)",
             );
         }
-        if self.warps_per_sm == 0 {
+        if self.launch.warps_per_sm == 0 {
             return bad(
                 "warps_per_sm",
                 0,
                 "the default grid needs at least one warp per SM",
             );
         }
-        if self.grid == Some(0) {
+        if self.launch.grid == Some(0) {
             return bad("grid", 0, "the grid needs at least one block");
         }
-        if self.tasks_per_warp == 0 || self.tasks_per_warp > 1 << 24 {
+        if self.launch.tasks_per_warp == 0 || self.launch.tasks_per_warp > 1 << 24 {
             return bad(
                 "tasks_per_warp",
-                self.tasks_per_warp.into(),
+                self.launch.tasks_per_warp.into(),
                 "must be between 1 and 2^24",
             );
         }
-        if !self.queue_capacity.is_power_of_two()
-            || self.queue_capacity < 64
-            || self.queue_capacity > 1 << 24
+        if !self.limits.queue_capacity.is_power_of_two()
+            || self.limits.queue_capacity < 64
+            || self.limits.queue_capacity > 1 << 24
         {
             return bad(
                 "queue_capacity",
-                self.queue_capacity.into(),
+                self.limits.queue_capacity.into(),
                 "must be a power of two between 64 and 2^24",
             );
         }
-        if self.num_queues == 0 || self.num_queues > MAX_QUEUES {
+        if self.limits.num_queues == 0 || self.limits.num_queues > MAX_QUEUES {
             return bad(
                 "num_queues",
-                self.num_queues.into(),
+                self.limits.num_queues.into(),
                 "must be between 1 and 8",
             );
         }
-        if self.steal_attempts == 0 {
+        if self.tuning.steal_attempts == 0 {
             return bad(
                 "steal_attempts",
                 0,
                 "an idle warp must try at least one victim",
             );
         }
-        if self.steal_per_queue && self.top_up == 0 {
+        if self.tuning.steal_per_queue && self.tuning.top_up == 0 {
             return bad(
                 "top_up",
                 0,
                 "steal_per_queue steals with top_up's victims: set top_up to at least 1",
             );
         }
-        if let Some(r) = self.max_registers
+        if let Some(r) = self.tuning.max_registers
             && !(16..=255).contains(&r)
         {
             return bad("max_registers", r.into(), "must be between 16 and 255");
         }
-        if self.scheduler == Scheduler::GlobalQueue && self.num_queues != 1 {
+        if self.tuning.scheduler == Scheduler::GlobalQueue && self.limits.num_queues != 1 {
             return bad(
                 "num_queues",
-                self.num_queues.into(),
+                self.limits.num_queues.into(),
                 "the global-queue scheduler has one queue: set num_queues to 1",
             );
         }
-        if self.keep_unpublished > self.queue_capacity / 2 {
+        if self.tuning.keep_unpublished > self.limits.queue_capacity / 2 {
             return bad(
                 "keep_unpublished",
-                self.keep_unpublished.into(),
+                self.tuning.keep_unpublished.into(),
                 "must be at most half of queue_capacity",
             );
         }
-        if self.timeout.is_zero() {
-            return bad("timeout", 0, "must be longer than zero");
+        if let Err((setting, value, why)) = self.limits.check_shared() {
+            return bad(setting, value, why);
         }
-        if !self.block_scratch.is_multiple_of(8) || self.block_scratch > MAX_BLOCK_SCRATCH {
+        if !self.limits.block_scratch.is_multiple_of(8)
+            || self.limits.block_scratch > MAX_BLOCK_SCRATCH
+        {
             return bad(
                 "block_scratch",
-                self.block_scratch.into(),
+                self.limits.block_scratch.into(),
                 "must be a multiple of 8, at most 227 KiB (a block's shared memory)",
             );
         }
-        if let Some(n) = self.profile
+        if let Some(n) = self.launch.profile
             && !(1..=MAX_PROFILE_EVENTS).contains(&n)
         {
             return bad(
@@ -390,22 +503,22 @@ impl GpuConfig {
     /// device's limit and the memory of a run (with the smallest possible task records; a
     /// run checks again with its program's records, see [`GpuConfig::check_launch`]).
     pub(crate) fn validate_for(&self, props: &DeviceProps) -> Result<(), GpuRunError> {
-        if self.block > props.max_threads_per_block {
+        if self.launch.block > props.max_threads_per_block {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block",
-                value: self.block.into(),
+                value: self.launch.block.into(),
                 why: "more threads per block than the device allows",
             });
         }
         if u64::from(self.shared_mem_bytes(false)) > props.shared_mem_per_block as u64 {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block",
-                value: self.block.into(),
+                value: self.launch.block.into(),
                 why: "its warps need more shared memory than the device gives a block \
                       (gtap_device::runtime::gpu::layout::WARP_SHARED_BYTES per warp)",
             });
         }
-        if let Some(grid) = self.grid {
+        if let Some(grid) = self.launch.grid {
             self.check_launch(props, grid, size_of::<Record<()>>() as u64, false)?;
         }
         Ok(())
@@ -415,9 +528,9 @@ impl GpuConfig {
     /// program, the runtime's block state and the scratch.
     pub(crate) fn shared_mem_bytes(&self, block_program: bool) -> u32 {
         if block_program {
-            RUNTIME_SHARED_BYTES as u32 + self.block_scratch
+            RUNTIME_SHARED_BYTES as u32 + self.limits.block_scratch
         } else {
-            self.block / 32 * WARP_SHARED_BYTES
+            self.launch.block / 32 * WARP_SHARED_BYTES
         }
     }
 
@@ -426,7 +539,7 @@ impl GpuConfig {
         if block_program {
             u64::from(grid)
         } else {
-            u64::from(grid) * u64::from(self.block) / 32
+            u64::from(grid) * u64::from(self.launch.block) / 32
         }
     }
 
@@ -453,17 +566,17 @@ impl GpuConfig {
         {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block_scratch",
-                value: self.block_scratch.into(),
+                value: self.limits.block_scratch.into(),
                 why: "the scratch and the runtime's block state need more shared memory than the \
                       device gives a block",
             });
         }
         let warps = self.workers(grid, block_program);
-        let records = warps * u64::from(self.tasks_per_warp);
+        let records = warps * u64::from(self.launch.tasks_per_warp);
         if records > u64::from(u32::MAX - 1) {
             return Err(GpuRunError::InvalidConfig {
                 setting: "tasks_per_warp",
-                value: self.tasks_per_warp.into(),
+                value: self.launch.tasks_per_warp.into(),
                 why: "grid * block / 32 * tasks_per_warp task records exceed 2^32 ids",
             });
         }
@@ -507,11 +620,11 @@ pub(crate) struct DeviceFootprint {
 
 impl DeviceFootprint {
     fn new(config: &GpuConfig, warps: u64, record_size: u64) -> Self {
-        let records = warps.checked_mul(config.tasks_per_warp.into());
+        let records = warps.checked_mul(config.launch.tasks_per_warp.into());
         let entries = warps
-            .checked_mul(config.num_queues.into())
-            .and_then(|q| q.checked_mul(config.queue_capacity.into()));
-        let queues = warps.checked_mul(config.num_queues.into());
+            .checked_mul(config.limits.num_queues.into())
+            .and_then(|q| q.checked_mul(config.limits.queue_capacity.into()));
+        let queues = warps.checked_mul(config.limits.num_queues.into());
         DeviceFootprint {
             warps,
             records: records
@@ -522,7 +635,7 @@ impl DeviceFootprint {
             deques: queues.and_then(|q| q.checked_mul(size_of::<DequeState>() as u64)),
             per_warp: warps
                 .checked_mul((size_of::<WarpStats>() + size_of::<TaskCounts>() + 4) as u64),
-            profile: match config.profile {
+            profile: match config.launch.profile {
                 None => Some(0),
                 Some(n) => u64::from(n)
                     .checked_mul(size_of::<ProfileEvent>() as u64)
@@ -554,12 +667,28 @@ impl DeviceFootprint {
     /// that size it.
     fn largest(&self, config: &GpuConfig, grid: u32) -> (&'static str, &'static str, u64) {
         let named = [
-            ("the task records", "tasks_per_warp", config.tasks_per_warp),
-            ("the free stacks", "tasks_per_warp", config.tasks_per_warp),
-            ("the task queues", "queue_capacity", config.queue_capacity),
-            ("the queue states", "num_queues", config.num_queues),
+            (
+                "the task records",
+                "tasks_per_warp",
+                config.launch.tasks_per_warp,
+            ),
+            (
+                "the free stacks",
+                "tasks_per_warp",
+                config.launch.tasks_per_warp,
+            ),
+            (
+                "the task queues",
+                "queue_capacity",
+                config.limits.queue_capacity,
+            ),
+            ("the queue states", "num_queues", config.limits.num_queues),
             ("the per-warp statistics", "grid", grid),
-            ("the profile buffer", "profile", config.profile.unwrap_or(0)),
+            (
+                "the profile buffer",
+                "profile",
+                config.launch.profile.unwrap_or(0),
+            ),
         ];
         // An overflowing size (`None`) counts as the largest.
         let sizes = self.parts().map(|part| part.unwrap_or(u64::MAX));
@@ -760,7 +889,7 @@ mod tests {
 
     #[test]
     fn profiling_is_off_by_default_and_its_range_is_checked() {
-        assert_eq!(GpuConfig::new().profile, None);
+        assert_eq!(GpuConfig::new().launch().profile(), None);
         GpuConfig::new().profile(1).validate().unwrap();
         GpuConfig::new().profile(1 << 24).validate().unwrap();
         let err = GpuConfig::new()

@@ -40,17 +40,17 @@ pub(super) fn control_block(
         root_result: arrays.root_result,
         root_args: arrays.root_args,
         num_warps: plan.warps as u32,
-        num_queues: cfg.num_queues,
-        queue_capacity: cfg.queue_capacity,
-        tasks_per_warp: cfg.tasks_per_warp,
+        num_queues: cfg.limits.num_queues,
+        queue_capacity: cfg.limits.queue_capacity,
+        tasks_per_warp: cfg.launch.tasks_per_warp,
         record_size: plan.program.record_size as u32,
         record_align: plan.program.record_align as u32,
-        steal_attempts: cfg.steal_attempts,
-        top_up: cfg.top_up,
+        steal_attempts: cfg.tuning.steal_attempts,
+        top_up: cfg.tuning.top_up,
         panic_report,
         args_size: plan.program.args_size as u32,
         keep_max: keep_max(cfg, block_program),
-        timeout_ns: u64::try_from(cfg.timeout.as_nanos()).unwrap_or(u64::MAX),
+        timeout_ns: u64::try_from(cfg.limits.timeout.as_nanos()).unwrap_or(u64::MAX),
         profile_events: arrays.profile_events,
         profile_warps: arrays.profile_warps,
         profile_capacity: plan.profile_capacity,
@@ -63,35 +63,35 @@ pub(super) fn control_block(
 fn keep_max(cfg: &GpuConfig, block_program: bool) -> u32 {
     // A block worker keeps at most its next task: its batch is one task.
     if block_program {
-        cfg.keep_unpublished.min(1)
+        cfg.tuning.keep_unpublished.min(1)
     } else {
-        cfg.keep_unpublished
+        cfg.tuning.keep_unpublished
     }
 }
 
 /// The scheduling switches of `cfg` as [`tuning`] bits.
 fn tuning_bits(cfg: &GpuConfig, block_program: bool) -> u32 {
-    (if cfg.resume_inline {
+    (if cfg.tuning.resume_inline {
         tuning::RESUME_INLINE
     } else {
         0
-    }) | match cfg.scheduler {
+    }) | match cfg.tuning.scheduler {
         Scheduler::WorkStealing => 0,
         Scheduler::OneAtATime => tuning::ONE_AT_A_TIME,
         Scheduler::GlobalQueue => tuning::GLOBAL_QUEUE,
-    } | if cfg.keep_every_queue {
+    } | if cfg.tuning.keep_every_queue {
         tuning::KEEP_EVERY_QUEUE
     } else {
         0
-    } | match cfg.queue_order {
+    } | match cfg.tuning.queue_order {
         QueueOrder::NextFull => 0,
         QueueOrder::Stay => tuning::STAY_ON_QUEUE,
         QueueOrder::MostGenerated => tuning::MOST_GENERATED,
-    } | if cfg.steal_per_queue {
+    } | if cfg.tuning.steal_per_queue {
         tuning::STEAL_PER_QUEUE
     } else {
         0
-    } | if block_program && cfg.check_uniform {
+    } | if block_program && cfg.limits.check_uniform {
         tuning::CHECK_UNIFORM
     } else {
         0

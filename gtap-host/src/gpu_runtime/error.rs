@@ -18,7 +18,7 @@ use crate::GpuError;
 #[derive(Debug, thiserror::Error)]
 pub enum GpuRunError {
     /// A limit was hit (records per warp, queue, `max_children`, `slots!`, EPAQ queue index,
-    /// [`GpuConfig::timeout`](super::GpuConfig#structfield.timeout)), or a block task broke a
+    /// [`GpuConfig::timeout`](crate::Limits::timeout)), or a block task broke a
     /// block rule. The kernel stopped itself, and the runtime is ready for the next run.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -65,7 +65,7 @@ pub enum GpuRunError {
         program: &'static str,
     },
 
-    /// Profiling is on ([`GpuConfig::profile`](super::GpuConfig#structfield.profile)) but the
+    /// Profiling is on ([`GpuConfig::profile`](super::GpuLaunch::profile)) but the
     /// PTX has the program's plain kernel only.
     #[error(
         "GpuConfig::profile is set but the PTX has no profiled kernel `{kernel}` for program \

@@ -88,7 +88,8 @@ impl Launched {
                 began = Some(Instant::now());
             }
             let elapsed = began.map_or(Duration::ZERO, |b| b.elapsed());
-            if elapsed > timeout + STUCK_GRACE {
+            // Saturating: `Duration::MAX` is how a caller asks for no limit.
+            if elapsed > timeout.saturating_add(STUCK_GRACE) {
                 return Err(Stopped::Stuck);
             }
             std::thread::sleep(Duration::from_micros(200));

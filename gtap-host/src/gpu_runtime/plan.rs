@@ -58,9 +58,9 @@ impl ProgramShape {
 /// Refuses, for a block program, the settings only thread programs support.
 pub(super) fn check_program(cfg: &GpuConfig, program: &ProgramShape) -> Result<(), GpuRunError> {
     if program.block {
-        let unsupported = if cfg.scheduler != Scheduler::WorkStealing {
+        let unsupported = if cfg.tuning.scheduler != Scheduler::WorkStealing {
             Some("the ablation schedulers (GpuConfig::scheduler)")
-        } else if cfg.profile.is_some() {
+        } else if cfg.launch.profile.is_some() {
             Some("the per-warp profiler (GpuConfig::profile)")
         } else {
             None
@@ -114,23 +114,23 @@ impl RunPlan {
         // The driver's compiler fixed the kernel's registers per thread, which bound the
         // threads of a block: say so, rather than fail the launch "out of resources".
         let max_threads = max_threads()?;
-        if i64::from(cfg.block) > i64::from(max_threads) {
+        if i64::from(cfg.launch.block) > i64::from(max_threads) {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block",
-                value: cfg.block.into(),
+                value: cfg.launch.block.into(),
                 why: "more threads per block than this program's kernel can launch with its \
                       registers per thread: use fewer threads, or cap the registers \
                       (GpuConfig::max_registers)",
             });
         }
         let warps = sizes.warps as usize;
-        let global = cfg.scheduler == Scheduler::GlobalQueue;
+        let global = cfg.tuning.scheduler == Scheduler::GlobalQueue;
         let global_capacity = global_capacity(cfg, warps)?;
-        let profile_capacity = cfg.profile.unwrap_or(0);
+        let profile_capacity = cfg.launch.profile.unwrap_or(0);
         Ok(RunPlan {
             program,
             grid,
-            block: cfg.block,
+            block: cfg.launch.block,
             shared_mem_bytes: cfg.shared_mem_bytes(program.block),
             warps,
             global,
@@ -153,13 +153,13 @@ impl RunPlan {
 /// The global-queue ablation's ring: as large as all the warps' rings together (a power of
 /// two); a single slot when the ablation is off.
 fn global_capacity(cfg: &GpuConfig, warps: usize) -> Result<u32, GpuRunError> {
-    Ok(if cfg.scheduler == Scheduler::GlobalQueue {
-        u32::try_from((warps as u64 * u64::from(cfg.queue_capacity)).next_power_of_two())
+    Ok(if cfg.tuning.scheduler == Scheduler::GlobalQueue {
+        u32::try_from((warps as u64 * u64::from(cfg.limits.queue_capacity)).next_power_of_two())
             .ok()
             .filter(|c| *c <= 1 << 30)
             .ok_or(GpuRunError::InvalidConfig {
                 setting: "queue_capacity",
-                value: cfg.queue_capacity.into(),
+                value: cfg.limits.queue_capacity.into(),
                 why: "the global queue (warps x queue_capacity entries) exceeds 2^30 entries",
             })?
     } else {
@@ -286,7 +286,7 @@ mod tests {
         assert_eq!(Some(l.records as u64), sizes.records);
         assert_eq!(
             l.records,
-            400 * cfg.tasks_per_warp as usize * 512 + 256,
+            400 * cfg.launch.tasks_per_warp as usize * 512 + 256,
             "records and their alignment"
         );
         assert_eq!(Some(4 * l.rings as u64), sizes.rings);

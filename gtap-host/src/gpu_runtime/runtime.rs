@@ -47,7 +47,7 @@ pub struct GpuStats {
     /// The most tasks published in one warp queue at once.
     pub peak_queue: u32,
     /// The per-warp timeline, when the run was profiled
-    /// ([`GpuConfig::profile`](super::GpuConfig#structfield.profile)); `None` otherwise.
+    /// ([`GpuConfig::profile`](super::GpuLaunch::profile)); `None` otherwise.
     pub profile: Option<Profile>,
 }
 
@@ -183,7 +183,7 @@ impl GpuRuntime {
     pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
         config.validate()?;
         config.validate_for(gpu.props())?;
-        let module = load(&gpu, ptx, config.max_registers)?;
+        let module = load(&gpu, ptx, config.tuning.max_registers)?;
         let panic = PanicSink::new()?;
         Ok(GpuRuntime {
             gpu,
@@ -211,8 +211,8 @@ impl GpuRuntime {
     pub fn set_config(&mut self, config: GpuConfig) -> Result<(), GpuRunError> {
         config.validate()?;
         config.validate_for(self.gpu.props())?;
-        if config.max_registers != self.config.max_registers {
-            self.module = load(&self.gpu, &self.ptx, config.max_registers)?;
+        if config.tuning.max_registers != self.config.tuning.max_registers {
+            self.module = load(&self.gpu, &self.ptx, config.tuning.max_registers)?;
         }
         self.config = config;
         Ok(())
@@ -223,7 +223,7 @@ impl GpuRuntime {
     fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
         let name = format!("gtap_{}", P::NAME);
         let plain = self.module.kernel(&name);
-        if self.config.profile.is_some() {
+        if self.config.launch.profile.is_some() {
             let profiled = format!("{name}_profiled");
             return self.module.kernel(&profiled).map_err(|_| match plain {
                 Ok(_) => GpuRunError::NoProfiledKernel {
@@ -245,16 +245,16 @@ impl GpuRuntime {
     /// The grid the next run of `P` uses: the configured one, or every block that can be
     /// resident at once up to `warps_per_sm` warps per SM (at least one block per SM).
     pub fn grid_for<P: Program>(&self) -> Result<u32, GpuRunError> {
-        if let Some(g) = self.config.grid {
+        if let Some(g) = self.config.launch.grid {
             return Ok(g);
         }
         let kernel = self.kernel::<P>()?;
         let smem = self.config.shared_mem_bytes(P::BLOCK) as usize;
         let per_sm = kernel
             .function()
-            .occupancy_max_active_blocks_per_multiprocessor(self.config.block, smem, None)
+            .occupancy_max_active_blocks_per_multiprocessor(self.config.launch.block, smem, None)
             .map_err(driver("cuOccupancyMaxActiveBlocksPerMultiprocessor"))?;
-        let cap = (self.config.warps_per_sm / (self.config.block / 32)).max(1);
+        let cap = (self.config.launch.warps_per_sm / (self.config.launch.block / 32)).max(1);
         Ok(per_sm.clamp(1, cap) * self.gpu.props().sm_count)
     }
 
@@ -270,7 +270,7 @@ impl GpuRuntime {
         if self.stuck {
             // An earlier run's kernel still runs on this runtime's memory.
             return Err(GpuRunError::Stuck {
-                after: self.config.timeout,
+                after: self.config.limits.timeout,
             });
         }
         let (kernel, plan) = self.plan::<P, R>()?;
@@ -316,7 +316,7 @@ impl GpuRuntime {
     /// Waits for the `launched` kernel ([`launch`]): a failed kernel is reported with the
     /// location of a task's panic, a stuck one leaves this runtime stuck.
     fn wait(&mut self, launched: &Launched, kernel: &Kernel) -> Result<(), GpuRunError> {
-        match launched.wait(&self.gpu, kernel, self.config.timeout) {
+        match launched.wait(&self.gpu, kernel, self.config.limits.timeout) {
             Ok(()) => Ok(()),
             Err(Stopped::Failed(e)) => Err(self.kernel_failed(e)),
             Err(Stopped::Stuck) => {
@@ -324,7 +324,7 @@ impl GpuRuntime {
                 // (freeing page-locked memory waits for the device), so leak it.
                 self.stuck = true;
                 Err(GpuRunError::Stuck {
-                    after: self.config.timeout,
+                    after: self.config.limits.timeout,
                 })
             }
         }

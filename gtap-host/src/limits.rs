@@ -1,0 +1,109 @@
+//! [`Limits`]: the settings the GPU and the CPU backend share, with one type and one meaning
+//! on both, so that a program's limits read the same whichever backend runs it.
+
+use std::time::Duration;
+
+/// The default run time limit of both backends.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The settings both backends have: queue sizes, EPAQ queues, the run's time limit, a block
+/// program's scratch and its uniformity check. It is part of
+/// [`GpuConfig`](crate::gpu_runtime::GpuConfig) and of [`CpuConfig`](crate::cpu::CpuConfig):
+/// set it through their setters (`GpuConfig::new().num_queues(2)`), read it through their
+/// `limits()`. The defaults and the accepted ranges are each backend's own (a GPU queue lives
+/// in device memory, a CPU queue in host memory); each getter says both.
+///
+/// `timeout` is a [`Duration`] on both backends: "no limit" is [`Duration::MAX`], which the
+/// CPU backend accepts (`CpuConfig::no_timeout`) and which on the GPU saturates to a limit
+/// of centuries, so neither backend needs an `Option` to say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub(crate) queue_capacity: u32,
+    pub(crate) num_queues: u32,
+    pub(crate) timeout: Duration,
+    pub(crate) block_scratch: u32,
+    pub(crate) check_uniform: bool,
+}
+
+impl Limits {
+    /// The GPU backend's defaults.
+    pub(crate) fn gpu_default() -> Self {
+        Limits {
+            queue_capacity: 4096,
+            ..Self::shared_default()
+        }
+    }
+
+    /// The CPU backend's defaults.
+    pub(crate) fn cpu_default() -> Self {
+        Limits {
+            queue_capacity: 1 << 16,
+            ..Self::shared_default()
+        }
+    }
+
+    /// The defaults both backends agree on.
+    fn shared_default() -> Self {
+        Limits {
+            queue_capacity: 0,
+            num_queues: 1,
+            timeout: DEFAULT_TIMEOUT,
+            block_scratch: 4096,
+            check_uniform: cfg!(debug_assertions),
+        }
+    }
+
+    /// Entries of each worker's queue (runnable task ids), a power of two. GPU: `64..=2^24`,
+    /// default 4096 (device memory: `warps × num_queues × queue_capacity × 4` bytes). CPU:
+    /// `2..=2^30`, default `2^16`. Raise it when a run fails because a queue is full (a
+    /// program that spawns many tasks before it joins any).
+    pub fn queue_capacity(&self) -> u32 {
+        self.queue_capacity
+    }
+
+    /// EPAQ queues per worker that `spawn!(queue(q), ..)` may name. Default 1. GPU: `1..=8`,
+    /// each warp then groups its rounds by queue, so that tasks of one kind run together
+    /// (less divergence). CPU: `1..=64`; the indices are checked but one queue is kept per
+    /// worker, as queues change how a GPU warp groups tasks, never a result. Set it to the
+    /// number of queues the program names.
+    pub fn num_queues(&self) -> u32 {
+        self.num_queues
+    }
+
+    /// How long a run may take before it is stopped with
+    /// [`RunError::TimedOut`](crate::RunError::TimedOut). Default 120 s on both backends;
+    /// never zero. Lower it in tests so that a hang fails fast; [`Duration::MAX`] means no
+    /// limit. Workers stop between tasks (GPU: between rounds, timed from the kernel's
+    /// start); a task that never returns ends the run as `Stuck` a grace period later.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Block programs: bytes of scratch memory per block (GPU, shared memory on top of the
+    /// runtime's own `gtap_device::task::block::RUNTIME_SHARED_BYTES`; a multiple of 8, at
+    /// most 227 KiB) or per team (CPU, at most 1 MiB) for `Block::scratch`. Default 4096.
+    /// Raise it when a block program's scratch does not fit; lower it on the GPU to leave a
+    /// block's shared memory to more resident blocks.
+    pub fn block_scratch(&self) -> u32 {
+        self.block_scratch
+    }
+
+    /// Block programs: whether every suspension (`taskwait!()`) checks that each thread's
+    /// frame equals the leader's and fails with
+    /// [`RunError::NonUniformState`](crate::RunError::NonUniformState) if not. Default: on in
+    /// debug builds of the host program, off in release builds. On the GPU it costs two block
+    /// barriers and a frame comparison per suspension; turn it on to debug a block program
+    /// whose results are wrong, off to time one.
+    pub fn check_uniform(&self) -> bool {
+        self.check_uniform
+    }
+
+    /// The rule both backends share: the first setting that breaks it, as its name, its value
+    /// and why.
+    pub(crate) fn check_shared(&self) -> Result<(), (&'static str, u64, &'static str)> {
+        if self.timeout.is_zero() {
+            return Err(("timeout", 0, "must be longer than zero"));
+        }
+        Ok(())
+    }
+}
