@@ -85,7 +85,10 @@ fn env_u32(name: &str) -> Option<u32> {
 
 fn on_cpu(n: u32) -> Result<(), String> {
     let config = CpuConfig::new();
-    println!("backend: CPU, {} worker threads", config.threads);
+    println!(
+        "backend: CPU, {} worker threads",
+        config.workers().threads()
+    );
     let mut rt = CpuRuntime::new(config).map_err(|e| e.to_string())?;
     let (value, stats) = rt.run(fib::program::fib(n)).map_err(|e| e.to_string())?;
     report(n, value, stats.tasks_executed, stats.elapsed.as_secs_f64())

@@ -32,7 +32,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `cpu/config.rs` | [`CpuConfig`]: threads, task records, team size, the shared [`Limits`](crate::Limits), and their validation |
+//! | `cpu/config.rs` | [`CpuConfig`]: its workers ([`CpuWorkers`]: threads, task records, team size), the shared [`Limits`], and their validation |
 //! | `cpu/error.rs` | [`CpuError`]: which limit a run hit and the setter that raises it |
 //! | `cpu/memory.rs` | the runtime's memory, allocated once and reused across runs |
 //! | `cpu/runtime.rs` | [`CpuRuntime`], [`CpuStats`]: starting the workers, catching panics, the timeout |
@@ -68,7 +68,8 @@ mod error;
 mod memory;
 mod runtime;
 
-pub use config::CpuConfig;
+pub use crate::Limits;
+pub use config::{CpuConfig, CpuWorkers};
 pub use error::CpuError;
 pub use gtap_device::runtime::cpu::WorkerStats;
 pub use runtime::{CpuRuntime, CpuStats};

@@ -15,53 +15,79 @@ pub const MAX_QUEUE_CAPACITY: u32 = gtap_device::runtime::deque::MAX_CAPACITY;
 /// The most EPAQ queues.
 pub const MAX_NUM_QUEUES: u32 = 64;
 
-/// Settings of a [`CpuRuntime`](super::CpuRuntime): the CPU's own (`threads`,
-/// `task_capacity`, `team`) and the [`Limits`] it shares with the GPU backend. Build it with
-/// the setters, which share the settings' names, and read the limits through
-/// [`CpuConfig::limits`]; [`CpuRuntime::new`](super::CpuRuntime::new) validates it.
+/// Settings of a [`CpuRuntime`](super::CpuRuntime): its workers ([`CpuWorkers`]: threads,
+/// task records, team size) and the [`Limits`] it shares with the GPU backend. Build it with
+/// the setters, which share the settings' names, and read it through [`CpuConfig::workers`]
+/// and [`CpuConfig::limits`]; [`CpuRuntime::new`](super::CpuRuntime::new) validates it.
 ///
 /// ```
 /// use gtap_host::cpu::CpuConfig;
 /// let config = CpuConfig::new().threads(2).task_capacity(1 << 16).queue_capacity(1 << 10);
-/// assert_eq!(config.threads, 2);
+/// assert_eq!(config.workers().threads(), 2);
 /// assert_eq!(config.limits().queue_capacity(), 1 << 10);
 /// assert!(config.validate().is_ok());
 /// assert!(CpuConfig::new().queue_capacity(1000).validate().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CpuConfig {
+    pub(crate) workers: CpuWorkers,
+    pub(crate) limits: Limits,
+}
+
+/// The CPU backend's own part of a [`CpuConfig`]: how many workers, how many task records,
+/// how many threads per team. Set through `CpuConfig`'s setters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpuWorkers {
+    pub(crate) threads: usize,
+    pub(crate) task_capacity: u32,
+    pub(crate) team: u32,
+}
+
+impl CpuWorkers {
     /// Worker threads, `1..=4096`. Default: [`std::thread::available_parallelism`]. Lower it
     /// to leave cores to other work, or to reproduce a run with fewer workers.
-    pub threads: usize,
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// Task records: the most tasks that may exist at once (spawned and not yet complete),
     /// `1..=2^31`. Default `2^20`. Memory: this many records of the program's largest task
     /// frame plus a 32-byte header. The memory is reserved up front, but pages are only
     /// touched as records are first used. Raise it when a run fails for lack of records.
-    pub task_capacity: u32,
+    pub fn task_capacity(&self) -> u32 {
+        self.task_capacity
+    }
+
     /// Block programs (`#[gtap::task(block)]`): threads per team, `1..=64`; each worker is a
     /// team of this many threads running one block task at a time (`threads × team` OS
     /// threads in all). Default 4. Ignored by thread programs.
-    pub team: u32,
-    /// Queues, timeout, block scratch and the uniformity check, as on the GPU (CPU defaults
-    /// and ranges in each getter's doc).
-    pub(crate) limits: Limits,
+    pub fn team(&self) -> u32 {
+        self.team
+    }
 }
 
 impl Default for CpuConfig {
     fn default() -> Self {
         CpuConfig {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            task_capacity: 1 << 20,
-            team: 4,
+            workers: CpuWorkers {
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                task_capacity: 1 << 20,
+                team: 4,
+            },
             limits: Limits::cpu_default(),
         }
     }
 }
 
 impl CpuConfig {
-    /// The defaults (see each field and [`Limits`]).
+    /// The defaults (see each getter of [`CpuWorkers`] and [`Limits`]).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The CPU's own settings: threads, task records, team size.
+    pub fn workers(&self) -> &CpuWorkers {
+        &self.workers
     }
 
     /// The settings the GPU backend shares: queues, timeout, block scratch, uniformity check.
@@ -69,15 +95,16 @@ impl CpuConfig {
         &self.limits
     }
 
-    /// Sets [`CpuConfig::threads`].
+    /// Sets the worker threads ([`CpuWorkers::threads`], default: the available
+    /// parallelism).
     pub fn threads(mut self, threads: usize) -> Self {
-        self.threads = threads;
+        self.workers.threads = threads;
         self
     }
 
-    /// Sets [`CpuConfig::task_capacity`].
+    /// Sets the task records ([`CpuWorkers::task_capacity`], default `2^20`).
     pub fn task_capacity(mut self, records: u32) -> Self {
-        self.task_capacity = records;
+        self.workers.task_capacity = records;
         self
     }
 
@@ -110,9 +137,9 @@ impl CpuConfig {
         self
     }
 
-    /// Sets [`CpuConfig::team`].
+    /// Sets the threads per team of a block program ([`CpuWorkers::team`], default 4).
     pub fn team(mut self, threads: u32) -> Self {
-        self.team = threads;
+        self.workers.team = threads;
         self
     }
 
@@ -144,13 +171,17 @@ impl CpuConfig {
                 reason,
             })
         };
-        if self.threads == 0 || self.threads > MAX_THREADS {
-            return invalid("threads", self.threads as u64, "must be between 1 and 4096");
+        if self.workers.threads == 0 || self.workers.threads > MAX_THREADS {
+            return invalid(
+                "threads",
+                self.workers.threads as u64,
+                "must be between 1 and 4096",
+            );
         }
-        if self.task_capacity == 0 || self.task_capacity > MAX_TASK_CAPACITY {
+        if self.workers.task_capacity == 0 || self.workers.task_capacity > MAX_TASK_CAPACITY {
             return invalid(
                 "task_capacity",
-                self.task_capacity.into(),
+                self.workers.task_capacity.into(),
                 "must be between 1 and 2^31",
             );
         }
@@ -172,8 +203,8 @@ impl CpuConfig {
                 "must be between 1 and 64",
             );
         }
-        if self.team == 0 || self.team > gtap_device::runtime::cpu::MAX_TEAM {
-            return invalid("team", self.team.into(), "must be between 1 and 64");
+        if self.workers.team == 0 || self.workers.team > gtap_device::runtime::cpu::MAX_TEAM {
+            return invalid("team", self.workers.team.into(), "must be between 1 and 64");
         }
         if limits.block_scratch > 1 << 20 {
             return invalid(
@@ -202,7 +233,7 @@ mod tests {
     #[test]
     fn defaults_are_valid() {
         let c = CpuConfig::new();
-        assert!(c.threads >= 1);
+        assert!(c.workers().threads() >= 1);
         c.validate().unwrap();
     }
 

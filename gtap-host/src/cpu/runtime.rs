@@ -125,7 +125,7 @@ impl CpuRuntime {
     pub fn new(config: CpuConfig) -> Result<Self, CpuError> {
         config.validate()?;
         let memory = Box::new(CpuMemory::new(
-            config.threads,
+            config.workers.threads,
             config.limits.queue_capacity,
         )?);
         Ok(CpuRuntime {
@@ -143,14 +143,14 @@ impl CpuRuntime {
     /// capacity changed (records are sized at the next run).
     pub fn set_config(&mut self, config: CpuConfig) -> Result<(), CpuError> {
         config.validate()?;
-        if config.threads != self.config.threads
+        if config.workers.threads != self.config.workers.threads
             || config.limits.queue_capacity != self.config.limits.queue_capacity
         {
             // Free the old queues first, so that peak memory is not old + new. Should the new
             // allocation fail, the next run tries again.
             self.memory = None;
             self.memory = Some(Box::new(CpuMemory::new(
-                config.threads,
+                config.workers.threads,
                 config.limits.queue_capacity,
             )?));
         }
@@ -170,7 +170,7 @@ impl CpuRuntime {
         Ok(match self.memory.take() {
             Some(memory) => memory,
             None => Box::new(CpuMemory::new(
-                self.config.threads,
+                self.config.workers.threads,
                 self.config.limits.queue_capacity,
             )?),
         })
@@ -181,7 +181,7 @@ impl CpuRuntime {
         RunOptions {
             num_queues: self.config.limits.num_queues,
             idle: std::thread::yield_now,
-            team: self.config.team,
+            team: self.config.workers.team,
             check_uniform: self.config.limits.check_uniform,
         }
     }
@@ -221,14 +221,14 @@ impl CpuRuntime {
         // the memory goes back to the runtime and the shared state is freed; if a worker is
         // stuck (or this function unwinds while workers run), both are leaked instead, so
         // every reference a worker holds stays valid for as long as its thread lives.
-        let capacity = self.config.task_capacity;
+        let capacity = self.config.workers.task_capacity;
         let oom = || CpuError::OutOfMemory {
             what: "the task records",
             bytes: usize::MAX,
             setting: "task_capacity",
         };
         let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
-        let threads = self.config.threads;
+        let threads = self.config.workers.threads;
         let timeout = self.config.deadline();
         let memory = self.take_memory()?;
         // From here until the memory is boxed again, it is reached only through this pointer
