@@ -377,6 +377,12 @@ impl GpuConfig {
         self
     }
 
+    /// Turns the per-warp timeline profiler off (the default): the plain kernel runs.
+    pub fn no_profile(mut self) -> Self {
+        self.launch.profile = None;
+        self
+    }
+
     /// Sets the scratch bytes per block of a block program ([`Limits::block_scratch`],
     /// `Block::scratch`, default 4096).
     pub fn block_scratch(mut self, bytes: u32) -> Self {
@@ -492,7 +498,7 @@ impl GpuConfig {
             return bad(
                 "profile",
                 n.into(),
-                "events per warp must be between 1 and 2^24 (leave it None to turn profiling off)",
+                "events per warp must be between 1 and 2^24 (GpuConfig::no_profile turns profiling off)",
             );
         }
         Ok(())
@@ -897,7 +903,12 @@ mod tests {
             .validate()
             .unwrap_err()
             .to_string();
-        assert!(err.contains("profile = 0") && err.contains("None"), "{err}");
+        assert!(
+            err.contains("profile = 0") && err.contains("GpuConfig::no_profile"),
+            "{err}"
+        );
+        let off = GpuConfig::new().profile(8).no_profile();
+        assert_eq!(off.launch().profile(), None);
     }
 
     #[test]

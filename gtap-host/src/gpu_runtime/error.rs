@@ -71,7 +71,7 @@ pub enum GpuRunError {
         "GpuConfig::profile is set but the PTX has no profiled kernel `{kernel}` for program \
          `{program}`: build the crate that defines the program with profiling (GTAP_PROFILE=1 \
          in the environment of the build, or gtap_builder::PtxBuilder::profile(true) in its \
-         build.rs) and load that PTX, or turn profiling off (GpuConfig::profile = None)"
+         build.rs) and load that PTX, or turn profiling off (GpuConfig::no_profile)"
     )]
     NoProfiledKernel {
         /// The profiled kernel's name, `gtap_<name>_profiled`.
