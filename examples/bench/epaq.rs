@@ -17,7 +17,7 @@ use crate::cli::{
     EpaqCilksortArgs, EpaqFibArgs, EpaqNqueensArgs, EpaqProgram, GpuArgs, LeafArg, fmt_count,
 };
 use crate::device::{download, dptr, upload, upload_into};
-use crate::harness::{Harness, Key, Sample, timed};
+use crate::harness::{Harness, Key, Sample, gpu_checked, timed};
 use crate::sort::random_input;
 
 /// The rows of `program`.
@@ -79,12 +79,12 @@ fn fib_rows(
                 let key = Key::new(name, n, "gpu", variant)
                     .cutoff(cutoff)
                     .queues(queues);
+                let what = format!("fib({n}) cutoff {cutoff}");
                 h.measure(key, || {
-                    let (e2e, r) = timed(|| rt.run(fib::epaq::fib_cutoff(n, cutoff, epaq, leaf)));
-                    let (v, s) = r.unwrap_or_else(|e| panic!("fib({n}) cutoff {cutoff}: {e}"));
-                    assert_eq!(v, want, "fib({n}) cutoff {cutoff} on the GPU");
-                    assert_eq!(s.tasks, tasks, "fib({n}) cutoff {cutoff} task count");
-                    Sample::gpu(s, e2e)
+                    let root = fib::epaq::fib_cutoff(n, cutoff, epaq, leaf);
+                    let sample = gpu_checked(&want, &what, || rt.run(root));
+                    assert_eq!(sample.tasks, tasks, "{what} task count");
+                    sample
                 });
             }
         }
@@ -110,13 +110,12 @@ fn nqueens_rows(
             let key = Key::new("nqueens", n, "gpu", variant)
                 .cutoff(cutoff)
                 .queues(queues);
+            let what = format!("nqueens({n}) cutoff {cutoff}");
             h.measure(key, || {
                 let root = nqueens::epaq::nqueens(n, 0, 0, 0, 0, cutoff, epaq);
-                let (e2e, r) = timed(|| rt.run(root));
-                let (v, s) = r.unwrap_or_else(|e| panic!("nqueens({n}) cutoff {cutoff}: {e}"));
-                assert_eq!(v, want, "nqueens({n}) cutoff {cutoff} on the GPU");
-                assert_eq!(s.tasks, tasks, "nqueens({n}) cutoff {cutoff} task count");
-                Sample::gpu(s, e2e)
+                let sample = gpu_checked(&want, &what, || rt.run(root));
+                assert_eq!(sample.tasks, tasks, "{what} task count");
+                sample
             });
         }
     }

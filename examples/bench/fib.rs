@@ -9,7 +9,7 @@ use gtap_examples::fib::{program, reference};
 
 use crate::Bench;
 use crate::cli::FibArgs;
-use crate::harness::{Key, Sample, cpu_checked, timed};
+use crate::harness::{Key, cpu_checked, gpu_checked};
 
 /// `fib(n)` by recursion.
 fn fib_seq(n: u32) -> u64 {
@@ -37,10 +37,7 @@ pub fn run(b: &mut Bench, a: &FibArgs) {
         if let Some(rt) = b.rt.as_mut() {
             let key = Key::new("fib", n, "gpu", "task per call, no cutoff").queues(1);
             b.h.measure(key, || {
-                let (e2e, r) = timed(|| rt.run(program::fib(n)));
-                let (v, s) = r.unwrap_or_else(|e| panic!("{what} on the GPU: {e}"));
-                assert_eq!(v, want, "{what} on the GPU");
-                Sample::gpu(s, e2e)
+                gpu_checked(&want, &what, || rt.run(program::fib(n)))
             });
         }
         b.h.measure(Key::new("fib", n, "seq", "recursive"), || {

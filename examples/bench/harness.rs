@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use gtap_host::gpu_runtime::GpuStats;
+use gtap_host::gpu_runtime::{GpuRunError, GpuStats};
 
 use crate::cli::Common;
 
@@ -160,6 +160,19 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
     let start = Instant::now();
     let v = f();
     (start.elapsed(), v)
+}
+
+/// A GPU run, `run`, timed from the host call to the result in host memory, its result
+/// checked against `want`: the GPU twin of [`cpu_checked`].
+pub fn gpu_checked<T: PartialEq + std::fmt::Debug>(
+    want: &T,
+    what: &str,
+    run: impl FnOnce() -> Result<(T, GpuStats), GpuRunError>,
+) -> Sample {
+    let (e2e, r) = timed(run);
+    let (v, s) = r.unwrap_or_else(|e| panic!("{what} on the GPU: {e}"));
+    assert_eq!(v, *want, "{what} on the GPU");
+    Sample::gpu(s, e2e)
 }
 
 /// A CPU run of `f`, timed, its result checked against `want`.

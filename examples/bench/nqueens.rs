@@ -7,7 +7,7 @@ use gtap_examples::nqueens::{KNOWN, count_seq, program};
 
 use crate::Bench;
 use crate::cli::NqueensArgs;
-use crate::harness::{Key, Sample, cpu_checked, timed};
+use crate::harness::{Key, cpu_checked, gpu_checked};
 
 /// Solutions below a board state, in parallel above row `cutoff`, sequential from it on.
 fn nqueens_rayon(n: u32, row: u32, cols: u32, dl: u32, dr: u32, cutoff: u32) -> u64 {
@@ -46,12 +46,10 @@ pub fn run(b: &mut Bench, a: &NqueensArgs) {
                 let key = Key::new("nqueens", n, "gpu", variant)
                     .cutoff(cutoff)
                     .queues(1);
+                let what = format!("{what} cutoff {cutoff}");
                 b.h.measure(key, || {
                     let root = program::nqueens(n, 0, 0, 0, 0, cutoff);
-                    let (e2e, r) = timed(|| rt.run(root));
-                    let (v, s) = r.unwrap_or_else(|e| panic!("{what} on the GPU: {e}"));
-                    assert_eq!(v, want, "{what} cutoff {cutoff} on the GPU");
-                    Sample::gpu(s, e2e)
+                    gpu_checked(&want, &what, || rt.run(root))
                 });
             }
         }

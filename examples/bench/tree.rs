@@ -9,7 +9,7 @@ use gtap_examples::tree;
 use crate::Bench;
 use crate::cli::TreeArgs;
 use crate::device::{dptr, upload};
-use crate::harness::{Key, Sample, cpu_checked, timed};
+use crate::harness::{Key, cpu_checked, gpu_checked};
 
 /// Entries of the synthetic trees' table (8 MiB of `u64`), the same on the GPU and the CPU.
 pub const TREE_TABLE: usize = 1 << 20;
@@ -60,10 +60,7 @@ pub fn run(b: &mut Bench, a: &TreeArgs) {
         };
         let key = Key::new(name, depth, "gpu", variant("task per node")).queues(1);
         b.h.measure(key, || {
-            let (e2e, r) = timed(|| rt.run(tree::full_binary::node(depth, 0, w)));
-            let (v, s) = r.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
-            assert_eq!(v, want, "{name} on the GPU");
-            Sample::gpu(s, e2e)
+            gpu_checked(&want, name, || rt.run(tree::full_binary::node(depth, 0, w)))
         });
     }
     b.h.measure(Key::new(name, depth, "seq", variant("recursive")), || {
