@@ -38,6 +38,11 @@ pub mod __private {
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::profile::{Off as ProfileOff, On as ProfileOn};
     #[cfg(target_arch = "nvptx64")]
+    pub use gtap_device::runtime::gpu::sched::{
+        ByTuning as SchedByTuning, GlobalQueue as SchedGlobalQueue, OneAtATime as SchedOneAtATime,
+        WorkStealing as SchedWorkStealing,
+    };
+    #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
     pub use gtap_device::task::ctx::{
         assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,

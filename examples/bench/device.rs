@@ -11,8 +11,8 @@ pub struct Want {
     pub cpu_only: bool,
     /// `--gpu-only` or `--profile`: without a GPU there is nothing to do.
     pub required: bool,
-    /// `--profile`: load the profiled PTX.
-    pub profiled: bool,
+    /// `--profile` or an ablation `--scheduler`: load the PTX with the lab kernels.
+    pub lab: bool,
 }
 
 /// The GPU runtime under `config`, or `None` (with a line saying why) where the flags skip
@@ -34,8 +34,8 @@ pub fn open(want: &Want, config: GpuConfig) -> Result<Option<GpuRuntime>, String
     };
     eprintln!("GPU: {}", gpu.props());
     eprintln!("GPU configuration: {config:?}");
-    let ptx = if want.profiled {
-        gtap_examples::PTX_PROFILED
+    let ptx = if want.lab {
+        gtap_examples::PTX_LAB
     } else {
         gtap_examples::PTX
     };

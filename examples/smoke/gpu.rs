@@ -70,7 +70,13 @@ pub fn run(gpu: Gpu, configs: &[(&str, GpuConfig)]) -> Res<usize> {
     let mut runs = 0;
     for (name, config) in configs {
         println!("== {name}");
-        let mut rt = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, config.clone()).map_err(s)?;
+        // The ablation schedulers run in lab kernels.
+        let ptx = if config.tuning().scheduler() == Scheduler::WorkStealing {
+            gtap_examples::PTX
+        } else {
+            gtap_examples::PTX_LAB
+        };
+        let mut rt = GpuRuntime::new(gpu.clone(), ptx, config.clone()).map_err(s)?;
         runs += thread_programs(&mut rt)?;
         if config.tuning().scheduler() == Scheduler::WorkStealing {
             let scratch = gpu_scratch_needed(config.launch().block()) as u32;

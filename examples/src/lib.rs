@@ -48,8 +48,8 @@ pub mod tree_block;
 #[cfg(not(target_arch = "nvptx64"))]
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_examples.ptx"));
 
-/// The same programs with their profiled kernels too (`gtap_<name>_profiled`, for
-/// `GpuConfig::profile`), built by `build.rs` with `--cfg gtap_profile`.
+/// The same programs with their lab kernels too (`gtap_<name>_profiled` for
+/// `GpuConfig::profile`, `gtap_<name>_one_at_a_time` and `gtap_<name>_global_queue` for
+/// `GpuConfig::scheduler`), built by `build.rs` with `--cfg gtap_lab`.
 #[cfg(not(target_arch = "nvptx64"))]
-pub const PTX_PROFILED: &str =
-    include_str!(concat!(env!("OUT_DIR"), "/gtap_examples_profiled.ptx"));
+pub const PTX_LAB: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_examples_lab.ptx"));

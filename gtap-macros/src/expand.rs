@@ -12,8 +12,8 @@
 //!                                           pub enum Task { fib(__GtapFrame_fib), .. }
 //!                                           impl gtap::Program for Program { .. match on Task .. }
 //!                                           const _: () = assert!(size_of::<__GtapFrame_fib>() <= max_frame_bytes, "..");
-//!                                           #[cfg(nvptx64)] extern "ptx-kernel" fn gtap_fib(run) { thread_worker::<Program>(run) }
-//!                                           #[cfg(all(nvptx64, gtap_profile))] extern "ptx-kernel" fn gtap_fib_profiled(run) { .. }
+//!                                           #[cfg(nvptx64)] extern "ptx-kernel" fn gtap_fib(run) { thread_worker::<Program, ProfileOff, SchedWorkStealing>(run) }
+//!                                           #[cfg(all(nvptx64, gtap_lab))] extern "ptx-kernel" fn gtap_fib_profiled(run) { .. }  // and _one_at_a_time, _global_queue
 //! ```
 
 use proc_macro2::{Span, TokenStream};
@@ -136,6 +136,8 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
     let errs = errors.iter().map(syn::Error::to_compile_error);
     let kernel_name = format!("gtap_{module_name}");
     let profiled_kernel_name = format!("gtap_{module_name}_profiled");
+    let one_at_a_time_kernel_name = format!("gtap_{module_name}_one_at_a_time");
+    let global_queue_kernel_name = format!("gtap_{module_name}_global_queue");
     let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let variant_docs: Vec<String> = name_strs
         .iter()
@@ -169,23 +171,47 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
             pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
                 // SAFETY: the host's GPU runtime launches this kernel with a control block it
                 // filled for this program, and the shared memory the worker needs.
-                unsafe { ::gtap::__private::gpu_thread_worker::<Program, ::gtap::__private::ProfileOff>(run) }
+                unsafe {
+                    ::gtap::__private::gpu_thread_worker::<
+                        Program,
+                        ::gtap::__private::ProfileOff,
+                        ::gtap::__private::SchedWorkStealing,
+                    >(run)
+                }
             }
 
-            /// The profiled GPU kernel of this program: the same loop, recording a per-warp
-            /// timeline (generated). It exists only when this crate is built for the GPU with
-            /// `--cfg gtap_profile` (gtap-builder's `PtxBuilder::profile(true)` or
-            /// `GTAP_PROFILE=1`); the cfg is only looked at in the GPU build.
+            /// The lab kernels of this program (generated): the profiled kernel, the same loop
+            /// recording a per-warp timeline under any scheduler, and the two ablation
+            /// schedulers' kernels. They exist only when this crate is built for the GPU with
+            /// `--cfg gtap_lab` (gtap-builder's `PtxBuilder::lab(true)` or `GTAP_LAB=1`); the
+            /// cfg is only looked at in the GPU build.
             #[cfg(target_arch = "nvptx64")]
             #[allow(unexpected_cfgs)]
             #[doc(hidden)]
-            pub mod __gtap_profiled {
-                #[cfg(gtap_profile)]
+            pub mod __gtap_lab {
+                use ::gtap::__private::{GpuRun, ProfileOff, ProfileOn, gpu_thread_worker};
+                use ::gtap::__private::{SchedByTuning, SchedGlobalQueue, SchedOneAtATime};
+
+                #[cfg(gtap_lab)]
                 #[unsafe(export_name = #profiled_kernel_name)]
-                pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+                pub unsafe extern "ptx-kernel" fn __gtap_profiled(run: *mut GpuRun) {
                     // SAFETY: as for the plain kernel; the host allocated the profile buffers
                     // the run names, or left their addresses 0.
-                    unsafe { ::gtap::__private::gpu_thread_worker::<super::Program, ::gtap::__private::ProfileOn>(run) }
+                    unsafe { gpu_thread_worker::<super::Program, ProfileOn, SchedByTuning>(run) }
+                }
+
+                #[cfg(gtap_lab)]
+                #[unsafe(export_name = #one_at_a_time_kernel_name)]
+                pub unsafe extern "ptx-kernel" fn __gtap_one_at_a_time(run: *mut GpuRun) {
+                    // SAFETY: as for the plain kernel.
+                    unsafe { gpu_thread_worker::<super::Program, ProfileOff, SchedOneAtATime>(run) }
+                }
+
+                #[cfg(gtap_lab)]
+                #[unsafe(export_name = #global_queue_kernel_name)]
+                pub unsafe extern "ptx-kernel" fn __gtap_global_queue(run: *mut GpuRun) {
+                    // SAFETY: as for the plain kernel; the host allocated the global queue.
+                    unsafe { gpu_thread_worker::<super::Program, ProfileOff, SchedGlobalQueue>(run) }
                 }
             }
         }

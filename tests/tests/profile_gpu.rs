@@ -1,6 +1,6 @@
 //! The per-warp timeline profiler on the GPU (`GpuConfig::profile`): what a profiled fib run
 //! records agrees with the run's statistics, event by event and in total. Reported as
-//! ignored without a GPU, except the test that checks the two PTX variants' kernels.
+//! ignored without a GPU, except the test that checks the two PTX variants' kernels (plain and lab).
 
 mod common;
 
@@ -16,23 +16,27 @@ fn entries(ptx: &str) -> Vec<&str> {
         .collect()
 }
 
-fn only_the_profiled_ptx_has_profiled_kernels() {
+/// What the lab kernels of a program's kernel `k` are called.
+const LAB_SUFFIXES: [&str; 3] = ["_profiled", "_one_at_a_time", "_global_queue"];
+
+fn only_the_lab_ptx_has_lab_kernels() {
     let plain = entries(gtap_examples::PTX);
-    let profiled = entries(gtap_examples::PTX_PROFILED);
+    let lab = entries(gtap_examples::PTX_LAB);
     assert!(plain.contains(&"gtap_fib"), "{plain:?}");
-    // `GTAP_PROFILE=1` makes every build profiled, the default one too.
-    let everything_profiled = option_env!("GTAP_PROFILE")
+    // `GTAP_LAB=1` makes every build a lab one, the default one too.
+    let everything_lab = option_env!("GTAP_LAB")
         .is_some_and(|v| ["1", "true", "yes"].contains(&v.trim().to_ascii_lowercase().as_str()));
+    let is_lab = |k: &str| LAB_SUFFIXES.iter().any(|s| k.ends_with(s));
     let plain: Vec<&str> = plain
         .into_iter()
-        .filter(|k| !(everything_profiled && k.ends_with("_profiled")))
+        .filter(|k| !(everything_lab && is_lab(k)))
         .collect();
     assert!(
-        plain.iter().all(|k| !k.ends_with("_profiled")),
-        "the default build must not carry profiled kernels: {plain:?}"
+        plain.iter().all(|k| !is_lab(k)),
+        "the default build must not carry lab kernels: {plain:?}"
     );
-    // Every plain kernel, and a profiled twin of each thread program's (block programs have
-    // none: the profiler records warps' rounds).
+    // Every plain kernel, and the lab twins of each thread program's (block programs have
+    // none: the profiler records warps' rounds, and the ablations are of the warps' queues).
     let block_programs = [
         <gtap_examples::bfs::program::Program as Program>::NAME,
         <gtap_examples::spmv::program::Program as Program>::NAME,
@@ -41,19 +45,21 @@ fn only_the_profiled_ptx_has_profiled_kernels() {
     ]
     .map(|name| format!("gtap_{name}"));
     for k in &plain {
-        assert!(profiled.contains(k), "{k} missing from {profiled:?}");
-        let twin = format!("{k}_profiled");
+        assert!(lab.contains(k), "{k} missing from {lab:?}");
         let block = block_programs.iter().any(|b| b == k);
-        assert_eq!(
-            profiled.contains(&twin.as_str()),
-            !block,
-            "{twin}: wanted only for thread programs, in {profiled:?}"
-        );
+        for suffix in LAB_SUFFIXES {
+            let twin = format!("{k}{suffix}");
+            assert_eq!(
+                lab.contains(&twin.as_str()),
+                !block,
+                "{twin}: wanted only for thread programs, in {lab:?}"
+            );
+        }
     }
     assert_eq!(
-        profiled.len(),
-        2 * plain.len() - block_programs.len(),
-        "{profiled:?}"
+        lab.len(),
+        plain.len() + LAB_SUFFIXES.len() * (plain.len() - block_programs.len()),
+        "{lab:?}"
     );
 }
 
@@ -127,7 +133,7 @@ fn check_profile(stats: &GpuStats, capacity: u32) -> &Profile {
 fn a_profiled_fib_run_records_every_round() {
     let capacity = 1 << 14;
     let config = GpuConfig::new().grid(8).block(64).profile(capacity);
-    let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, config) else {
+    let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, config) else {
         return;
     };
     for n in [1, 20, 24] {
@@ -174,7 +180,7 @@ fn a_profiled_fib_run_records_every_round() {
 
 fn a_tiny_capacity_drops_rounds_and_counts_them() {
     let config = GpuConfig::new().grid(2).block(64).profile(3);
-    let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, config) else {
+    let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, config) else {
         return;
     };
     let (v, stats) = rt.run(fib::program::fib(22)).unwrap();
@@ -202,8 +208,7 @@ fn other_schedulers_and_inline_resumes_are_profiled_too() {
     ] {
         let inline = config.tuning().resume_inline();
         let global = config.tuning().scheduler() == Scheduler::GlobalQueue;
-        let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, config.profile(1 << 14))
-        else {
+        let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, config.profile(1 << 14)) else {
             return;
         };
         let (v, stats) = rt.run(fib::program::fib(20)).unwrap();
@@ -229,10 +234,9 @@ fn other_schedulers_and_inline_resumes_are_profiled_too() {
     }
 }
 
-fn profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile() {
-    // The profiled PTX holds the plain kernels too: without `profile`, no profile.
-    let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, GpuConfig::new().grid(4))
-    else {
+fn lab_ptx_runs_plain_and_plain_ptx_has_no_lab_kernels() {
+    // The lab PTX holds the plain kernels too: without `profile`, no profile.
+    let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, GpuConfig::new().grid(4)) else {
         return;
     };
     let (v, stats) = rt.run(fib::program::fib(15)).unwrap();
@@ -243,20 +247,33 @@ fn profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile() {
     else {
         return;
     };
-    let err = rt.run(fib::program::fib(15)).unwrap_err();
-    assert!(
-        matches!(
-            &err,
-            GpuRunError::NoProfiledKernel { kernel, program: "fib" } if kernel == "gtap_fib_profiled"
+    for (config, kernel) in [
+        (GpuConfig::new().grid(4).profile(64), "gtap_fib_profiled"),
+        (
+            GpuConfig::new().grid(4).scheduler(Scheduler::OneAtATime),
+            "gtap_fib_one_at_a_time",
         ),
-        "{err:?}"
-    );
-    let msg = err.to_string();
-    assert!(
-        msg.contains("GTAP_PROFILE=1") && msg.contains("profile(true)"),
-        "{msg}"
-    );
-    // The runtime stays usable once profiling is off.
+        (
+            GpuConfig::new().grid(4).scheduler(Scheduler::GlobalQueue),
+            "gtap_fib_global_queue",
+        ),
+    ] {
+        rt.set_config(config).unwrap();
+        let err = rt.run(fib::program::fib(15)).unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                GpuRunError::NoLabKernel { kernel: k, program: "fib", .. } if k == kernel
+            ),
+            "{err:?}"
+        );
+        let msg = err.to_string();
+        assert!(
+            msg.contains("GTAP_LAB=1") && msg.contains("lab(true)"),
+            "{msg}"
+        );
+    }
+    // The runtime stays usable with the plain kernel.
     rt.set_config(GpuConfig::new().grid(4)).unwrap();
     assert_eq!(rt.run(fib::program::fib(15)).unwrap().0, fib::reference(15));
 }
@@ -265,5 +282,5 @@ gtap_host::gpu_test_main!(
     a_profiled_fib_run_records_every_round,
     a_tiny_capacity_drops_rounds_and_counts_them,
     other_schedulers_and_inline_resumes_are_profiled_too,
-    profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile,
-; cpu: [only_the_profiled_ptx_has_profiled_kernels]);
+    lab_ptx_runs_plain_and_plain_ptx_has_no_lab_kernels,
+; cpu: [only_the_lab_ptx_has_lab_kernels]);

@@ -88,7 +88,7 @@ pub enum BuildError {
     /// An environment variable the builder reads has a value it does not understand.
     #[error("{var}={value:?} is not understood: use {expected}")]
     BadEnv {
-        /// The variable, e.g. `GTAP_PROFILE`.
+        /// The variable, e.g. `GTAP_LAB`.
         var: &'static str,
         /// Its value.
         value: String,

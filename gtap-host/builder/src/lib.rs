@@ -24,19 +24,21 @@
 //! Choose another with [`PtxBuilder::arch`] or, without editing code, `GTAP_CUDA_ARCH=sm_90`
 //! (the variable wins).
 //!
-//! # Profiled kernels
-//! [`PtxBuilder::profile`] (or `GTAP_PROFILE=1` in the environment) builds the device crate
-//! with `--cfg gtap_profile`, under which `#[gtap::program]` emits a second kernel per
-//! program, `gtap_<name>_profiled`, that records a per-warp timeline (see
-//! `GpuConfig::profile` in gtap-host). Without it the PTX holds the plain kernels only, the
-//! same code as before the profiler existed. The flag goes to the device crate alone (the
-//! arguments after `--` of `cargo rustc`), so a profiled build recompiles that one crate and
-//! reuses its dependencies, `core` included. A crate that wants both variants builds twice:
+//! # Lab kernels: the profiler and the ablation schedulers
+//! [`PtxBuilder::lab`] (or `GTAP_LAB=1` in the environment) builds the device crate with
+//! `--cfg gtap_lab`, under which `#[gtap::program]` emits, beside each thread program's plain
+//! kernel, its lab kernels: `gtap_<name>_profiled`, which records a per-warp timeline (see
+//! `GpuConfig::profile` in gtap-host), and `gtap_<name>_one_at_a_time` and
+//! `gtap_<name>_global_queue`, the ablation schedulers (`GpuConfig::scheduler`). Without it
+//! the PTX holds the plain kernels only, which carry none of the lab's code. The flag goes to
+//! the device crate alone (the arguments after `--` of `cargo rustc`), so a lab build
+//! recompiles that one crate and reuses its dependencies, `core` included. A crate that
+//! wants both variants builds twice:
 //! ```no_run
 //! gtap_builder::PtxBuilder::new(".").build_or_exit(); // <crate>.ptx, plain
 //! gtap_builder::PtxBuilder::new(".")
-//!     .profile(true)
-//!     .output_name("my_kernels_profiled") // my_kernels_profiled.ptx
+//!     .lab(true)
+//!     .output_name("my_kernels_lab") // my_kernels_lab.ptx
 //!     .build_or_exit();
 //! ```
 //!
@@ -69,12 +71,12 @@ pub const INNER_ENV: &str = "GTAP_PTX_INNER";
 /// Overrides the target of every device build, e.g. `GTAP_CUDA_ARCH=sm_90`.
 pub const ARCH_ENV: &str = "GTAP_CUDA_ARCH";
 
-/// `GTAP_PROFILE=1` (or `true`, `yes`) makes every device build a profiled one, as
-/// [`PtxBuilder::profile`] does; see the crate docs.
-pub const PROFILE_ENV: &str = "GTAP_PROFILE";
+/// `GTAP_LAB=1` (or `true`, `yes`) makes every device build a lab one, as
+/// [`PtxBuilder::lab`] does; see the crate docs.
+pub const LAB_ENV: &str = "GTAP_LAB";
 
-/// The cfg under which `#[gtap::program]` emits the profiled kernels.
-pub const PROFILE_CFG: &str = "gtap_profile";
+/// The cfg under which `#[gtap::program]` emits the lab kernels.
+pub const LAB_CFG: &str = "gtap_lab";
 
 /// Builds one device crate into PTX. See the crate docs.
 #[derive(Debug, Clone)]
@@ -84,7 +86,7 @@ pub struct PtxBuilder {
     features: Vec<String>,
     target_dir: Option<PathBuf>,
     quiet: bool,
-    profile: bool,
+    lab: bool,
     output_name: Option<String>,
 }
 
@@ -97,8 +99,8 @@ pub struct Ptx {
     pub path: PathBuf,
     /// The target it was built for.
     pub arch: CudaArch,
-    /// Whether it holds the profiled kernels (`gtap_<name>_profiled`) too.
-    pub profiled: bool,
+    /// Whether it holds the lab kernels (profiled and ablation schedulers) too.
+    pub lab: bool,
 }
 
 impl PtxBuilder {
@@ -120,7 +122,7 @@ impl PtxBuilder {
             features: Vec::new(),
             target_dir: None,
             quiet: false,
-            profile: false,
+            lab: false,
             output_name: None,
         }
     }
@@ -143,15 +145,15 @@ impl PtxBuilder {
         self
     }
 
-    /// Builds the profiled kernels (`gtap_<name>_profiled`) too, with `--cfg gtap_profile`
-    /// for the device crate; see the crate docs. `GTAP_PROFILE=1` turns this on for every
-    /// build that did not.
-    pub fn profile(mut self, on: bool) -> Self {
-        self.profile = on;
+    /// Builds the lab kernels (profiled and ablation schedulers) too, with `--cfg gtap_lab`
+    /// for the device crate; see the crate docs. `GTAP_LAB=1` turns this on for every build
+    /// that did not.
+    pub fn lab(mut self, on: bool) -> Self {
+        self.lab = on;
         self
     }
 
-    /// Writes the PTX as `<name>.ptx` instead of `<crate name>.ptx` (e.g. a profiled variant
+    /// Writes the PTX as `<name>.ptx` instead of `<crate name>.ptx` (e.g. a lab variant
     /// beside the plain one; `gtap_host::include_ptx!("<name>")` embeds it).
     pub fn output_name(mut self, name: impl Into<String>) -> Self {
         self.output_name = Some(name.into());
@@ -184,12 +186,12 @@ impl PtxBuilder {
             return Ok(None);
         }
         self.emit("cargo:rerun-if-env-changed=GTAP_CUDA_ARCH");
-        self.emit("cargo:rerun-if-env-changed=GTAP_PROFILE");
+        self.emit("cargo:rerun-if-env-changed=GTAP_LAB");
         let arch = match std::env::var(ARCH_ENV) {
             Ok(s) if !s.trim().is_empty() => s.parse()?,
             _ => self.arch,
         };
-        let profiled = self.profile || env_flag(PROFILE_ENV)?;
+        let lab = self.lab || env_flag(LAB_ENV)?;
         let tc = Toolchain::detect()?;
         let manifest = self.crate_dir.join("Cargo.toml");
         let crate_name = package_name(&manifest)?.replace('-', "_");
@@ -216,9 +218,9 @@ impl PtxBuilder {
         }
         // For the device crate alone: its dependencies (`core` too) are the same in both
         // variants and are not rebuilt. The cfg is declared, so the crate's lints accept it.
-        cmd.arg("--").arg(format!("--check-cfg=cfg({PROFILE_CFG})"));
-        if profiled {
-            cmd.arg(format!("--cfg={PROFILE_CFG}"));
+        cmd.arg("--").arg(format!("--check-cfg=cfg({LAB_CFG})"));
+        if lab {
+            cmd.arg(format!("--cfg={LAB_CFG}"));
         }
         clean_env(&mut cmd);
         let flags = [
@@ -291,7 +293,7 @@ impl PtxBuilder {
             crate_name,
             path,
             arch,
-            profiled,
+            lab,
         }))
     }
 
@@ -444,7 +446,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn profile_flags_parse() {
+    fn lab_flags_parse() {
         for on in ["1", "true", "YES", " yes "] {
             assert_eq!(parse_flag(on), Some(true), "{on}");
         }

@@ -80,8 +80,8 @@ impl GpuLaunch {
     }
 
     /// The per-warp timeline profiler: `Some(n)` runs the program's profiled kernel
-    /// (`gtap_<name>_profiled`, in PTX built with `GTAP_PROFILE=1` or
-    /// `PtxBuilder::profile(true)`), which records up to `n` rounds per warp (`1..=2^24`)
+    /// (`gtap_<name>_profiled`, a lab kernel: in PTX built with `GTAP_LAB=1` or
+    /// `PtxBuilder::lab(true)`), which records up to `n` rounds per warp (`1..=2^24`)
     /// into a buffer of `warps * n * 56` bytes, returned as
     /// [`GpuStats::profile`](super::GpuStats). `None` (the default): the plain kernel, which
     /// records nothing. Turn it on to see where a run's warps spend their rounds.
@@ -166,7 +166,8 @@ impl GpuTuning {
     }
 
     /// How warps share work: GTaP's work stealing (the default), or one of the ablations the
-    /// paper measures it against ([`Scheduler`]).
+    /// paper measures it against ([`Scheduler`]), which run in lab kernels (PTX built with
+    /// `GTAP_LAB=1` or `PtxBuilder::lab(true)`).
     pub fn scheduler(&self) -> Scheduler {
         self.scheduler
     }
@@ -361,7 +362,7 @@ impl GpuConfig {
     }
 
     /// Sets how warps share tasks ([`GpuTuning::scheduler`], default work stealing; the
-    /// others are ablations).
+    /// others are ablations, which need PTX with the lab kernels).
     pub fn scheduler(mut self, scheduler: Scheduler) -> Self {
         self.tuning.scheduler = scheduler;
         self
@@ -369,8 +370,8 @@ impl GpuConfig {
 
     /// Turns the per-warp timeline profiler on, recording up to `events_per_warp` rounds per
     /// warp (consecutive idle rounds count as one; a warp whose buffer is full counts the
-    /// rest as dropped). Default off. Needs PTX with the profiled kernels: build it with
-    /// `GTAP_PROFILE=1` or `PtxBuilder::profile(true)`. See [`GpuLaunch::profile`] and
+    /// rest as dropped). Default off. Needs PTX with the lab kernels: build it with
+    /// `GTAP_LAB=1` or `PtxBuilder::lab(true)`. See [`GpuLaunch::profile`] and
     /// [`Profile`](super::Profile).
     pub fn profile(mut self, events_per_warp: u32) -> Self {
         self.launch.profile = Some(events_per_warp);

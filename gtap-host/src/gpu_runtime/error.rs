@@ -65,19 +65,23 @@ pub enum GpuRunError {
         program: &'static str,
     },
 
-    /// Profiling is on ([`GpuConfig::profile`](super::GpuLaunch::profile)) but the
-    /// PTX has the program's plain kernel only.
+    /// The run needs one of the program's lab kernels (profiling is on,
+    /// [`GpuLaunch::profile`](super::GpuLaunch::profile), or an ablation scheduler is chosen,
+    /// [`GpuTuning::scheduler`](super::GpuTuning::scheduler)) but the PTX has the plain
+    /// kernels only.
     #[error(
-        "GpuConfig::profile is set but the PTX has no profiled kernel `{kernel}` for program \
-         `{program}`: build the crate that defines the program with profiling (GTAP_PROFILE=1 \
-         in the environment of the build, or gtap_builder::PtxBuilder::profile(true) in its \
-         build.rs) and load that PTX, or turn profiling off (GpuConfig::no_profile)"
+        "{why} but the PTX has no lab kernel `{kernel}` for program `{program}`: build the \
+         crate that defines the program with the lab kernels (GTAP_LAB=1 in the environment of \
+         the build, or gtap_builder::PtxBuilder::lab(true) in its build.rs) and load that PTX, \
+         or run the plain kernel (GpuConfig::no_profile, Scheduler::WorkStealing)"
     )]
-    NoProfiledKernel {
-        /// The profiled kernel's name, `gtap_<name>_profiled`.
+    NoLabKernel {
+        /// The lab kernel's name, e.g. `gtap_<name>_profiled`.
         kernel: String,
         /// The program.
         program: &'static str,
+        /// What asked for it, e.g. "GpuConfig::profile is set".
+        why: &'static str,
     },
 
     /// The device memory the run needs could not be allocated.

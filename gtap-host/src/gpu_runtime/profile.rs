@@ -1,8 +1,8 @@
 //! [`Profile`]: the per-warp timeline of a profiled GPU run, and its exporters.
 //!
 //! Turn profiling on with [`GpuConfig::profile`](super::GpuConfig::profile) (events per
-//! warp), load PTX built with the profiled kernels (gtap-builder's `PtxBuilder::profile(true)`
-//! or `GTAP_PROFILE=1`), and every successful run's [`GpuStats::profile`](super::GpuStats)
+//! warp), load PTX built with the lab kernels (gtap-builder's `PtxBuilder::lab(true)`
+//! or `GTAP_LAB=1`), and every successful run's [`GpuStats::profile`](super::GpuStats)
 //! holds one [`ProfileEvent`] per round of every warp (consecutive idle rounds merged into
 //! one), recorded on the GPU by each warp's lane 0 (see `gtap_device::runtime::gpu::profile`).
 //!

@@ -18,7 +18,7 @@ use gtap_device::task::{Call, Program};
 use super::buffers::Buffers;
 use super::launch::{Launched, Stopped};
 use super::plan::{ProgramShape, RunPlan};
-use super::{GpuConfig, GpuRunError, Profile, control, decode, launch, plan};
+use super::{GpuConfig, GpuRunError, Profile, Scheduler, control, decode, launch, plan};
 use crate::{Gpu, GpuError, Kernel, Module};
 
 /// What one GPU run did.
@@ -218,27 +218,38 @@ impl GpuRuntime {
         Ok(())
     }
 
-    /// The kernel a run of `P` launches: `gtap_<name>`, or `gtap_<name>_profiled` when
-    /// profiling is on.
+    /// The kernel a run of `P` launches: `gtap_<name>`, or one of the lab kernels when
+    /// profiling is on (`gtap_<name>_profiled`, which runs any scheduler) or an ablation
+    /// scheduler is chosen (`gtap_<name>_one_at_a_time`, `gtap_<name>_global_queue`).
     fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
         let name = format!("gtap_{}", P::NAME);
         let plain = self.module.kernel(&name);
-        if self.config.launch.profile.is_some() {
-            let profiled = format!("{name}_profiled");
-            return self.module.kernel(&profiled).map_err(|_| match plain {
-                Ok(_) => GpuRunError::NoProfiledKernel {
-                    kernel: profiled,
-                    program: P::NAME,
-                },
-                Err(_) => GpuRunError::NoKernel {
-                    kernel: name,
-                    program: P::NAME,
-                },
+        let lab = if self.config.launch.profile.is_some() {
+            Some(("profiled", "GpuConfig::profile is set"))
+        } else {
+            match self.config.tuning.scheduler {
+                Scheduler::WorkStealing => None,
+                Scheduler::OneAtATime => Some(("one_at_a_time", "the scheduler is OneAtATime")),
+                Scheduler::GlobalQueue => Some(("global_queue", "the scheduler is GlobalQueue")),
+            }
+        };
+        let Some((suffix, why)) = lab else {
+            return plain.map_err(|_| GpuRunError::NoKernel {
+                kernel: name,
+                program: P::NAME,
             });
-        }
-        plain.map_err(|_| GpuRunError::NoKernel {
-            kernel: name,
-            program: P::NAME,
+        };
+        let kernel = format!("{name}_{suffix}");
+        self.module.kernel(&kernel).map_err(|_| match plain {
+            Ok(_) => GpuRunError::NoLabKernel {
+                kernel,
+                program: P::NAME,
+                why,
+            },
+            Err(_) => GpuRunError::NoKernel {
+                kernel: name,
+                program: P::NAME,
+            },
         })
     }
 

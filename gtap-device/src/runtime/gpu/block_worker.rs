@@ -41,14 +41,15 @@
 //! - The frame write-back happens before that publication, so no child writes a result into
 //!   the record before the leader's copy lands there.
 
-use core::mem::{MaybeUninit, align_of, size_of};
+use core::mem::{MaybeUninit, size_of};
 use core::pin::Pin;
 use core::time::Duration;
 
 use super::close::{close_round, open_round, settle_allocator};
-use super::layout::{GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, tuning};
-use super::warp::{self, WarpCtx, WarpShared};
-use super::worker::quiescent;
+use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, tuning};
+use super::sched::WorkStealing;
+use super::warp::{WarpCtx, WarpShared};
+use super::worker::{init_worker, layout_matches, quiescent};
 use crate::arch::barrier::sync_threads;
 use crate::arch::index::{block_idx_x, thread_idx_x};
 use crate::arch::ops::AtomicInt;
@@ -59,7 +60,7 @@ use crate::runtime::RunError;
 use crate::runtime::deque::claim;
 use crate::runtime::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use crate::runtime::record::Record;
-use crate::runtime::sync::Ordering;
+use crate::runtime::sync::{AtomicU32, Ordering};
 use crate::task::{Ctx, Program, Step};
 
 /// A post: leave the loop.
@@ -109,13 +110,95 @@ const _: () = assert!(
 /// shared memory (a task's scratch follows it).
 pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
     let tid = thread_idx_x();
-    let leader = tid == 0;
+    // SAFETY: `run` is the control block of program `P` (contract).
+    let Some((w, bs)) = (unsafe { enter::<P>(run, tid == 0) }) else {
+        return;
+    };
+    let check_uniform = w.run().tuning & tuning::CHECK_UNIFORM != 0;
+    let mut l = BlockLoop::new(w.warp);
+    // SAFETY: a field of the control block, which lives for the kernel.
+    let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
+    loop {
+        // SAFETY: `bs` covers both step words; see the module docs for who writes them when.
+        let words = unsafe { &raw mut (*bs).steps[l.parity] };
+        l.parity ^= 1;
+        if tid == 0 {
+            // SAFETY: the leader, before this iteration's first barrier.
+            unsafe { post_next(&w, words, &mut l, stop) };
+        }
+        // SAFETY: every thread of the block reaches this barrier once per iteration.
+        unsafe { sync_threads() };
+        // SAFETY: written before the barrier; not rewritten before the next one (parity).
+        let id = unsafe { (&raw const (*words).post).read_volatile() };
+        if id == STOP {
+            break;
+        }
+        l.stats.rounds += 1;
+        if id == NONE {
+            // SAFETY: every thread read the same post (a uniform branch).
+            unsafe { idle::<P>(&w, tid, &mut l) };
+            continue;
+        }
+        l.backoff = 0;
+        // SAFETY: every thread read the same task id, which the leader took for this block.
+        unsafe { step::<P>(&w, words, tid, id, check_uniform, &mut l) };
+    }
+    if tid == 0 {
+        // SAFETY: the leader after the loop; every thread has left it.
+        unsafe { finish(&w, &mut l) };
+    }
+}
+
+/// What a block worker keeps from iteration to iteration (the leader's copy is the one that
+/// counts, except for `parity`, which every thread keeps).
+struct BlockLoop {
+    stats: WarpStats,
+    /// Programs without `taskwait!`: tasks this worker spawned and completed (worker 0
+    /// counts the root as spawned).
+    spawned_total: u64,
+    completed_total: u64,
+    /// The EPAQ queue the worker takes from first.
+    queue: u32,
+    /// The victim choice's xorshift state.
+    rng: u32,
+    /// The idle sleep, doubled per idle iteration.
+    backoff: u32,
+    /// A task whose taskwait found its children complete: run again next, with no queue.
+    again: u32,
+    started_ns: u64,
+    /// Which of the two step words this iteration uses.
+    parity: usize,
+}
+
+impl BlockLoop {
+    fn new(worker: u32) -> BlockLoop {
+        BlockLoop {
+            stats: WarpStats::default(),
+            spawned_total: u64::from(worker == 0),
+            completed_total: 0,
+            queue: 0,
+            rng: worker.wrapping_mul(0x9E37_79B9) | 1,
+            backoff: 0,
+            again: NONE,
+            started_ns: global_timer_ns(),
+            parity: 0,
+        }
+    }
+}
+
+/// The start of the kernel for one block: its context and shared state, after checking the
+/// host's layout of program `P` and (block 0) building the root task; `None` for a block past
+/// the run's workers or a layout mismatch (reported by the leader).
+///
+/// # Safety
+/// Every thread of the block calls it at kernel start; `run` is as [`block_worker`] requires.
+unsafe fn enter<P: Program>(run: *mut GpuRun, leader: bool) -> Option<(WarpCtx, *mut BlockShared)> {
     let worker = block_idx_x();
     // SAFETY: the control block lives for the kernel (contract).
     let cfg = unsafe { *run };
     super::panic::set_sink(cfg.panic_report);
     if worker >= cfg.num_warps {
-        return;
+        return None;
     }
     let bs: *mut BlockShared = dynamic_shared_memory::<BlockShared>();
     // SAFETY: `bs` is the start of the block's dynamic shared memory, which covers it.
@@ -125,215 +208,248 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
         sh,
         warp: worker,
     };
-    let size = size_of::<Record<P::Task>>() as u32;
-    let align = align_of::<Record<P::Task>>() as u32;
-    if size != cfg.record_size
-        || align != cfg.record_align
-        || size_of::<P::Args>() as u32 != cfg.args_size
-    {
-        if leader {
-            w.fail(KernelError::LayoutMismatch { size, align });
-        }
+    if !layout_matches::<P>(&w, &cfg, leader) {
+        return None;
+    }
+    if leader {
+        // SAFETY: the leader at kernel start, before the first barrier.
+        unsafe { init_worker::<P>(&w, &cfg) };
+    }
+    Some((w, bs))
+}
+
+/// The leader, at the top of an iteration: reads the stop flags and the clock, takes the
+/// next task, opens the step's counters and posts what the block does (a task id, [`NONE`]
+/// or [`STOP`]) in this iteration's words.
+///
+/// # Safety
+/// The leader alone, before the iteration's first barrier; `words` are this iteration's.
+unsafe fn post_next(w: &WarpCtx, words: *mut StepWords, l: &mut BlockLoop, stop: &AtomicU32) {
+    let timeout_ns = w.run().timeout_ns;
+    // Relaxed: a stopping worker reads nothing more of the run.
+    let mut flags = stop.load(Ordering::Relaxed);
+    if flags == 0 && global_timer_ns().wrapping_sub(l.started_ns) > timeout_ns {
+        w.fail(RunError::TimedOut {
+            after: Duration::from_nanos(timeout_ns),
+        });
+        flags = STOP_ABORT;
+    }
+    let post = if flags != 0 {
+        STOP
+    } else if l.again != NONE {
+        core::mem::replace(&mut l.again, NONE)
+    } else {
+        take(w, &mut l.queue, &mut l.rng)
+    };
+    if post != STOP && post != NONE {
+        open_round::<WorkStealing>(w);
+    }
+    // SAFETY: the leader alone writes this iteration's words, before the barrier.
+    unsafe {
+        words.write(StepWords {
+            post,
+            outcome_min: u32::MAX,
+            outcome_max: 0,
+            spawned: 0,
+            leader_outcome: 0,
+            diverged: u32::MAX,
+            mismatched: 0,
+        })
+    };
+}
+
+/// An iteration with no task: a program without `taskwait!` ends when every task spawned
+/// has completed (worker 0's first warp checks whenever it is idle); then the leader sleeps
+/// a while, longer each idle iteration in a row.
+///
+/// # Safety
+/// Every thread of the block calls it (a uniform branch after the post).
+unsafe fn idle<P: Program>(w: &WarpCtx, tid: u32, l: &mut BlockLoop) {
+    l.stats.idle_rounds += 1;
+    let quiet = !P::HAS_TASKWAIT && w.warp == 0 && tid < 32 && {
+        // SAFETY: the first warp of block 0 is converged here (a uniform branch after the
+        // barrier).
+        unsafe { quiescent(w, tid) }
+    };
+    if quiet && tid == 0 {
+        // Release: as at the root's completion.
+        // SAFETY: a field of the live control block.
+        w.raise_stop(
+            unsafe { &raw mut (*w.run).stop },
+            STOP_DONE,
+            Ordering::Release,
+        );
+    }
+    if tid == 0 {
+        l.backoff = (l.backoff * 2).clamp(64, 4096);
+        nanosleep(l.backoff);
+    }
+}
+
+/// One step of task `id`: every thread resumes its own copy of the frame and reports its
+/// outcome; after the barrier, a divergent outcome fails the run, a suspension writes the
+/// leader's frame back (and checks uniformity if asked), and the leader settles the step.
+///
+/// # Safety
+/// Every thread of the block calls it with the task id the leader posted and took.
+unsafe fn step<P: Program>(
+    w: &WarpCtx,
+    words: *mut StepWords,
+    tid: u32,
+    id: u32,
+    check_uniform: bool,
+    l: &mut BlockLoop,
+) {
+    let leader = tid == 0;
+    let rec = w.record::<P::Task>(id);
+    // SAFETY: the leader took `id` for this block; its frame is live, not written until
+    // every thread arrived at the next barrier.
+    let frame = unsafe { Record::task(rec) };
+    let mut copy = MaybeUninit::<P::Task>::uninit();
+    // SAFETY: the frame is live and copied before anyone writes it (see above).
+    let (step, ctx) = unsafe { resume_copy::<P>(w, words, tid, id, frame, &mut copy) };
+    // SAFETY: every thread that read a task id comes here (the post is uniform).
+    unsafe { sync_threads() };
+    // SAFETY: updated before the barrier; rewritten only two iterations later.
+    let (lo, hi) = unsafe {
+        (
+            (&raw const (*words).outcome_min).read_volatile(),
+            (&raw const (*words).outcome_max).read_volatile(),
+        )
+    };
+    if lo != hi {
+        let outcome = outcome_word(step, &ctx);
+        // SAFETY: uniform branch (every thread read the same range).
+        unsafe { report_divergence::<P>(w, words, leader, tid, outcome, &copy) };
         return;
     }
-    let check_uniform = cfg.tuning & tuning::CHECK_UNIFORM != 0;
-    if leader {
-        // SAFETY: thread 0 at kernel start, before the first barrier.
-        warp::init(unsafe { w.lane0() }, worker, &cfg);
-        if worker == 0 {
-            // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked above).
-            let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };
-            let rec = w.record::<P::Task>(0);
-            // SAFETY: record 0 is worker 0's first and not handed out yet.
-            unsafe {
-                Record::init(rec);
-                Record::fill(rec, NONE, cfg.root_result as *mut u8, 0, P::start(args));
-            }
-            // `warp::init` counts it as kept in queue 0; `take` reads it there.
-            w.ring(0, 0, 0).store(0, Ordering::Relaxed);
-        }
-    }
-
-    let mut stats = WarpStats::default();
-    let (mut spawned_total, mut completed_total) = (u64::from(worker == 0), 0u64);
-    let mut queue = 0u32;
-    let mut rng = worker.wrapping_mul(0x9E37_79B9) | 1;
-    let mut backoff = 0u32;
-    let mut again = NONE;
-    // SAFETY: a field of the control block, which lives for the kernel.
-    let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
-    let started_ns = global_timer_ns();
-    let mut parity = 0usize;
-
-    loop {
-        // SAFETY: `bs` covers both step words; see the module docs for who writes them when.
-        let words = unsafe { &raw mut (*bs).steps[parity] };
-        parity ^= 1;
+    if step == Step::Wait {
         if leader {
-            // Relaxed: a stopping worker reads nothing more of the run.
-            let mut flags = stop.load(Ordering::Relaxed);
-            if flags == 0 && global_timer_ns().wrapping_sub(started_ns) > cfg.timeout_ns {
-                w.fail(RunError::TimedOut {
-                    after: Duration::from_nanos(cfg.timeout_ns),
-                });
-                flags = STOP_ABORT;
-            }
-            let post = if flags != 0 {
-                STOP
-            } else if again != NONE {
-                core::mem::replace(&mut again, NONE)
-            } else {
-                take(&w, &mut queue, &mut rng, &mut stats)
-            };
-            if post != STOP && post != NONE {
-                open_round(&w);
-            }
-            // SAFETY: the leader alone writes this iteration's words, before the barrier.
-            unsafe {
-                words.write(StepWords {
-                    post,
-                    outcome_min: u32::MAX,
-                    outcome_max: 0,
-                    spawned: 0,
-                    leader_outcome: 0,
-                    diverged: u32::MAX,
-                    mismatched: 0,
-                })
-            };
+            // SAFETY: every thread has resumed: nobody reads the record's frame now.
+            unsafe { frame.copy_from_nonoverlapping(copy.as_ptr(), 1) };
         }
-        // SAFETY: every thread of the block reaches this barrier once per iteration.
-        unsafe { sync_threads() };
-        // SAFETY: written before the barrier; not rewritten before the next one (parity).
-        let id = unsafe { (&raw const (*words).post).read_volatile() };
-        if id == STOP {
-            break;
-        }
-        stats.rounds += 1;
-        if id == NONE {
-            stats.idle_rounds += 1;
-            // A program without `taskwait!` ends when every task spawned has completed;
-            // worker 0's first warp checks whenever it is idle.
-            let quiet = !P::HAS_TASKWAIT && worker == 0 && tid < 32 && {
-                // SAFETY: the first warp of block 0 is converged here (a uniform branch after
-                // the barrier).
-                unsafe { quiescent(&w, tid) }
-            };
-            if quiet && leader {
-                // Release: as at the root's completion.
-                // SAFETY: a field of the live control block.
-                w.raise_stop(
-                    unsafe { &raw mut (*run).stop },
-                    STOP_DONE,
-                    Ordering::Release,
-                );
-            }
-            if leader {
-                backoff = (backoff * 2).clamp(64, 4096);
-                nanosleep(backoff);
-            }
-            continue;
-        }
-        backoff = 0;
-
-        // Run: every thread resumes its own copy of the frame.
-        let rec = w.record::<P::Task>(id);
-        // SAFETY: the leader took `id` for this block; its frame is live, not written until
-        // every thread arrived at the next barrier.
-        let frame = unsafe { Record::task(rec) };
-        let mut copy = MaybeUninit::<P::Task>::uninit();
-        // SAFETY: bitwise copies of a live frame; only the leader's is written back, the
-        // others forgotten (block tasks hold nothing with drop glue across a taskwait).
-        unsafe { copy.as_mut_ptr().copy_from_nonoverlapping(frame, 1) };
-        let result_slot = if leader {
-            // SAFETY: the record is live.
-            unsafe { Record::result_slot(rec) }
-        } else {
-            core::ptr::null_mut()
-        };
-        let mut ctx = Ctx::new(&w as *const WarpCtx as *const (), id, result_slot);
-        ctx.thread = tid;
-        ctx.frame_shift = (frame as isize).wrapping_sub(copy.as_ptr() as isize);
-        // SAFETY: the copy is a live frame that has not returned; block frames are `Unpin`
-        // in effect (nothing borrows across a taskwait), so resuming a local copy is sound.
-        let step = unsafe { P::resume(Pin::new_unchecked(copy.assume_init_mut()), &mut ctx) };
-        let outcome = match step {
-            Step::Done => RETURNED,
-            Step::Wait => ctx.wait_site,
-        };
-        // SAFETY: shared-memory words of this iteration, updated by `.cta` atomics (relaxed:
-        // read after the barrier below, which orders them).
-        unsafe {
-            u32::fetch_min::<Cta, Relaxed>(&raw mut (*words).outcome_min, outcome);
-            u32::fetch_max::<Cta, Relaxed>(&raw mut (*words).outcome_max, outcome);
-            if ctx.spawned > 0 {
-                u32::fetch_add::<Cta, Relaxed>(&raw mut (*words).spawned, ctx.spawned);
-            }
-        }
-        // SAFETY: every thread that read a task id comes here (the post is uniform).
-        unsafe { sync_threads() };
-        // SAFETY: updated before the barrier; rewritten only two iterations later.
-        let (lo, hi) = unsafe {
-            (
-                (&raw const (*words).outcome_min).read_volatile(),
-                (&raw const (*words).outcome_max).read_volatile(),
-            )
-        };
-        if lo != hi {
-            // SAFETY: uniform branch (every thread read the same range).
-            unsafe { report_divergence::<P>(&w, words, leader, tid, outcome, &copy) };
-            continue;
-        }
-        if step == Step::Wait {
-            if leader {
-                // SAFETY: every thread has resumed: nobody reads the record's frame now.
-                unsafe { frame.copy_from_nonoverlapping(copy.as_ptr(), 1) };
-            }
-            // SAFETY: uniform branch (the step is uniform, checked above).
-            if check_uniform && !unsafe { frames_agree::<P>(&w, words, leader, frame, &copy) } {
-                continue;
-            }
-        }
-        if leader {
-            // SAFETY: the leader after the step's barrier, which ordered every thread's
-            // spawns and reports before it.
-            let total = unsafe { (&raw const (*words).spawned).read_volatile() };
-            // SAFETY: the leader alone runs the task's join step.
-            let done = unsafe { settle::<P>(&w, id, step, total, ctx.resume_queue, &mut again) };
-            stats.resumes += 1;
-            stats.tasks += u64::from(step == Step::Done);
-            let (base, freed, taken) = settle_allocator(&w);
-            for i in 0..freed {
-                // SAFETY: the leader between steps; `base + i` is above what the step's
-                // allocations left on the free stack, inside the slab's stack.
-                unsafe { *w.free_stack(base + i) = (*w.sh).freed[i as usize] };
-            }
-            if !P::HAS_TASKWAIT {
-                spawned_total += u64::from(taken);
-                completed_total += u64::from(done);
-                let (s, c) = w.counts(worker);
-                s.store(spawned_total, Ordering::Relaxed);
-                // Release: as in the warp runtime (`worker::quiescent`).
-                c.store(completed_total, Ordering::Release);
-            }
-            (queue, _) = close_round::<P>(&w, queue, freed, 1);
+        // SAFETY: uniform branch (the step is uniform, checked above).
+        if check_uniform && !unsafe { frames_agree::<P>(w, words, leader, frame, &copy) } {
+            return;
         }
     }
-
     if leader {
-        // SAFETY: the leader after the loop.
-        let sh = unsafe { w.lane0() };
-        stats.records_touched = sh.fresh;
-        // `close_round` keeps the queue's high-water mark in the shared state.
-        stats.max_queue = sh.stats.max_queue;
-        // SAFETY: one stats slot per worker, written once, read by the host after the kernel.
-        unsafe { *(cfg.stats as *mut WarpStats).add(worker as usize) = stats };
+        // SAFETY: the leader after the step's barrier, which ordered every thread's spawns
+        // and reports before it.
+        unsafe { close_step::<P>(w, words, id, step, ctx.resume_queue, l) };
     }
+}
+
+/// A thread's outcome word: [`RETURNED`], or the taskwait site.
+fn outcome_word(step: Step, ctx: &Ctx) -> u32 {
+    match step {
+        Step::Done => RETURNED,
+        Step::Wait => ctx.wait_site,
+    }
+}
+
+/// Every thread: copies task `id`'s frame into `copy`, resumes it with the thread's index and
+/// reports the outcome and spawn count into the iteration's shared words.
+///
+/// # Safety
+/// `frame` is task `id`'s live frame, which nobody writes until the step's barrier.
+unsafe fn resume_copy<P: Program>(
+    w: &WarpCtx,
+    words: *mut StepWords,
+    tid: u32,
+    id: u32,
+    frame: *mut P::Task,
+    copy: &mut MaybeUninit<P::Task>,
+) -> (Step, Ctx) {
+    // SAFETY: bitwise copies of a live frame; only the leader's is written back, the others
+    // forgotten (block tasks hold nothing with drop glue across a taskwait).
+    unsafe { copy.as_mut_ptr().copy_from_nonoverlapping(frame, 1) };
+    let result_slot = if tid == 0 {
+        // SAFETY: the record is live.
+        unsafe { Record::result_slot(w.record::<P::Task>(id)) }
+    } else {
+        core::ptr::null_mut()
+    };
+    let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, result_slot);
+    ctx.thread = tid;
+    ctx.frame_shift = (frame as isize).wrapping_sub(copy.as_ptr() as isize);
+    // SAFETY: the copy is a live frame that has not returned; block frames are `Unpin` in
+    // effect (nothing borrows across a taskwait), so resuming a local copy is sound.
+    let step = unsafe { P::resume(Pin::new_unchecked(copy.assume_init_mut()), &mut ctx) };
+    let outcome = outcome_word(step, &ctx);
+    // SAFETY: shared-memory words of this iteration, updated by `.cta` atomics (relaxed: read
+    // after the step's barrier, which orders them).
+    unsafe {
+        u32::fetch_min::<Cta, Relaxed>(&raw mut (*words).outcome_min, outcome);
+        u32::fetch_max::<Cta, Relaxed>(&raw mut (*words).outcome_max, outcome);
+        if ctx.spawned > 0 {
+            u32::fetch_add::<Cta, Relaxed>(&raw mut (*words).spawned, ctx.spawned);
+        }
+    }
+    (step, ctx)
+}
+
+/// The leader, after a step every thread ended the same way: the join protocol with the
+/// block's children, the allocator's bookkeeping, the counts of a program without
+/// `taskwait!`, and the publication of the step's children.
+///
+/// # Safety
+/// The leader alone, after the step's barrier; a suspended task's frame is written back.
+unsafe fn close_step<P: Program>(
+    w: &WarpCtx,
+    words: *mut StepWords,
+    id: u32,
+    step: Step,
+    resume_queue: u32,
+    l: &mut BlockLoop,
+) {
+    // SAFETY: updated by every thread before the step's barrier (contract).
+    let total = unsafe { (&raw const (*words).spawned).read_volatile() };
+    // SAFETY: the leader alone runs the task's join step (contract).
+    let done = unsafe { settle::<P>(w, id, step, total, resume_queue, &mut l.again) };
+    l.stats.resumes += 1;
+    l.stats.tasks += u64::from(step == Step::Done);
+    let (base, freed, taken) = settle_allocator(w);
+    for i in 0..freed {
+        // SAFETY: the leader between steps; `base + i` is above what the step's allocations
+        // left on the free stack, inside the slab's stack.
+        unsafe { *w.free_stack(base + i) = (*w.sh).freed[i as usize] };
+    }
+    if !P::HAS_TASKWAIT {
+        l.spawned_total += u64::from(taken);
+        l.completed_total += u64::from(done);
+        let (s, c) = w.counts(w.warp);
+        s.store(l.spawned_total, Ordering::Relaxed);
+        // Release: as in the warp runtime (`worker::quiescent`).
+        c.store(l.completed_total, Ordering::Release);
+    }
+    l.queue = close_round::<P, WorkStealing>(w, l.queue, freed, 1).next;
+}
+
+/// The leader, after the loop: the worker's statistics into its slot for the host.
+///
+/// # Safety
+/// The leader after the loop.
+unsafe fn finish(w: &WarpCtx, l: &mut BlockLoop) {
+    // SAFETY: the leader after the loop (contract).
+    let sh = unsafe { w.lane0() };
+    let stats = WarpStats {
+        records_touched: sh.fresh,
+        // `close_round` keeps the queue's high-water mark, `steal` the steal counts, in the
+        // shared state.
+        max_queue: sh.stats.max_queue,
+        steals_attempted: sh.stats.steals_attempted,
+        steals_won: sh.stats.steals_won,
+        ..l.stats
+    };
+    // SAFETY: one stats slot per worker, written once, read by the host after the kernel.
+    unsafe { *(w.run().stats as *mut WarpStats).add(w.warp as usize) = stats };
 }
 
 /// The leader: the next task. The one it kept from its last step in the current queue
 /// first (no atomic), then a pop from its queues round-robin from the current one, else one
 /// task stolen from a random victim. Returns [`NONE`] when there is none.
-fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32, stats: &mut WarpStats) -> u32 {
+fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32) -> u32 {
     let run = w.run();
     let nq = run.num_queues;
     // SAFETY: the leader between steps.
@@ -358,7 +474,8 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32, stats: &mut WarpStats) -> u
     if run.num_warps < 2 {
         return NONE;
     }
-    let Some(s) = super::take::steal(w, *queue, true, 1, run.steal_attempts, rng, stats) else {
+    let Some(s) = super::take::steal::<WorkStealing>(w, *queue, true, 1, run.steal_attempts, rng)
+    else {
         return NONE;
     };
     let id = w.ring(s.victim, s.queue, s.head).load(Ordering::Relaxed);

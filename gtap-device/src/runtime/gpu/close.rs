@@ -2,8 +2,8 @@
 //! warp's allocator, returning freed records, and publishing the round's new tasks to the
 //! queues (`close_round`). The block workers' leader runs the same functions.
 
-use super::global_queue;
 use super::layout::{NONE, tuning};
+use super::sched::Scheduler;
 use super::warp::{FREED_CAP, WarpCtx};
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
@@ -12,7 +12,7 @@ use crate::runtime::sync::Ordering;
 use crate::task::Program;
 
 /// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
-pub(super) fn open_round(w: &WarpCtx) {
+pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
@@ -27,7 +27,7 @@ pub(super) fn open_round(w: &WarpCtx) {
             .wrapping_sub(sh.head[q]);
         // (With the global queue there are no thieves: lane 0 keeps `head` itself.)
         if run.queue_capacity.saturating_sub(used) < run.queue_capacity / 2
-            && !global_queue::enabled(w)
+            && !S::global_queue(w.run())
         {
             // Acquire: thieves' reads of entries below `head` happen before we overwrite them
             // (deque docs, edge 2).
@@ -86,83 +86,117 @@ pub(super) unsafe fn copy_freed(w: &WarpCtx, lane: u32, base: u32, n: u32) {
 /// another to drain: a recursion whose leaves go to their own queue would otherwise expand
 /// its whole tree before running one leaf, and hold a record for every node at once.
 ///
-/// With the global-queue ablation it publishes nothing itself: it returns how many of the
+/// With the global-queue ablation it publishes nothing itself: it says how many of the
 /// warp's staged ids (and from which ring position) the warp must move to the global queue.
-pub(super) fn close_round<P: Program>(
+pub(super) fn close_round<P: Program, S: Scheduler>(
     w: &WarpCtx,
     current: u32,
     freed: u32,
     batch: u32,
-) -> (u32, (u32, u32)) {
+) -> Closed {
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    unsafe { w.lane0() }.sp += freed;
+    refill_free_stack::<P>(w);
+    let next = next_queue(w, current as usize, batch);
+    let (to_global, global_src) = publish_queues::<S>(w, next);
+    Closed {
+        next: next as u32,
+        to_global,
+        global_src,
+    }
+}
+
+/// What [`close_round`] decided.
+pub(super) struct Closed {
+    /// The queue the next round starts from.
+    pub(super) next: u32,
+    /// The global-queue ablation: how many staged ids the warp moves to the global queue,
+    /// from which position of its ring (always 0 under the other schedulers).
+    pub(super) to_global: u32,
+    pub(super) global_src: u32,
+}
+
+/// Lane 0: takes the remote free list onto the free stack when the stack runs low.
+#[inline(always)]
+fn refill_free_stack<P: Program>(w: &WarpCtx) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
-    sh.sp += freed;
-    if sh.sp < 2 * WARP_SIZE {
-        // A quarter of the slab never used: room enough to leave the remote list for a few
-        // rounds (a round allocates at most what its tasks spawn).
-        let spare = run.tasks_per_warp.saturating_sub(sh.fresh) >= run.tasks_per_warp / 4;
-        if sh.remote_skip > 0 && spare {
-            sh.remote_skip -= 1;
-        } else {
-            // Acquire: pairs with the Release pushes of other warps (their last uses of the
-            // records happen before we hand them out again).
-            let mut id = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
-            // An empty list (as in a recursion's first descent, when nothing is freed yet):
-            // skip the next few rounds' look, an L2 round trip on lane 0's path each.
-            sh.remote_skip = if id == NONE { REMOTE_SKIP_ROUNDS } else { 0 };
-            while id != NONE {
-                // SAFETY: as above; `id` is one of this warp's records, now free.
-                unsafe { *w.free_stack(sh.sp) = id };
-                sh.sp += 1;
-                // SAFETY: the list's links were written before the pushes we acquired.
-                id = unsafe { Record::<P::Task>::next_free(w.record::<P::Task>(id)) }
-                    .load(Ordering::Relaxed);
-            }
-        }
+    if sh.sp >= 2 * WARP_SIZE {
+        return;
     }
+    // A quarter of the slab never used: room enough to leave the remote list for a few
+    // rounds (a round allocates at most what its tasks spawn).
+    let spare = run.tasks_per_warp.saturating_sub(sh.fresh) >= run.tasks_per_warp / 4;
+    if sh.remote_skip > 0 && spare {
+        sh.remote_skip -= 1;
+        return;
+    }
+    // Acquire: pairs with the Release pushes of other warps (their last uses of the records
+    // happen before we hand them out again).
+    let mut id = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
+    // An empty list (as in a recursion's first descent, when nothing is freed yet): skip the
+    // next few rounds' look, an L2 round trip on lane 0's path each.
+    sh.remote_skip = if id == NONE { REMOTE_SKIP_ROUNDS } else { 0 };
+    while id != NONE {
+        // SAFETY: as above; `id` is one of this warp's records, now free.
+        unsafe { *w.free_stack(sh.sp) = id };
+        sh.sp += 1;
+        // SAFETY: the list's links were written before the pushes we acquired.
+        id = unsafe { Record::<P::Task>::next_free(w.record::<P::Task>(id)) }
+            .load(Ordering::Relaxed);
+    }
+}
+
+/// Lane 0: the queue the next round starts from (see [`close_round`]).
+#[inline(always)]
+fn next_queue(w: &WarpCtx, current: usize, batch: u32) -> usize {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
     let nq = run.num_queues as usize;
-    let mut next = current as usize;
-    if nq > 1 && run.tuning & tuning::MOST_GENERATED != 0 {
+    if nq == 1 {
+        return current;
+    }
+    if run.tuning & tuning::MOST_GENERATED != 0 {
         // GTaP's order: the queue that got the most new tasks this round (the lowest on a
         // tie); queue 0 when there were none.
         let new = |q: usize| sh.staged[q].min(sh.room[q]);
-        next = 0;
-        for q in 1..nq {
-            if new(q) > new(next) {
-                next = q;
-            }
-        }
-    } else if nq > 1 {
-        // Tasks the warp holds in queue `q`: published (as far as it knows: thieves may have
-        // taken some), kept and staged.
-        let holds = |q: usize| {
-            sh.tail[q]
-                .wrapping_sub(sh.head[q])
-                .wrapping_add(sh.private[q] + sh.staged[q].min(sh.room[q]))
-        };
-        // The next queue after the current one that holds a whole batch, the current one
-        // last; if none does, the one that holds the most.
-        let mut found = false;
-        let first = usize::from(run.tuning & tuning::STAY_ON_QUEUE == 0);
-        for step in first..first + nq {
-            let q = (current as usize + step) % nq;
-            if holds(q) >= batch {
-                next = q;
-                found = true;
-                break;
-            }
-        }
-        if !found {
-            for q in 0..nq {
-                if holds(q) > holds(next) {
-                    next = q;
-                }
-            }
+        return (1..nq).fold(0, |best, q| if new(q) > new(best) { q } else { best });
+    }
+    // Tasks the warp holds in queue `q`: published (as far as it knows: thieves may have
+    // taken some), kept and staged.
+    let holds = |q: usize| {
+        sh.tail[q]
+            .wrapping_sub(sh.head[q])
+            .wrapping_add(sh.private[q] + sh.staged[q].min(sh.room[q]))
+    };
+    // The next queue after the current one that holds a whole batch, the current one last;
+    // if none does, the one that holds the most.
+    let first = usize::from(run.tuning & tuning::STAY_ON_QUEUE == 0);
+    for step in first..first + nq {
+        let q = (current + step) % nq;
+        if holds(q) >= batch {
+            return q;
         }
     }
-    // Publish: keep the newest (up to `keep_max`) of the next queue, push the rest. First
-    // how many of each queue (into `staged`, read for the last time here), then the adds.
+    (0..nq).fold(
+        current,
+        |best, q| if holds(q) > holds(best) { q } else { best },
+    )
+}
+
+/// Lane 0: keeps the newest (up to `keep_max`) of queue `next`'s new tasks and publishes the
+/// rest of every queue. Returns what the global-queue ablation must copy (see
+/// [`close_round`]).
+#[inline(always)]
+fn publish_queues<S: Scheduler>(w: &WarpCtx, next: usize) -> (u32, u32) {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    let nq = run.num_queues as usize;
+    // First how many of each queue (into `staged`, read for the last time here), then the
+    // adds.
     let mut push = (0, 0);
     let mut publishing = 0;
     for q in 0..nq {
@@ -174,7 +208,7 @@ pub(super) fn close_round<P: Program>(
             0
         };
         let n = total - keep;
-        if n > 0 && global_queue::enabled(w) {
+        if n > 0 && S::global_queue(w.run()) {
             // The ablation: the oldest `n` go to the global queue (copied by the lanes, see
             // the caller); their slots here are free again once copied.
             push = (n, sh.tail[q]);
@@ -210,7 +244,7 @@ pub(super) fn close_round<P: Program>(
             sh.stats.max_queue = sh.stats.max_queue.max(used);
         }
     }
-    (next as u32, push)
+    push
 }
 
 /// Rounds [`close_round`] leaves the remote free list alone after finding it empty.

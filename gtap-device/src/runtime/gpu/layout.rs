@@ -196,11 +196,11 @@ pub mod tuning {
     /// round, instead of staging it for a later round (when the parent's continuation goes to
     /// the round's queue).
     pub const RESUME_INLINE: u32 = 1;
-    /// Ablation: pops and steals claim one task per CAS (up to 32 per round) instead of a
-    /// batch per CAS, like per-warp Chase-Lev deques operated one task at a time.
+    /// Ablation, read by the profiled kernel only ([`ByTuning`](super::super::sched::ByTuning);
+    /// the others are compiled for one scheduler): pops and steals claim one task per CAS.
     pub const ONE_AT_A_TIME: u32 = 2;
-    /// Ablation: one global queue for the whole grid instead of per-warp deques (no
-    /// stealing); see [`GlobalQueue`](super::GlobalQueue). Needs one EPAQ queue.
+    /// Ablation, read by the profiled kernel only (as above): one global queue for the whole
+    /// grid; see [`GlobalQueue`](super::GlobalQueue). Needs one EPAQ queue.
     pub const GLOBAL_QUEUE: u32 = 4;
     /// Block programs: at every suspension each thread compares its frame with the leader's
     /// (the uniformity check of `task::block`).

@@ -44,10 +44,10 @@
 //! when a warp records an error or the host asks it to stop. No grid barrier is needed, so
 //! the kernel is correct whatever the number of resident blocks.
 //!
-//! A second kernel per program, `gtap_<name>_profiled`, runs the same loop with the per-warp
-//! timeline profiler on (`profile`: one event per round per warp, for the host to export);
-//! it exists only in PTX built with `--cfg gtap_profile`, and the plain kernel's code does
-//! not change with it.
+//! The lab kernels run the same loop with the per-warp timeline profiler on
+//! (`gtap_<name>_profiled`; `profile`: one event per round per warp, for the host to export)
+//! or under an ablation scheduler (`sched`); they exist only in PTX built with
+//! `--cfg gtap_lab`, and the plain kernel's code does not change with them.
 //!
 //! # Memory ordering and scope
 //! The deque, join and free-list protocols are the shared ones ([`crate::runtime::deque`],
@@ -72,6 +72,7 @@ mod close;
 mod global_queue;
 #[cfg(target_arch = "nvptx64")]
 mod lanes;
+pub mod sched;
 #[cfg(target_arch = "nvptx64")]
 mod spawn;
 #[cfg(target_arch = "nvptx64")]

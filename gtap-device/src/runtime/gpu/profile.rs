@@ -22,8 +22,8 @@
 //! hooks anything derived from the worker's local copy of the control block (`&cfg`) broke
 //! that (it changed LLVM's block layout), so `start` takes the raw pointer. The profiled kernel `gtap_<name>_profiled`
 //! (with `On`) is a second entry point, which `#[gtap::program]` emits only when the
-//! program's crate is built with `--cfg gtap_profile` (gtap-builder's
-//! `PtxBuilder::profile(true)` or `GTAP_PROFILE=1`), so default builds do not carry (or
+//! program's crate is built with `--cfg gtap_lab` (gtap-builder's
+//! `PtxBuilder::lab(true)` or `GTAP_LAB=1`), so default builds do not carry (or
 //! JIT-compile) a second kernel either. A run-time flag in the control block was the
 //! alternative; it would cost every round of every run a load and branches, and keep the
 //! profiler's registers live in the plain kernel.

@@ -3,7 +3,8 @@
 //! block workers share.
 
 use super::global_queue;
-use super::layout::{WarpStats, batch_source, tuning};
+use super::layout::{batch_source, tuning};
+use super::sched::Scheduler;
 use super::warp::WarpCtx;
 use crate::arch::warp::{WARP_SIZE, shfl_idx};
 use crate::runtime::deque::claim;
@@ -56,130 +57,51 @@ pub(super) unsafe fn broadcast(b: Batch) -> Batch {
     }
 }
 
+impl Batch {
+    /// No task: the round is idle.
+    #[inline(always)]
+    fn none(warp: u32, queue: u32) -> Batch {
+        Batch::own(warp, queue, 0, 0, batch_source::NONE)
+    }
+
+    /// `n` entries of the warp's own ring of `queue`, from position `base`.
+    #[inline(always)]
+    fn own(warp: u32, queue: u32, n: u32, base: u32, source: u32) -> Batch {
+        Batch {
+            n,
+            kept: n,
+            kept_base: base,
+            src_warp: warp,
+            src_base: 0,
+            queue,
+            stolen: false,
+            global: false,
+            source,
+        }
+    }
+}
+
 /// Lane 0: the tasks of this round. Kept entries of the current queue first (the newest 32
 /// alone, with no atomic, when the warp kept more), then a pop batch from it, filled up when
 /// short by a steal from the same queue of another warp (`GpuRun::top_up`); if the queue is
 /// empty, the other queues round-robin (with `tuning::STEAL_PER_QUEUE`, after a steal from
 /// the empty queue failed); if all are empty, a steal from random victims.
 ///
-/// Always inlined: a call would put what the kernel passes by reference (`rng`) in local
-/// memory for the whole loop, a load and a store around every use in the hottest code
-/// (results/perf-notes.md has the measurement).
+/// Always inlined, as every step below: a call would put what the kernel passes by
+/// reference (`rng`) in local memory for the whole loop, a load and a store around every use
+/// in the hottest code (results/perf-notes.md has the measurement).
 #[inline(always)]
-pub(super) fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
+pub(super) fn take_batch<S: Scheduler>(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
     let run = w.run();
     let nq = run.num_queues;
-    let top_up = if run.num_warps > 1 { run.top_up } else { 0 };
-    let per_queue = run.tuning & tuning::STEAL_PER_QUEUE != 0;
-    // SAFETY: called by lane 0 between rounds (see the callers).
-    let sh = unsafe { w.lane0() };
     for step in 0..nq {
         let q = (queue + step) % nq;
-        let private = sh.private[q as usize];
-        if private >= WARP_SIZE {
-            // A whole batch of unpublished entries (possible when the warp keeps more than a
-            // warp's width, `keep_max`): the newest 32, with no atomic at all.
-            let rest = private - WARP_SIZE;
-            sh.private[q as usize] = rest;
-            return Batch {
-                n: WARP_SIZE,
-                kept: WARP_SIZE,
-                kept_base: sh.tail[q as usize].wrapping_add(rest),
-                src_warp: w.warp,
-                src_base: 0,
-                queue: q,
-                stolen: false,
-                global: false,
-                source: batch_source::KEPT,
-            };
-        }
-        let kept = private;
-        sh.private[q as usize] = 0;
-        let want = WARP_SIZE - kept;
-        if global_queue::enabled(w) {
-            // The ablation: what the warp kept, then ids from the global queue.
-            let (h, k) = if want > 0 {
-                global_queue::claim(w, want)
-            } else {
-                (0, 0)
-            };
-            return Batch {
-                n: kept + k,
-                kept,
-                kept_base: sh.tail[q as usize],
-                src_warp: w.warp,
-                src_base: h,
-                queue: q,
-                stolen: false,
-                global: k > 0,
-                source: if k > 0 {
-                    batch_source::GLOBAL
-                } else if kept > 0 {
-                    batch_source::KEPT
-                } else {
-                    batch_source::NONE
-                },
-            };
-        }
-        // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
-        let count = w.deque(w.warp, q).count();
-        let k = if one_at_a_time(w) {
-            claim_singly(count, want, Ordering::Relaxed)
-        } else {
-            claim(count, |_| want, Ordering::Relaxed)
-        };
-        let tail = sh.tail[q as usize].wrapping_sub(k);
-        sh.tail[q as usize] = tail;
-        let own = kept + k;
-        // Kept entries sit at [old tail, old tail + kept); the popped ones just below the
-        // old tail, at [tail, tail + k). Read both as one run from `tail`.
-        let mut b = Batch {
-            n: own,
-            kept: own,
-            kept_base: tail,
-            src_warp: w.warp,
-            src_base: 0,
-            queue: q,
-            stolen: false,
-            global: false,
-            source: if k > 0 {
-                batch_source::POP
-            } else {
-                batch_source::KEPT
-            },
-        };
-        if own < WARP_SIZE
-            && top_up > 0
-            && (own > 0 || per_queue)
-            && let Some(s) = steal(w, q, false, WARP_SIZE - own, top_up, rng, &mut sh.stats)
-        {
-            // The warp's own entries in lanes `0..own`, the stolen ones after them.
-            b.n = own + s.n;
-            b.src_warp = s.victim;
-            b.src_base = s.head;
-            b.stolen = true;
-            b.source = if own > 0 {
-                batch_source::TOP_UP
-            } else {
-                batch_source::STEAL
-            };
-            return b;
-        }
-        if own > 0 {
+        if let Some(b) = take_from_queue::<S>(w, q, rng) {
             return b;
         }
     }
-    // Steal.
     if run.num_warps > 1
-        && let Some(s) = steal(
-            w,
-            queue,
-            true,
-            WARP_SIZE,
-            run.steal_attempts,
-            rng,
-            &mut sh.stats,
-        )
+        && let Some(s) = steal::<S>(w, queue, true, WARP_SIZE, run.steal_attempts, rng)
     {
         return Batch {
             n: s.n,
@@ -193,17 +115,76 @@ pub(super) fn take_batch(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
             source: batch_source::STEAL,
         };
     }
-    Batch {
-        n: 0,
-        kept: 0,
-        kept_base: 0,
-        src_warp: w.warp,
-        src_base: 0,
-        queue,
-        stolen: false,
-        global: false,
-        source: batch_source::NONE,
+    Batch::none(w.warp, queue)
+}
+
+/// Lane 0: a batch from the warp's queue `q`, if it has any: what the warp kept there, a pop,
+/// and a top-up steal from the same queue of another warp when the batch is short.
+#[inline(always)]
+fn take_from_queue<S: Scheduler>(w: &WarpCtx, q: u32, rng: &mut u32) -> Option<Batch> {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    let private = sh.private[q as usize];
+    if private >= WARP_SIZE {
+        // A whole batch of unpublished entries (possible when the warp keeps more than a
+        // warp's width, `keep_max`): the newest 32, with no atomic at all.
+        let rest = private - WARP_SIZE;
+        sh.private[q as usize] = rest;
+        let base = sh.tail[q as usize].wrapping_add(rest);
+        return Some(Batch::own(w.warp, q, WARP_SIZE, base, batch_source::KEPT));
     }
+    let kept = private;
+    sh.private[q as usize] = 0;
+    if S::global_queue(w.run()) {
+        return Some(global_queue::take(w, q, kept, sh.tail[q as usize]));
+    }
+    let mut b = pop(w, q, kept, WARP_SIZE - kept, S::one_at_a_time(w.run()));
+    let top_up = if run.num_warps > 1 { run.top_up } else { 0 };
+    let per_queue = run.tuning & tuning::STEAL_PER_QUEUE != 0;
+    if b.n < WARP_SIZE
+        && top_up > 0
+        && (b.n > 0 || per_queue)
+        && let Some(s) = steal::<S>(w, q, false, WARP_SIZE - b.n, top_up, rng)
+    {
+        // The warp's own entries in lanes `0..own`, the stolen ones after them.
+        b.source = if b.n > 0 {
+            batch_source::TOP_UP
+        } else {
+            batch_source::STEAL
+        };
+        b.n += s.n;
+        b.src_warp = s.victim;
+        b.src_base = s.head;
+        b.stolen = true;
+        return Some(b);
+    }
+    (b.n > 0).then_some(b)
+}
+
+/// Lane 0: the `kept` entries the warp kept in queue `q` and up to `want` more popped from
+/// its deque there (one per CAS when `singly`).
+#[inline(always)]
+fn pop(w: &WarpCtx, q: u32, kept: u32, want: u32, singly: bool) -> Batch {
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    // Relaxed: the owner reads only entries it wrote itself (deque docs, edge 4).
+    let count = w.deque(w.warp, q).count();
+    let k = if singly {
+        claim_singly(count, want, Ordering::Relaxed)
+    } else {
+        claim(count, |_| want, Ordering::Relaxed)
+    };
+    let tail = sh.tail[q as usize].wrapping_sub(k);
+    sh.tail[q as usize] = tail;
+    // Kept entries sit at [old tail, old tail + kept); the popped ones just below the old
+    // tail, at [tail, tail + k). Read both as one run from `tail`.
+    let source = if k > 0 {
+        batch_source::POP
+    } else {
+        batch_source::KEPT
+    };
+    Batch::own(w.warp, q, kept + k, tail, source)
 }
 
 /// Entries claimed from another warp's deque; its lock stays held until the lanes have read
@@ -223,16 +204,17 @@ pub(super) struct Stolen {
 /// (of queue `queue + attempt`, round-robin, when `vary_queue`). Inlined as
 /// [`take_batch`] is. The block worker steals one entry at a time with it.
 #[inline(always)]
-pub(super) fn steal(
+pub(super) fn steal<S: Scheduler>(
     w: &WarpCtx,
     queue: u32,
     vary_queue: bool,
     want: u32,
     attempts: u32,
     rng: &mut u32,
-    stats: &mut WarpStats,
 ) -> Option<Stolen> {
     let run = w.run();
+    // SAFETY: called by lane 0 (or the block's leader) between rounds (see the callers).
+    let stats = unsafe { &mut w.lane0().stats };
     for attempt in 0..attempts {
         *rng ^= *rng << 13;
         *rng ^= *rng >> 17;
@@ -261,7 +243,7 @@ pub(super) fn steal(
         }
         // Acquire: the owner's push (release fence + count add) happens before our reads of
         // the ids and their records.
-        let k = if one_at_a_time(w) {
+        let k = if S::one_at_a_time(w.run()) {
             claim_singly(d.count(), want, Ordering::Acquire)
         } else {
             claim(d.count(), |avail| avail.min(want), Ordering::Acquire)
@@ -292,12 +274,6 @@ pub(super) fn finish_steal(w: &WarpCtx, s: &Stolen) {
     d.head().store(s.head.wrapping_add(s.n), Ordering::Release);
     // Release: the next thief, acquiring the lock, reads the `head` stored above (edge 3).
     d.lock().store(0, Ordering::Release);
-}
-
-/// Whether pops and steals claim one task per CAS (the sequential Chase-Lev ablation).
-#[inline(always)]
-fn one_at_a_time(w: &WarpCtx) -> bool {
-    w.run().tuning & tuning::ONE_AT_A_TIME != 0
 }
 
 /// Claims up to `want` entries of `count` one per CAS, as a deque operated one task at a

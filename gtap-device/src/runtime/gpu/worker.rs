@@ -12,6 +12,7 @@ use super::global_queue;
 use super::lanes::run_lanes;
 use super::layout::{GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source};
 use super::profile::Hooks;
+use super::sched::Scheduler;
 use super::take::{Batch, Stolen, broadcast, finish_steal, take_batch};
 use super::warp::{self, WarpCtx, WarpShared};
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
@@ -30,18 +31,20 @@ const FLAG_PERIOD: u64 = 32;
 
 /// The kernel body of program `P`'s persistent kernel (thread-level workers). The
 /// `#[gtap::program]` macro wraps it in an `extern "ptx-kernel"` entry named `gtap_<name>`
-/// with the profiler's hooks off ([`profile::Off`](super::profile::Off)), and, in a build
-/// with `--cfg gtap_profile`, in a second one named `gtap_<name>_profiled` with them on
-/// ([`profile::On`](super::profile::On)), in which lane 0 of every warp records each round.
-/// `Off`'s hooks are empty and its state has no size, so the plain kernel compiles to the
-/// same PTX as before the profiler existed.
+/// with the profiler's hooks off ([`profile::Off`](super::profile::Off)) and the
+/// work-stealing scheduler ([`sched`](super::sched)); in a build with `--cfg gtap_lab`, also
+/// in the lab kernels: `gtap_<name>_profiled` with the hooks on
+/// ([`profile::On`](super::profile::On)), in which lane 0 of every warp records each round,
+/// under the scheduler the run's tuning bits name, and one kernel per ablation scheduler.
+/// `Off`'s hooks are empty and its state has no size, and `WorkStealing` answers every
+/// scheduler question with a constant, so the plain kernel carries none of their code.
 ///
 /// # Safety
 /// `run` points to a control block the host filled for program `P` (see
 /// [`GpuRun`](super::layout::GpuRun)), and the kernel was launched with
 /// `warps_per_block * size_of::<WarpShared>()` bytes of dynamic shared memory; and what
 /// [`Hooks::start`] requires of `run` for `H`.
-pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
+pub unsafe fn thread_worker<P: Program, H: Hooks, S: Scheduler>(run: *mut GpuRun) {
     let lane = lane_id();
     // SAFETY: `run` is the control block of program `P` (contract).
     let Some(w) = (unsafe { enter::<P>(run, lane) }) else {
@@ -60,7 +63,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         }
         prof.round_start();
         // SAFETY: converged, as above.
-        let (b, id) = unsafe { take(&w, lane, &mut l) };
+        let (b, id) = unsafe { take::<S>(&w, lane, &mut l) };
         l.idle = b.n == 0;
         if b.n == 0 {
             // SAFETY: converged (`b.n` is uniform).
@@ -70,11 +73,11 @@ pub unsafe fn thread_worker<P: Program, H: Hooks>(run: *mut GpuRun) {
         }
         l.backoff = 0;
         // SAFETY: converged; `id` (when not NONE) was claimed by this warp for this round.
-        let (r, c) = unsafe { run_round::<P, H>(&w, lane, id, &b, l.queue, &mut prof) };
+        let (r, c) = unsafe { run_round::<P, H, S>(&w, lane, id, &b, l.queue, &mut prof) };
         l.lane_resumes += u64::from(r);
         l.lane_completed += u64::from(c);
         // SAFETY: converged, just after the round's barrier.
-        unsafe { publish_round::<P>(&w, lane, &b, &mut l) };
+        unsafe { publish_round::<P, S>(&w, lane, &b, &mut l) };
         prof.round_end();
     }
     prof.finish();
@@ -136,40 +139,60 @@ unsafe fn enter<P: Program>(run: *mut GpuRun, lane: u32) -> Option<WarpCtx> {
         dynamic_shared_memory::<WarpShared>().wrapping_add(warp_id() as usize);
     let w = WarpCtx { run, sh, warp };
 
-    // The host sized the records and the root's arguments with its own compilation of the
-    // program; a mismatch would corrupt everything, so check before touching any.
-    let size = size_of::<Record<P::Task>>() as u32;
-    let align = align_of::<Record<P::Task>>() as u32;
-    if size != cfg.record_size
-        || align != cfg.record_align
-        || size_of::<P::Args>() as u32 != cfg.args_size
-    {
-        if lane == 0 {
-            w.fail(KernelError::LayoutMismatch { size, align });
-        }
+    if !layout_matches::<P>(&w, &cfg, lane == 0) {
         return None;
     }
     if lane == 0 {
         // SAFETY: lane 0 at kernel start, before the first barrier.
-        warp::init(unsafe { w.lane0() }, warp, &cfg);
-        if warp == 0 {
-            // The root task: built here from its arguments (a frame's layout may differ
-            // between the host's compilation and this one; the `repr(C)` arguments' does not),
-            // in record 0, kept unpublished as warp 0's first task.
-            // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked above).
-            let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };
-            let rec = w.record::<P::Task>(0);
-            // SAFETY: record 0 is warp 0's first and not handed out yet; nothing else runs it.
-            unsafe {
-                Record::init(rec);
-                Record::fill(rec, NONE, cfg.root_result as *mut u8, 0, P::start(args));
-            }
-            w.ring(0, 0, 0).store(0, Ordering::Relaxed);
-        }
+        unsafe { init_worker::<P>(&w, &cfg) };
     }
     // SAFETY: the whole warp reaches this point (no lane returned above without all).
     unsafe { sync_warp(FULL) };
     Some(w)
+}
+
+/// Whether the host laid out program `P`'s records and root arguments as this compilation
+/// does (sizes and alignment); a mismatch is reported by the worker's `reporter` thread.
+/// The host sized them with its own compilation of the program; a mismatch would corrupt
+/// everything, so every worker checks before touching any.
+#[inline(always)]
+pub(super) fn layout_matches<P: Program>(w: &WarpCtx, cfg: &GpuRun, reporter: bool) -> bool {
+    let size = size_of::<Record<P::Task>>() as u32;
+    let align = align_of::<Record<P::Task>>() as u32;
+    let ok = size == cfg.record_size
+        && align == cfg.record_align
+        && size_of::<P::Args>() as u32 == cfg.args_size;
+    if !ok && reporter {
+        w.fail(KernelError::LayoutMismatch { size, align });
+    }
+    ok
+}
+
+/// The worker's shared state at kernel start, and (worker 0) the root task: built here from
+/// its arguments (a frame's layout may differ between the host's compilation and this one;
+/// the `repr(C)` arguments' does not), in record 0, kept unpublished as worker 0's first
+/// task.
+///
+/// # Safety
+/// Lane 0 (or the block's leader) at kernel start, before the worker's first barrier, after
+/// [`layout_matches`] held.
+#[inline(always)]
+pub(super) unsafe fn init_worker<P: Program>(w: &WarpCtx, cfg: &GpuRun) {
+    // SAFETY: lane 0 at kernel start (contract).
+    warp::init(unsafe { w.lane0() }, w.warp, cfg);
+    if w.warp != 0 {
+        return;
+    }
+    // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked, contract).
+    let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };
+    let rec = w.record::<P::Task>(0);
+    // SAFETY: record 0 is worker 0's first and not handed out yet; nothing else runs it.
+    unsafe {
+        Record::init(rec);
+        Record::fill(rec, NONE, cfg.root_result as *mut u8, 0, P::start(args));
+    }
+    // `warp::init` counts it as kept in queue 0; the first take reads it there.
+    w.ring(0, 0, 0).store(0, Ordering::Relaxed);
 }
 
 /// Whether the run is over for this warp (done, failed, or past its timeout), counting the
@@ -214,7 +237,7 @@ unsafe fn stop_requested(w: &WarpCtx, lane: u32, idle: bool, stop: &AtomicU32) -
 /// # Safety
 /// The whole warp is converged.
 #[inline(always)]
-unsafe fn take(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batch, u32) {
+unsafe fn take<S: Scheduler>(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batch, u32) {
     let warp = w.warp;
     let mut b = Batch {
         n: 0,
@@ -228,7 +251,7 @@ unsafe fn take(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batch, u32) {
         source: batch_source::NONE,
     };
     if lane == 0 {
-        b = take_batch(w, l.queue, &mut l.rng);
+        b = take_batch::<S>(w, l.queue, &mut l.rng);
     }
     // SAFETY: converged (contract; lane 0's work above is not a divergent barrier region).
     let b = unsafe { broadcast(b) };
@@ -240,7 +263,7 @@ unsafe fn take(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batch, u32) {
             .load(Ordering::Relaxed);
     } else if lane < b.n {
         let pos = b.src_base.wrapping_add(lane - b.kept);
-        id = if b.global {
+        id = if S::global_queue(w.run()) && b.global {
             global_queue::slot(w, pos).load(Ordering::Relaxed)
         } else {
             w.ring(b.src_warp, b.queue, pos).load(Ordering::Relaxed)
@@ -260,7 +283,7 @@ unsafe fn take(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batch, u32) {
             },
         );
     }
-    if lane == 0 && b.global && b.n > b.kept {
+    if S::global_queue(w.run()) && lane == 0 && b.global && b.n > b.kept {
         global_queue::release(w, b.src_base, b.n - b.kept);
     }
     (b, id)
@@ -299,7 +322,7 @@ unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, backoff: &mut u32) {
 /// # Safety
 /// The whole warp is converged; `id` (when not NONE) was claimed by this warp for this round.
 #[inline(always)]
-unsafe fn run_round<P: Program, H: Hooks>(
+unsafe fn run_round<P: Program, H: Hooks, S: Scheduler>(
     w: &WarpCtx,
     lane: u32,
     id: u32,
@@ -308,7 +331,7 @@ unsafe fn run_round<P: Program, H: Hooks>(
     prof: &mut H,
 ) -> (u32, u32) {
     if lane == 0 {
-        open_round(w);
+        open_round::<S>(w);
     }
     // SAFETY: converged; publishes the round's shared-memory setup to every lane.
     unsafe { sync_warp(FULL) };
@@ -330,7 +353,12 @@ unsafe fn run_round<P: Program, H: Hooks>(
 /// # Safety
 /// The whole warp is converged, just after the round's run ([`run_round`]).
 #[inline(always)]
-unsafe fn publish_round<P: Program>(w: &WarpCtx, lane: u32, b: &Batch, l: &mut LoopState) {
+unsafe fn publish_round<P: Program, S: Scheduler>(
+    w: &WarpCtx,
+    lane: u32,
+    b: &Batch,
+    l: &mut LoopState,
+) {
     let warp = w.warp;
     let (mut base, mut freed) = (0, 0);
     if lane == 0 {
@@ -358,8 +386,9 @@ unsafe fn publish_round<P: Program>(w: &WarpCtx, lane: u32, b: &Batch, l: &mut L
     unsafe { sync_warp(FULL) };
     let (mut push_n, mut push_src, mut push_base) = (0, 0, 0);
     if lane == 0 {
-        (l.queue, (push_n, push_src)) = close_round::<P>(w, l.queue, freed, WARP_SIZE);
-        if push_n > 0 {
+        let closed = close_round::<P, S>(w, l.queue, freed, WARP_SIZE);
+        (l.queue, push_n, push_src) = (closed.next, closed.to_global, closed.global_src);
+        if S::global_queue(w.run()) && push_n > 0 {
             match global_queue::reserve(w, push_n) {
                 Some(base) => push_base = base,
                 None => push_n = 0,
@@ -368,7 +397,7 @@ unsafe fn publish_round<P: Program>(w: &WarpCtx, lane: u32, b: &Batch, l: &mut L
     }
     // SAFETY: converged.
     unsafe { sync_warp(FULL) };
-    if global_queue::enabled(w) {
+    if S::global_queue(w.run()) {
         // SAFETY: converged.
         unsafe { push_global(w, lane, push_n, push_src, push_base) };
     }
