@@ -57,6 +57,11 @@ pub struct Common {
     /// CPU baselines only; the GPU is not opened.
     #[arg(long, global = true)]
     pub cpu_only: bool,
+    /// Load the programs' kernels from this PTX file instead of the PTX built into the bench
+    /// (for A/B runs of device-code variants with one host binary: the file must come from a
+    /// build of the same examples crate, which the kernels check at launch).
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "cpu_only")]
+    pub ptx: Option<PathBuf>,
 }
 
 /// The GPU configuration (`GpuConfig`); unset flags keep the library's defaults except where

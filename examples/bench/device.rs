@@ -13,6 +13,8 @@ pub struct Want {
     pub required: bool,
     /// `--profile` or an ablation `--scheduler`: load the PTX with the lab kernels.
     pub lab: bool,
+    /// `--ptx FILE`: load this PTX instead.
+    pub ptx: Option<std::path::PathBuf>,
 }
 
 /// The GPU runtime under `config`, or `None` (with a line saying why) where the flags skip
@@ -34,7 +36,13 @@ pub fn open(want: &Want, config: GpuConfig) -> Result<Option<GpuRuntime>, String
     };
     eprintln!("GPU: {}", gpu.props());
     eprintln!("GPU configuration: {config:?}");
-    let ptx = if want.lab {
+    let file;
+    let ptx = if let Some(path) = &want.ptx {
+        file =
+            std::fs::read_to_string(path).map_err(|e| format!("--ptx {}: {e}", path.display()))?;
+        eprintln!("PTX: {}", path.display());
+        file.as_str()
+    } else if want.lab {
         gtap_examples::PTX_LAB
     } else {
         gtap_examples::PTX

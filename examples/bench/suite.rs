@@ -37,6 +37,7 @@ pub fn run(cli: Cli) -> ExitCode {
         cpu_only: cli.common.cpu_only,
         required: cli.common.gpu_only || profile.is_some(),
         lab: profile.is_some() || config.tuning().scheduler() != Scheduler::WorkStealing,
+        ptx: cli.common.ptx.clone(),
     };
     let rt = match open(&want, config) {
         Ok(rt) => rt,
