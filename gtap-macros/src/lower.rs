@@ -231,91 +231,8 @@ impl Lowerer {
             }
         };
         match kind {
-            Kind::Spawn => {
-                let Some(args) = self.parse::<SpawnArgs>(mac) else {
-                    return;
-                };
-                if let Some(into) = &args.into {
-                    self.err(
-                        into.span(),
-                        "`spawn!(into HANDLES, ..)` is a statement: its result goes to HANDLES",
-                    );
-                    return;
-                }
-                let Some(ident) = ident else {
-                    return self.emit_spawn_detached(&args, out);
-                };
-                self.check_no_task_macros(&args.call);
-                let slot = self.hidden_ident("slot");
-                let call_var = self.hidden_ident("call");
-                let ctx = &self.ctx;
-                let call = &args.call;
-                let queue = queue_expr(args.queue.as_ref());
-                // The call is checked on its own first, so a wrong call is one error.
-                out.push(syn::parse_quote_spanned! {call.span()=>
-                    let #call_var = ::gtap::__private::into_call::<self::Program, _>(#call);
-                });
-                if self.block_task {
-                    // The handle owns its slot (block frames are copied between threads).
-                    out.push(syn::parse_quote_spanned! {call.span()=>
-                        let mut #ident = ::gtap::__private::BlockPending::__new();
-                    });
-                    let spawn = unsafe_block(quote_spanned! {call.span()=>
-                        ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
-                    });
-                    out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
-                    self.push_handle(ident, None);
-                    return;
-                }
-                out.push(syn::parse_quote_spanned! {call.span()=>
-                    let #slot = ::gtap::__private::Slot::new();
-                });
-                let spawn = unsafe_block(quote_spanned! {call.span()=>
-                    ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
-                });
-                // The taskwait re-binds the handle through the slot, so this binding may
-                // never be read.
-                out.push(syn::parse_quote_spanned! {call.span()=>
-                    #[allow(unused_variables)]
-                    let #ident = #spawn;
-                });
-                self.push_handle(ident, Some(slot));
-            }
-            Kind::Slots => {
-                if self.block_task {
-                    return self.err(
-                        mac.span(),
-                        "`slots!` is not available in block tasks yet: spawn with one handle per \
-                         child (`let h = spawn!(..)`), or without handles",
-                    );
-                }
-                let Some(args) = self.parse::<SlotsArgs>(mac) else {
-                    return;
-                };
-                let Some(ident) = ident else {
-                    self.err(
-                        mac.span(),
-                        "bind `slots!` to a name: `let hs = slots!(u64; 16);`",
-                    );
-                    return;
-                };
-                let store = self.hidden_ident("slots");
-                let ty = &args.ty;
-                // A literal or a path is a valid const argument as it is; anything else
-                // needs braces (and braces around a literal draw a lint).
-                let len = match &args.len {
-                    len @ (Expr::Lit(_) | Expr::Path(_)) => quote!(#len),
-                    len => quote!({ #len }),
-                };
-                out.push(syn::parse_quote_spanned! {mac.span()=>
-                    let #store = ::gtap::__private::Slots::<#ty, #len>::new();
-                });
-                out.push(syn::parse_quote_spanned! {mac.span()=>
-                    #[allow(unused_variables)]
-                    let #ident = ::gtap::__private::PendingSlots::__new(&#store);
-                });
-                self.push_handle(ident, Some(store));
-            }
+            Kind::Spawn => self.lower_let_spawn(ident, mac, out),
+            Kind::Slots => self.lower_let_slots(ident, mac, out),
             Kind::Taskwait => {
                 self.err(
                     mac.span(),
@@ -323,6 +240,95 @@ impl Lowerer {
                 );
             }
         }
+    }
+
+    /// `let h = spawn!(..)` (`ident` is `h`; `None` for `let _ = spawn!(..)`).
+    fn lower_let_spawn(&mut self, ident: Option<Ident>, mac: &Macro, out: &mut Vec<Stmt>) {
+        let Some(args) = self.parse::<SpawnArgs>(mac) else {
+            return;
+        };
+        if let Some(into) = &args.into {
+            self.err(
+                into.span(),
+                "`spawn!(into HANDLES, ..)` is a statement: its result goes to HANDLES",
+            );
+            return;
+        }
+        let Some(ident) = ident else {
+            return self.emit_spawn_detached(&args, out);
+        };
+        self.check_no_task_macros(&args.call);
+        let slot = self.hidden_ident("slot");
+        let call_var = self.hidden_ident("call");
+        let ctx = &self.ctx;
+        let call = &args.call;
+        let queue = queue_expr(args.queue.as_ref());
+        // The call is checked on its own first, so a wrong call is one error.
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            let #call_var = ::gtap::__private::into_call::<self::Program, _>(#call);
+        });
+        if self.block_task {
+            // The handle owns its slot (block frames are copied between threads).
+            out.push(syn::parse_quote_spanned! {call.span()=>
+                let mut #ident = ::gtap::__private::BlockPending::__new();
+            });
+            let spawn = unsafe_block(quote_spanned! {call.span()=>
+                ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
+            });
+            out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
+            self.push_handle(ident, None);
+            return;
+        }
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            let #slot = ::gtap::__private::Slot::new();
+        });
+        let spawn = unsafe_block(quote_spanned! {call.span()=>
+            ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
+        });
+        // The taskwait re-binds the handle through the slot, so this binding may
+        // never be read.
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            #[allow(unused_variables)]
+            let #ident = #spawn;
+        });
+        self.push_handle(ident, Some(slot));
+    }
+
+    /// `let hs = slots!(T; N)` (`ident` is `hs`; `None` for `let _ = slots!(..)`).
+    fn lower_let_slots(&mut self, ident: Option<Ident>, mac: &Macro, out: &mut Vec<Stmt>) {
+        if self.block_task {
+            return self.err(
+                mac.span(),
+                "`slots!` is not available in block tasks yet: spawn with one handle per \
+                 child (`let h = spawn!(..)`), or without handles",
+            );
+        }
+        let Some(args) = self.parse::<SlotsArgs>(mac) else {
+            return;
+        };
+        let Some(ident) = ident else {
+            self.err(
+                mac.span(),
+                "bind `slots!` to a name: `let hs = slots!(u64; 16);`",
+            );
+            return;
+        };
+        let store = self.hidden_ident("slots");
+        let ty = &args.ty;
+        // A literal or a path is a valid const argument as it is; anything else
+        // needs braces (and braces around a literal draw a lint).
+        let len = match &args.len {
+            len @ (Expr::Lit(_) | Expr::Path(_)) => quote!(#len),
+            len => quote!({ #len }),
+        };
+        out.push(syn::parse_quote_spanned! {mac.span()=>
+            let #store = ::gtap::__private::Slots::<#ty, #len>::new();
+        });
+        out.push(syn::parse_quote_spanned! {mac.span()=>
+            #[allow(unused_variables)]
+            let #ident = ::gtap::__private::PendingSlots::__new(&#store);
+        });
+        self.push_handle(ident, Some(store));
     }
 
     /// `spawn!(..);`, `spawn!(into hs, ..);`, `taskwait!(..);`, `slots!(..);` as statements.
