@@ -27,6 +27,7 @@ use crate::ast::ProgramModule;
 use crate::attr::Options;
 use crate::locals;
 use crate::lower;
+use crate::seq::{self, SeqOut};
 use crate::valid;
 
 /// `#[gtap::program(...)] mod m { ... }`.
@@ -73,6 +74,8 @@ struct TaskOut {
     items: TokenStream,
     /// Stands in for a task whose signature was rejected (see [`fallback_task`]).
     fallback: bool,
+    /// The task's sequential version (thread tasks that are not fallbacks).
+    seq: Option<SeqOut>,
 }
 
 fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
@@ -93,6 +96,12 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
     let frames: Vec<_> = outs.iter().map(|o| &o.frame_ty).collect();
     let args_tys: Vec<_> = outs.iter().map(|o| &o.args_ty).collect();
     let items = outs.iter().map(|o| &o.items);
+    let seq_items = outs.iter().filter_map(|o| o.seq.as_ref().map(|s| &s.items));
+    let reexports: Vec<_> = outs
+        .iter()
+        .filter_map(|o| o.seq.as_ref().map(|s| &s.reexport))
+        .collect();
+    let seq_module = seq::seq_module(&reexports);
     let size_checks = size_checks(&outs, opts, &module_name);
     let errs = errors.iter().map(syn::Error::to_compile_error);
     let variant_docs: Vec<String> = name_strs
@@ -122,6 +131,10 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
 
         #( #items )*
 
+        #( #seq_items )*
+
+        #seq_module
+
         #program_impl
 
         #kernel
@@ -144,17 +157,32 @@ fn expand_tasks(
 ) -> (Vec<TaskOut>, bool, Vec<syn::Error>) {
     let mut outs = Vec::new();
     let mut has_taskwait = false;
-    for (task, &task_block) in tasks.iter().zip(block) {
-        let mut sig_errors = valid::check_signature(task);
-        if task_block && sig_errors.is_empty() {
-            sig_errors.extend(valid::check_block_param(task).err());
-        }
+    let sig_errors: Vec<Vec<syn::Error>> = tasks
+        .iter()
+        .zip(block)
+        .map(|(task, &task_block)| {
+            let mut sig_errors = valid::check_signature(task);
+            if task_block && sig_errors.is_empty() {
+                sig_errors.extend(valid::check_block_param(task).err());
+            }
+            sig_errors
+        })
+        .collect();
+    // The tasks whose spawns a sequential version calls directly.
+    let seq_tasks: Vec<(Ident, usize)> = tasks
+        .iter()
+        .zip(block)
+        .zip(&sig_errors)
+        .filter(|((_, b), e)| !**b && e.is_empty())
+        .map(|((t, _), _)| (t.sig.ident.clone(), t.sig.inputs.len()))
+        .collect();
+    for ((task, &task_block), sig_errors) in tasks.iter().zip(block).zip(sig_errors) {
         if !sig_errors.is_empty() {
             errors.extend(sig_errors);
             outs.push(fallback_task(task));
             continue;
         }
-        let (out, waits, errs) = expand_task(task, task_block);
+        let (out, waits, errs) = expand_task(task, task_block, &seq_tasks);
         has_taskwait |= waits;
         errors.extend(errs);
         outs.push(out);
@@ -207,6 +235,7 @@ fn program_impl(
     let max_children = opts.max_children as u32;
     let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let ctx = quote!(::gtap::__private::Ctx);
+    let seq = seq_impl(outs, is_block);
     quote! {
         impl ::gtap::Program for Program {
             type Task = Task;
@@ -253,6 +282,31 @@ fn program_impl(
             fn task_index(task: &Task) -> u32 {
                 match task { #( Task::#all_names(_) => #indices, )* }
             }
+
+            #seq
+        }
+    }
+}
+
+/// `Program::SEQ` and `Program::run_seq` of a thread program: a `match` on the arguments
+/// that calls the task's sequential version. Block programs keep the defaults (none).
+fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
+    if is_block {
+        return TokenStream::new();
+    }
+    let arms = outs.iter().map(|o| match &o.seq {
+        Some(s) => s.arm.clone(),
+        None => {
+            let name = &o.name;
+            quote!(Args::#name(never) => match never {},)
+        }
+    });
+    quote! {
+        const SEQ: bool = true;
+
+        #[inline(always)]
+        unsafe fn run_seq(args: Args, out: *mut u8) {
+            match args { #( #arms )* }
         }
     }
 }
@@ -357,7 +411,11 @@ fn result_type(task: &ItemFn) -> TokenStream {
 }
 
 /// The frame type, frame constructor and task constructor of one task.
-fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
+fn expand_task(
+    task: &ItemFn,
+    block: bool,
+    seq_tasks: &[(Ident, usize)],
+) -> (TaskOut, bool, Vec<syn::Error>) {
     let name = task.sig.ident.clone();
     let frame_ty = format_ident!("__GtapFrame_{}", name);
     let frame_fn = format_ident!("__gtap_frame_{}", name);
@@ -421,6 +479,7 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
         pub struct #args_struct { #( pub #arg_names: #arg_types, )* }
     };
     let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
+    let seq = (!block).then(|| seq::seq_task(task, &quote!(#params), &arg_names, &ret, seq_tasks));
     let out = TaskOut {
         name,
         frame_ty: quote!(#frame_ty),
@@ -428,6 +487,7 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
         start,
         items,
         fallback: false,
+        seq,
     };
     (out, lowered.has_taskwait, lowered.errors)
 }
@@ -499,6 +559,7 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
         start: quote!(match a {}),
         items,
         fallback: true,
+        seq: None,
     }
 }
 
@@ -545,6 +606,43 @@ mod tests {
         assert!(text.contains("letmutm=m;"), "{text}");
         // Left as a capture, so that the compiler still warns that it is unused.
         assert!(!text.contains("letmutunused=unused;"), "{text}");
+    }
+
+    #[test]
+    fn a_thread_task_gets_a_sequential_version_that_calls_its_children_directly() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            pub fn f(n: u32) -> u64 {
+                let a = spawn!(f(n - 1));
+                spawn!(self::f(n - 2));
+                spawn!(g(n));
+                taskwait!();
+                a.get()
+            }
+        });
+        assert!(text.contains("pubfn__gtap_seq_f(n:u32)->u64"), "{text}");
+        assert!(text.contains("=__gtap_seq_f(n-1);"), "{text}");
+        assert!(text.contains("let_=__gtap_seq_f(n-2);"), "{text}");
+        // Not a task of this program: through the `Call`, whose error the task reports.
+        assert!(
+            text.contains("into_call::<self::Program,_>(g(n)).__run_seq()"),
+            "{text}"
+        );
+        assert!(text.contains("pubmodseq{"), "{text}");
+        assert!(text.contains("pubusesuper::__gtap_seq_fasf;"), "{text}");
+        assert!(text.contains("constSEQ:bool=true;"), "{text}");
+    }
+
+    #[test]
+    fn a_block_program_has_no_sequential_versions() {
+        let text = expand_text(quote! {
+            #[gtap::task(block)]
+            fn f(b: Block, n: u32) -> u64 {
+                n as u64
+            }
+        });
+        assert!(!text.contains("__gtap_seq_f"), "{text}");
+        assert!(!text.contains("SEQ"), "{text}");
     }
 
     #[test]

@@ -43,9 +43,23 @@ pub fn ctx_ident() -> Ident {
 /// Lowers `block`, the body of a task; `block_task` for `#[gtap::task(block)]` (see
 /// `gtap_device::task::block`: handle spawns are block-wide and own their slots, taskwaits
 /// always suspend and say which one they are, `into`/`slots!` are not available).
-pub fn lower(mut block: Block, block_task: bool) -> Lowered {
+pub fn lower(block: Block, block_task: bool) -> Lowered {
+    lower_with(block, block_task, None)
+}
+
+/// Lowers `block`, the body of a thread task, into the body of its sequential version (the
+/// serial elision): a `spawn!` runs the child at once, by a direct call of its sequential
+/// version when the call names one of `tasks` (name and number of arguments), and
+/// `taskwait!()` evaluates its queue and re-binds the handles as joined. The rules checked
+/// are the task's: a body that lowers without errors as a task lowers without errors here.
+pub fn lower_seq(block: Block, tasks: &[(Ident, usize)]) -> Lowered {
+    lower_with(block, false, Some(tasks.to_vec()))
+}
+
+fn lower_with(mut block: Block, block_task: bool, seq: Option<Vec<(Ident, usize)>>) -> Lowered {
     let mut l = Lowerer {
         block_task,
+        seq,
         wait_sites: 0,
         ctx: ctx_ident(),
         scopes: Vec::new(),
@@ -85,6 +99,9 @@ struct Scope {
 struct Lowerer {
     /// Lowering a block task.
     block_task: bool,
+    /// Lowering a task's sequential version: the program's thread tasks that have one, with
+    /// their numbers of arguments.
+    seq: Option<Vec<(Ident, usize)>>,
     /// Taskwaits lowered so far (a block task's taskwait sites are numbered from 1).
     wait_sites: u32,
     ctx: Ident,
@@ -260,6 +277,9 @@ impl Lowerer {
         self.check_no_task_macros(&args.call);
         let slot = self.hidden_ident("slot");
         let call_var = self.hidden_ident("call");
+        if self.seq.is_some() {
+            return self.seq_let_spawn(ident, slot, call_var, &args, out);
+        }
         let ctx = &self.ctx;
         let call = &args.call;
         let queue = queue_expr(args.queue.as_ref());
@@ -345,6 +365,13 @@ impl Lowerer {
                         into.span(),
                         "`spawn!(into ..)` is not available in block tasks yet",
                     ),
+                    Some(into) if self.seq.is_some() => {
+                        let value = self.seq_call(&args.call);
+                        let queue = queue_expr(args.queue.as_ref());
+                        out.push(syn::parse_quote_spanned! {args.call.span()=>
+                            ::gtap::__private::seq_spawn_into(&#into, #value, #queue);
+                        });
+                    }
                     Some(into) => {
                         let (ctx, call) = (&self.ctx, &args.call);
                         let queue = queue_expr(args.queue.as_ref());
@@ -370,6 +397,14 @@ impl Lowerer {
 
     fn emit_spawn_detached(&mut self, args: &SpawnArgs, out: &mut Vec<Stmt>) {
         self.check_no_task_macros(&args.call);
+        if self.seq.is_some() {
+            // The child runs now; its result is dropped, as the task's would be.
+            let value = self.seq_call(&args.call);
+            let queue = queue_expr(args.queue.as_ref());
+            out.push(syn::parse_quote_spanned! {args.call.span()=> let _ = #value; });
+            out.push(syn::parse_quote_spanned! {args.call.span()=> let _ = #queue; });
+            return;
+        }
         let (ctx, call) = (&self.ctx, &args.call);
         let queue = queue_expr(args.queue.as_ref());
         let spawn = unsafe_block(quote_spanned! {call.span()=>
@@ -383,7 +418,12 @@ impl Lowerer {
         let ctx = &self.ctx;
         let queue = queue_expr(args.queue.as_ref());
         self.wait_sites += 1;
-        if self.block_task {
+        if self.seq.is_some() {
+            // Every child already ran: nothing to wait for.
+            out.push(syn::parse_quote_spanned! {mac.span()=>
+                ::gtap::__private::seq_wait(#queue);
+            });
+        } else if self.block_task {
             // Always suspends: only the runtime knows what the whole team spawned.
             let site = self.wait_sites;
             let begin =
@@ -427,6 +467,55 @@ impl Lowerer {
                     *joined = true;
                 }
             }
+        }
+    }
+
+    /// `let h = spawn!(..)` in a sequential version: the child runs now, and its result
+    /// fills the handle's slot; the taskwait re-binds the handle as in the task.
+    fn seq_let_spawn(
+        &mut self,
+        ident: Ident,
+        slot: Ident,
+        value_var: Ident,
+        args: &SpawnArgs,
+        out: &mut Vec<Stmt>,
+    ) {
+        let call = &args.call;
+        let value = self.seq_call(call);
+        let queue = queue_expr(args.queue.as_ref());
+        out.push(syn::parse_quote_spanned! {call.span()=> let #value_var = #value; });
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            let #slot = ::gtap::__private::Slot::new();
+        });
+        let spawn = unsafe_block(quote_spanned! {call.span()=>
+            ::gtap::__private::seq_spawn(&#slot, #value_var, #queue)
+        });
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            // Read only through the slot after the taskwait (as in the task).
+            #[allow(unused_variables, unused_assignments)]
+            let #ident = #spawn;
+        });
+        self.push_handle(ident, Some(slot));
+    }
+
+    /// The result of a spawned call in a sequential version: a direct call of the child's
+    /// sequential version when `call` is written as a call of one of the program's tasks
+    /// with the right number of arguments; otherwise (a call built elsewhere, or a wrong
+    /// one, whose error then comes from the task's own lowering) through the `Call` value.
+    fn seq_call(&self, call: &Expr) -> TokenStream {
+        let tasks = self.seq.as_deref().unwrap_or_default();
+        if let Expr::Call(c) = call
+            && let Expr::Path(p) = &*c.func
+            && p.qself.is_none()
+            && let Some(name) = direct_task(&p.path)
+            && tasks.iter().any(|(t, n)| t == name && *n == c.args.len())
+        {
+            let seq_fn = seq_fn_ident(name);
+            let args = &c.args;
+            return quote_spanned! {call.span()=> #seq_fn(#args) };
+        }
+        quote_spanned! {call.span()=>
+            ::gtap::__private::into_call::<self::Program, _>(#call).__run_seq()
         }
     }
 
@@ -580,4 +669,20 @@ fn queue_expr(queue: Option<&Expr>) -> TokenStream {
         None => quote!(0u32),
         Some(q) => quote_spanned! {q.span()=> { let __gtap_queue: u32 = #q; __gtap_queue } },
     }
+}
+
+/// The task a call's path names, if it is a bare name or `self::name`.
+fn direct_task(path: &syn::Path) -> Option<&Ident> {
+    let segs: Vec<_> = path.segments.iter().collect();
+    let last = match segs.as_slice() {
+        [last] => last,
+        [first, last] if first.ident == "self" && path.leading_colon.is_none() => last,
+        _ => return None,
+    };
+    last.arguments.is_none().then_some(&last.ident)
+}
+
+/// The name of task `name`'s sequential version (hidden; users call `seq::name`).
+pub fn seq_fn_ident(name: &Ident) -> Ident {
+    Ident::new(&format!("__gtap_seq_{name}"), name.span())
 }

@@ -189,3 +189,48 @@ pub unsafe fn begin_wait_block(ctx: *mut Ctx, queue: u32, site: u32) {
     ctx.resume_queue = queue;
     ctx.wait_site = site;
 }
+
+/// `let h = spawn!(queue(q), f(x));` in a task's sequential version: the child already ran
+/// (its result is `value`), so its slot is filled at once; the handle is still pending, and
+/// becomes readable at the `taskwait!()` that would join it, as in the task.
+///
+/// # Safety
+/// `slot` is empty and nothing reads it before that `taskwait!()` (the macro's scope check).
+#[inline(always)]
+pub unsafe fn seq_spawn<'a, R>(slot: &'a Slot<R>, value: R, queue: u32) -> Pending<'a, R> {
+    let _ = queue;
+    // SAFETY: the slot is empty and unread (contract).
+    unsafe { slot.as_ptr().write(value) };
+    Pending::__new(slot)
+}
+
+/// `spawn!(into hs, queue(q), f(x));` in a task's sequential version: the child's result
+/// `value` goes to the next free slot of `slots`.
+///
+/// # Panics
+/// If all `N` slots are taken (where the task would stop its run with `SlotsFull`).
+#[inline(always)]
+pub fn seq_spawn_into<R, const N: usize>(slots: &PendingSlots<'_, R, N>, value: R, queue: u32) {
+    let _ = queue;
+    match slots.__next() {
+        // SAFETY: a slot just handed out by `__next`: empty, and read only after the
+        // `taskwait!()` that joins these slots.
+        Some(slot) => unsafe { slot.write(value) },
+        None => seq_slots_full(N),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn seq_slots_full(capacity: usize) -> ! {
+    panic!(
+        "spawn!(into ..) past the {capacity} slots of its slots!: raise the capacity in slots!(T; N)"
+    )
+}
+
+/// `taskwait!(queue(q))` in a task's sequential version: every child already ran; the
+/// queue expression is still evaluated, as in the task.
+#[inline(always)]
+pub fn seq_wait(queue: u32) {
+    let _ = queue;
+}
