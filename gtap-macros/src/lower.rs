@@ -283,9 +283,10 @@ impl Lowerer {
         let ctx = &self.ctx;
         let call = &args.call;
         let queue = queue_expr(args.queue.as_ref());
+        let checked = checked_call(&args);
         // The call is checked on its own first, so a wrong call is one error.
         out.push(syn::parse_quote_spanned! {call.span()=>
-            let #call_var = ::gtap::__private::into_call::<self::Program, _>(#call);
+            let #call_var = #checked;
         });
         if self.block_task {
             // The handle owns its slot (block frames are copied between threads).
@@ -375,8 +376,9 @@ impl Lowerer {
                     Some(into) => {
                         let (ctx, call) = (&self.ctx, &args.call);
                         let queue = queue_expr(args.queue.as_ref());
+                        let checked = checked_call(&args);
                         let spawn = unsafe_block(quote_spanned! {call.span()=>
-                            ::gtap::__private::spawn_into(#ctx, &#into, ::gtap::__private::into_call::<self::Program, _>(#call), #queue)
+                            ::gtap::__private::spawn_into(#ctx, &#into, #checked, #queue)
                         });
                         out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
                     }
@@ -407,8 +409,9 @@ impl Lowerer {
         }
         let (ctx, call) = (&self.ctx, &args.call);
         let queue = queue_expr(args.queue.as_ref());
+        let checked = checked_call(args);
         let spawn = unsafe_block(quote_spanned! {call.span()=>
-            ::gtap::__private::spawn_detached(#ctx, ::gtap::__private::into_call::<self::Program, _>(#call), #queue)
+            ::gtap::__private::spawn_detached(#ctx, #checked, #queue)
         });
         out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
     }
@@ -668,6 +671,21 @@ fn queue_expr(queue: Option<&Expr>) -> TokenStream {
     match queue {
         None => quote!(0u32),
         Some(q) => quote_spanned! {q.span()=> { let __gtap_queue: u32 = #q; __gtap_queue } },
+    }
+}
+
+/// The spawned call as a `Call` of this program (checked to be one, with one error at the
+/// user's expression when it is not), marked to be a task whatever the runtime's
+/// granularity policy says for `spawn!(task, ..)`.
+fn checked_call(args: &SpawnArgs) -> TokenStream {
+    let call = &args.call;
+    let checked = quote_spanned! {call.span()=>
+        ::gtap::__private::into_call::<self::Program, _>(#call)
+    };
+    if args.task {
+        quote_spanned! {call.span()=> #checked.__task() }
+    } else {
+        checked
     }
 }
 

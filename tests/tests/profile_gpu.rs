@@ -126,7 +126,11 @@ fn check_profile(stats: &GpuStats, capacity: u32) -> &Profile {
 
 fn a_profiled_fib_run_records_every_round() {
     let capacity = 1 << 14;
-    let config = GpuConfig::new().grid(8).block(64).profile(capacity);
+    let config = GpuConfig::new()
+        .auto_granularity(false)
+        .grid(8)
+        .block(64)
+        .profile(capacity);
     let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, config) else {
         return;
     };
@@ -173,7 +177,11 @@ fn a_profiled_fib_run_records_every_round() {
 }
 
 fn a_tiny_capacity_drops_rounds_and_counts_them() {
-    let config = GpuConfig::new().grid(2).block(64).profile(3);
+    let config = GpuConfig::new()
+        .auto_granularity(false)
+        .grid(2)
+        .block(64)
+        .profile(3);
     let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, config) else {
         return;
     };
@@ -190,12 +198,18 @@ fn a_tiny_capacity_drops_rounds_and_counts_them() {
 
 fn other_schedulers_and_inline_resumes_are_profiled_too() {
     for config in [
-        GpuConfig::new().grid(4).block(64).resume_inline(true),
         GpuConfig::new()
+            .auto_granularity(false)
+            .grid(4)
+            .block(64)
+            .resume_inline(true),
+        GpuConfig::new()
+            .auto_granularity(false)
             .grid(4)
             .block(64)
             .scheduler(Scheduler::GlobalQueue),
         GpuConfig::new()
+            .auto_granularity(false)
             .grid(4)
             .block(64)
             .scheduler(Scheduler::OneAtATime),
@@ -231,16 +245,20 @@ fn other_schedulers_and_inline_resumes_are_profiled_too() {
 
 fn profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile() {
     // The profiled PTX holds the plain kernels too: without `profile`, no profile.
-    let Some(mut rt) = common::runtime(gtap_examples::PTX_PROFILED, GpuConfig::new().grid(4))
-    else {
+    let Some(mut rt) = common::runtime(
+        gtap_examples::PTX_PROFILED,
+        GpuConfig::new().auto_granularity(false).grid(4),
+    ) else {
         return;
     };
     let (v, stats) = rt.run(fib::program::fib(15)).unwrap();
     assert_eq!(v, fib::reference(15));
     assert!(stats.profile.is_none());
 
-    let Some(mut rt) = common::runtime(gtap_examples::PTX, GpuConfig::new().grid(4).profile(64))
-    else {
+    let Some(mut rt) = common::runtime(
+        gtap_examples::PTX,
+        GpuConfig::new().auto_granularity(false).grid(4).profile(64),
+    ) else {
         return;
     };
     let err = rt.run(fib::program::fib(15)).unwrap_err();
@@ -257,7 +275,8 @@ fn profiled_ptx_runs_unprofiled_and_plain_ptx_cannot_profile() {
         "{msg}"
     );
     // The runtime stays usable once profiling is off.
-    rt.set_config(GpuConfig::new().grid(4)).unwrap();
+    rt.set_config(GpuConfig::new().auto_granularity(false).grid(4))
+        .unwrap();
     assert_eq!(rt.run(fib::program::fib(15)).unwrap().0, fib::reference(15));
 }
 

@@ -81,9 +81,16 @@ pub unsafe fn spawn<'a, P: Program, R>(
     call: Call<P, R>,
     queue: u32,
 ) -> Pending<'a, R> {
-    let task = call.into_task();
     // SAFETY: forwarded from this function's contract.
-    unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
+    if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
+        // SAFETY: the slot holds `R`, the called task's result type; nothing reads it before
+        // the taskwait (contract), as if a child had written it.
+        unsafe { P::run_seq(call.into_args(), slot.as_ptr().cast()) };
+    } else {
+        let task = call.into_task();
+        // SAFETY: forwarded from this function's contract.
+        unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
+    }
     Pending::__new(slot)
 }
 
@@ -93,6 +100,12 @@ pub unsafe fn spawn<'a, P: Program, R>(
 /// `ctx` is the running task's context.
 #[inline(always)]
 pub unsafe fn spawn_detached<P: Program, R>(ctx: *mut Ctx, call: Call<P, R>, queue: u32) {
+    // SAFETY: forwarded from this function's contract.
+    if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
+        // The result is dropped, as a detached child's is.
+        let _ = call.__run_seq();
+        return;
+    }
     let task = call.into_task();
     // SAFETY: forwarded; a null slot means the result is dropped.
     unsafe { crate::backend::spawn::<P>(ctx, task, core::ptr::null_mut(), queue) };
@@ -110,7 +123,14 @@ pub unsafe fn spawn_into<P: Program, R, const N: usize>(
     call: Call<P, R>,
     queue: u32,
 ) {
-    match slots.__next() {
+    let next = slots.__next();
+    // SAFETY: forwarded from this function's contract; asked only for a spawn that goes on.
+    let inline = next.is_some()
+        && call.may_inline()
+        && unsafe { crate::backend::run_inline::<P>(ctx, queue) };
+    match next {
+        // SAFETY: a slot of `R` just handed out, read only after the taskwait.
+        Some(slot) if inline => unsafe { P::run_seq(call.into_args(), slot.cast()) },
         // SAFETY: forwarded from this function's contract.
         Some(slot) => unsafe {
             crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue)

@@ -97,6 +97,8 @@ pub enum Step {
 pub struct Call<P: Program, R> {
     task: P::Task,
     args: P::Args,
+    /// `spawn!(task, ..)`: the spawn makes a task whatever the granularity policy says.
+    forced: bool,
     _result: PhantomData<fn() -> R>,
 }
 
@@ -108,8 +110,26 @@ impl<P: Program, R> Call<P, R> {
         Call {
             task,
             args,
+            forced: false,
             _result: PhantomData,
         }
+    }
+
+    /// The same call, to be spawned as a task whatever the runtime's granularity policy
+    /// would decide (`spawn!(task, f(x))`).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __task(mut self) -> Self {
+        self.forced = true;
+        self
+    }
+
+    /// Whether the spawn of this call may run it inline (see
+    /// `crate::runtime::granularity`): the program has sequential versions and the spawn
+    /// did not ask for a task.
+    #[inline(always)]
+    pub(crate) fn may_inline(&self) -> bool {
+        P::SEQ && !self.forced
     }
 
     /// The call's arguments, without the frame (how a root task is sent to the GPU).
