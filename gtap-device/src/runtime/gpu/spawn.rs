@@ -49,11 +49,15 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     // SAFETY: a record just taken from this warp's slab: free and ours; it is published to
     // other warps only by the round's push (release fence).
     unsafe { Record::fill(rec, ctx.record, result_slot, queue, task) };
-    // SAFETY: the running task's own record is live, its header written before it ran; the
-    // child's record is ours until the round's push.
-    unsafe {
-        let depth = Record::depth(w.record::<P::Task>(ctx.record));
-        Record::set_depth(rec, depth + 1);
+    // Depths only feed the granularity policy: without it a spawn spends no load on them
+    // (`fill` leaves the child at depth 0).
+    if w.run().granularity.on != 0 {
+        // SAFETY: the running task's own record is live, its header written before it ran;
+        // the child's record is ours until the round's push.
+        unsafe {
+            let depth = Record::depth(w.record::<P::Task>(ctx.record));
+            Record::set_depth(rec, depth + 1);
+        }
     }
     w.stage(queue, id);
 }
