@@ -46,7 +46,7 @@ pub mod __private {
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
     pub use gtap_device::task::ctx::{
         assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,
-        spawn, spawn_block, spawn_detached, spawn_into,
+        seq_spawn, seq_spawn_into, seq_wait, spawn, spawn_block, spawn_detached, spawn_into,
     };
     pub use gtap_device::task::{
         Block, BlockPending, Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult,

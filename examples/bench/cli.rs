@@ -111,6 +111,22 @@ pub struct GpuArgs {
     /// The lane that completes a parent's last child resumes the parent at once.
     #[arg(long, global = true)]
     pub resume_inline: bool,
+    /// Turn the automatic granularity policy off: every spawn is a task (as before the
+    /// policy; what the hand-cutoff rows are usually compared as).
+    #[arg(long, global = true)]
+    pub no_auto_granularity: bool,
+    /// The granularity policy: spawns nearer the root than this depth are always tasks
+    /// [default: ceil(log2(warps * 32)) + 2].
+    #[arg(long, global = true, value_name = "DEPTH")]
+    pub inline_min_depth: Option<u32>,
+    /// The granularity policy: past --inline-min-depth, a spawn runs inline while the warp's
+    /// queue holds at least this many tasks [default: 32].
+    #[arg(long, global = true, value_name = "TASKS")]
+    pub inline_min_queued: Option<u32>,
+    /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
+    /// inline [default: 16384].
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub stack_bytes: Option<u32>,
     /// A run longer than this is stopped as timed out [default: 120].
     #[arg(long, global = true, value_name = "SECONDS")]
     pub timeout: Option<u64>,
@@ -229,7 +245,17 @@ impl GpuArgs {
                 SchedulerArg::GlobalQueue => Scheduler::GlobalQueue,
             });
         }
+        if let Some(d) = self.inline_min_depth {
+            c = c.inline_min_depth(d);
+        }
+        if let Some(q) = self.inline_min_queued {
+            c = c.inline_min_queued(q);
+        }
+        if let Some(b) = self.stack_bytes {
+            c = c.stack_bytes(b);
+        }
         c = c
+            .auto_granularity(!self.no_auto_granularity)
             .keep_every_queue(self.keep_every_queue)
             .steal_per_queue(self.steal_per_queue)
             .resume_inline(self.resume_inline);

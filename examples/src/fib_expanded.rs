@@ -97,6 +97,40 @@ pub mod program {
         }
     }
 
+    /// The sequential version of `fib` (the macro names it `__gtap_seq_fib` and re-exports it
+    /// as `seq::fib`): the same body, with each `spawn!` a plain call of the child's
+    /// sequential version, run at once, and `taskwait!()` nothing. The handles stay, so the
+    /// body reads as the task's: each slot is filled when its child returns, and the handle
+    /// becomes readable where the taskwait would have joined it. A runtime calls it (through
+    /// `Program::run_seq`) for a spawn it runs inline instead of making it a task; users may
+    /// call it too. A plain recursive function: on the GPU each call is a real call, with a
+    /// frame on the thread's stack.
+    pub fn fib_seq(n: u32) -> u64 {
+        if n < 2 {
+            return n as u64;
+        }
+        let value_a = fib_seq(n - 1);
+        let slot_a = Slot::new();
+        // SAFETY: the slot is empty and read only after the taskwait below.
+        #[allow(unused_variables)]
+        let a = unsafe { gtap::__private::seq_spawn(&slot_a, value_a, 0) };
+        let value_b = fib_seq(n - 2);
+        let slot_b = Slot::new();
+        // SAFETY: as above.
+        #[allow(unused_variables)]
+        let b = unsafe { gtap::__private::seq_spawn(&slot_b, value_b, 0) };
+        // `taskwait!();`: both children have run; only the queue expression is evaluated.
+        gtap::__private::seq_wait(0);
+        // SAFETY: the children have returned (they ran above).
+        let (a, b) = unsafe { (slot_a.__joined(), slot_b.__joined()) };
+        a.get() + b.get()
+    }
+
+    /// The sequential versions under their tasks' names.
+    pub mod seq {
+        pub use super::fib_seq as fib;
+    }
+
     /// The arguments of each task, with a layout the host and the GPU agree on (`repr(C)`):
     /// a run's root task crosses to the GPU as its arguments, and the GPU builds its frame
     /// (frames are coroutines, whose layout is rustc's choice in each compilation).
@@ -163,6 +197,16 @@ pub mod program {
         fn task_index(task: &Task) -> u32 {
             match task {
                 Task::fib(_) => 0,
+            }
+        }
+
+        // Every task has a sequential version, which a runtime may run in place of a spawn.
+        const SEQ: bool = true;
+
+        unsafe fn run_seq(args: Args, out: *mut u8) {
+            match args {
+                // SAFETY: `out` holds `fib`'s result type, `u64` (trait contract).
+                Args::fib(a) => unsafe { out.cast::<u64>().write(fib_seq(a.n)) },
             }
         }
     }

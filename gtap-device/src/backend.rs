@@ -35,6 +35,27 @@ pub(crate) unsafe fn spawn<P: Program>(
     }
 }
 
+/// Whether a spawn of the running task into `queue` runs the child inline (its sequential
+/// version, now) instead of making it a task: the granularity policy
+/// ([`crate::runtime::granularity`]) over what the backend sees; counted in the run's
+/// statistics when it does. Only asked for programs with sequential versions.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub(crate) unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::run_inline::<P>(ctx, queue)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::gpu::run_inline::<P>(ctx, queue)
+    }
+}
+
 /// `spawn!(into hs, ..)` found all `capacity` slots of `hs` taken while spawning `task_name`:
 /// stops the run with an error. The running task goes on until its next taskwait, where it
 /// suspends for good.

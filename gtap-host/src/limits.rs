@@ -23,6 +23,7 @@ pub struct Limits {
     pub(crate) timeout: Duration,
     pub(crate) block_scratch: u32,
     pub(crate) check_uniform: bool,
+    pub(crate) auto_granularity: bool,
 }
 
 impl Limits {
@@ -50,6 +51,7 @@ impl Limits {
             timeout: DEFAULT_TIMEOUT,
             block_scratch: 4096,
             check_uniform: cfg!(debug_assertions),
+            auto_granularity: true,
         }
     }
 
@@ -96,6 +98,19 @@ impl Limits {
     /// whose results are wrong, off to time one.
     pub fn check_uniform(&self) -> bool {
         self.check_uniform
+    }
+
+    /// Thread programs: whether the runtime decides at each spawn between making the child a
+    /// task and running its sequential version (`seq::f`) inline, at once, on the spawning
+    /// thread. Default on. It runs a spawn inline when the child is deep in the task tree
+    /// (GPU: past `GpuTuning::inline_min_depth`) and the spawning worker already has work
+    /// queued for thieves, or when the worker is short of task records or queue entries;
+    /// `spawn!(task, f(x))` always makes a task. It changes how many tasks a run makes
+    /// (`tasks_executed`, `GpuStats::tasks`), never a result; the statistics count the
+    /// inline spawns (`spawns_inlined`). Turn it off to run one task per spawn, as a
+    /// program with a hand-written cutoff expects, or to count tasks exactly.
+    pub fn auto_granularity(&self) -> bool {
+        self.auto_granularity
     }
 
     /// The rule both backends share: the first setting that breaks it, as its name, its value

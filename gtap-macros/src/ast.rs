@@ -94,6 +94,20 @@ impl ProgramModule {
 }
 
 fn reserved_name(item: &syn::Item) -> Option<&Ident> {
+    // `mod seq` holds the tasks' sequential versions: nothing else in the type namespace
+    // may be called `seq`.
+    let seq = match item {
+        syn::Item::Mod(m) => Some(&m.ident),
+        syn::Item::Struct(s) => Some(&s.ident),
+        syn::Item::Enum(e) => Some(&e.ident),
+        syn::Item::Type(t) => Some(&t.ident),
+        syn::Item::Trait(t) => Some(&t.ident),
+        syn::Item::Union(u) => Some(&u.ident),
+        _ => None,
+    };
+    if let Some(ident) = seq.filter(|i| *i == "seq") {
+        return Some(ident);
+    }
     let ident = match item {
         syn::Item::Struct(s) => &s.ident,
         syn::Item::Enum(e) => &e.ident,

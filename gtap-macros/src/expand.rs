@@ -18,13 +18,16 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, ItemMod, Pat, ReturnType};
+use syn::token::Comma;
+use syn::{FnArg, Ident, ItemFn, ItemMod, Pat, ReturnType, Type};
 
 use crate::ast::ProgramModule;
 use crate::attr::Options;
 use crate::locals;
 use crate::lower;
+use crate::seq::{self, SeqOut};
 use crate::valid;
 
 /// `#[gtap::program(...)] mod m { ... }`.
@@ -71,6 +74,8 @@ struct TaskOut {
     items: TokenStream,
     /// Stands in for a task whose signature was rejected (see [`fallback_task`]).
     fallback: bool,
+    /// The task's sequential version (thread tasks that are not fallbacks).
+    seq: Option<SeqOut>,
 }
 
 fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
@@ -81,64 +86,24 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         errors: module_errors,
     } = parsed;
     let is_block = block.first().copied().unwrap_or(false);
-    let mut errors: Vec<syn::Error> = module_errors;
-    let mut outs = Vec::new();
-    let mut has_taskwait = false;
-    for (task, &task_block) in tasks.iter().zip(&block) {
-        let mut sig_errors = valid::check_signature(task);
-        if task_block && sig_errors.is_empty() {
-            sig_errors.extend(valid::check_block_param(task).err());
-        }
-        if !sig_errors.is_empty() {
-            errors.extend(sig_errors);
-            outs.push(fallback_task(task));
-            continue;
-        }
-        let (out, waits, errs) = expand_task(task, task_block);
-        has_taskwait |= waits;
-        errors.extend(errs);
-        outs.push(out);
-    }
+    let (outs, has_taskwait, errors) = expand_tasks(&tasks, &block, module_errors);
     let module_name = opts
         .name
         .clone()
         .unwrap_or_else(|| module.ident.to_string());
-    let names: Vec<_> = outs
-        .iter()
-        .filter(|o| !o.fallback)
-        .map(|o| &o.name)
-        .collect();
-    let fallback_names: Vec<_> = outs
-        .iter()
-        .filter(|o| o.fallback)
-        .map(|o| &o.name)
-        .collect();
     let all_names: Vec<_> = outs.iter().map(|o| &o.name).collect();
     let name_strs: Vec<_> = outs.iter().map(|o| o.name.to_string()).collect();
     let frames: Vec<_> = outs.iter().map(|o| &o.frame_ty).collect();
     let args_tys: Vec<_> = outs.iter().map(|o| &o.args_ty).collect();
-    let starts: Vec<_> = outs.iter().map(|o| &o.start).collect();
     let items = outs.iter().map(|o| &o.items);
-    let max_frame = opts.max_frame_bytes as usize;
-    let max_children = opts.max_children as u32;
-    let size_checks = outs.iter().filter(|o| !o.fallback).map(|o| {
-        let msg = format!(
-            "gtap: the frame of task `{}` is larger than max_frame_bytes = {} of program `{}`: \
-             keep less state alive across taskwait!(), or raise the limit with \
-             #[gtap::program(max_frame_bytes = N)]",
-            o.name, max_frame, module_name
-        );
-        let ty = &o.frame_ty;
-        quote_spanned! {o.name.span()=>
-            const _: () = ::core::assert!(::core::mem::size_of::<#ty>() <= #max_frame, #msg);
-        }
-    });
+    let seq_items = outs.iter().filter_map(|o| o.seq.as_ref().map(|s| &s.items));
+    let reexports: Vec<_> = outs
+        .iter()
+        .filter_map(|o| o.seq.as_ref().map(|s| &s.reexport))
+        .collect();
+    let seq_module = seq::seq_module(&reexports);
+    let size_checks = size_checks(&outs, opts, &module_name);
     let errs = errors.iter().map(syn::Error::to_compile_error);
-    let kernel_name = format!("gtap_{module_name}");
-    let profiled_kernel_name = format!("gtap_{module_name}_profiled");
-    let one_at_a_time_kernel_name = format!("gtap_{module_name}_one_at_a_time");
-    let global_queue_kernel_name = format!("gtap_{module_name}_global_queue");
-    let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let variant_docs: Vec<String> = name_strs
         .iter()
         .map(|n| format!("The frame of task `{n}`."))
@@ -147,75 +112,8 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         .iter()
         .map(|n| format!("The arguments of task `{n}`."))
         .collect();
-    let ctx = quote!(::gtap::__private::Ctx);
-    // Block programs get the block-level kernel (one worker per thread block) and no
-    // profiled one (the profiler records warps' rounds).
-    let kernel = if is_block {
-        quote! {
-            /// The GPU kernel of this program (block-level workers): a persistent loop in
-            /// which every thread block runs one block task at a time (generated).
-            #[cfg(target_arch = "nvptx64")]
-            #[unsafe(export_name = #kernel_name)]
-            pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
-                // SAFETY: the host's GPU runtime launches this kernel with a control block it
-                // filled for this block program, and the shared memory its blocks need.
-                unsafe { ::gtap::__private::gpu_block_worker::<Program>(run) }
-            }
-        }
-    } else {
-        quote! {
-            /// The GPU kernel of this program (thread-level workers): a persistent loop over
-            /// the run's control block, which the host's GPU runtime sets up (generated).
-            #[cfg(target_arch = "nvptx64")]
-            #[unsafe(export_name = #kernel_name)]
-            pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
-                // SAFETY: the host's GPU runtime launches this kernel with a control block it
-                // filled for this program, and the shared memory the worker needs.
-                unsafe {
-                    ::gtap::__private::gpu_thread_worker::<
-                        Program,
-                        ::gtap::__private::ProfileOff,
-                        ::gtap::__private::SchedWorkStealing,
-                    >(run)
-                }
-            }
-
-            /// The lab kernels of this program (generated): the profiled kernel, the same loop
-            /// recording a per-warp timeline under any scheduler, and the two ablation
-            /// schedulers' kernels. They exist only when this crate is built for the GPU with
-            /// `--cfg gtap_lab` (gtap-builder's `PtxBuilder::lab(true)` or `GTAP_LAB=1`); the
-            /// cfg is only looked at in the GPU build.
-            #[cfg(target_arch = "nvptx64")]
-            #[allow(unexpected_cfgs)]
-            #[doc(hidden)]
-            pub mod __gtap_lab {
-                use ::gtap::__private::{GpuRun, ProfileOff, ProfileOn, gpu_thread_worker};
-                use ::gtap::__private::{SchedByTuning, SchedGlobalQueue, SchedOneAtATime};
-
-                #[cfg(gtap_lab)]
-                #[unsafe(export_name = #profiled_kernel_name)]
-                pub unsafe extern "ptx-kernel" fn __gtap_profiled(run: *mut GpuRun) {
-                    // SAFETY: as for the plain kernel; the host allocated the profile buffers
-                    // the run names, or left their addresses 0.
-                    unsafe { gpu_thread_worker::<super::Program, ProfileOn, SchedByTuning>(run) }
-                }
-
-                #[cfg(gtap_lab)]
-                #[unsafe(export_name = #one_at_a_time_kernel_name)]
-                pub unsafe extern "ptx-kernel" fn __gtap_one_at_a_time(run: *mut GpuRun) {
-                    // SAFETY: as for the plain kernel.
-                    unsafe { gpu_thread_worker::<super::Program, ProfileOff, SchedOneAtATime>(run) }
-                }
-
-                #[cfg(gtap_lab)]
-                #[unsafe(export_name = #global_queue_kernel_name)]
-                pub unsafe extern "ptx-kernel" fn __gtap_global_queue(run: *mut GpuRun) {
-                    // SAFETY: as for the plain kernel; the host allocated the global queue.
-                    unsafe { gpu_thread_worker::<super::Program, ProfileOff, SchedGlobalQueue>(run) }
-                }
-            }
-        }
-    };
+    let program_impl = program_impl(&outs, opts, &module_name, has_taskwait, is_block);
+    let kernel = kernel(is_block, &module_name);
 
     let generated = quote! {
         /// This module's task program (generated by `#[gtap::program]`).
@@ -233,6 +131,112 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
 
         #( #items )*
 
+        #( #seq_items )*
+
+        #seq_module
+
+        #program_impl
+
+        #kernel
+
+        #( #size_checks )*
+        #( #errs )*
+    };
+    if let Some((_, items)) = module.content.as_mut() {
+        items.push(syn::Item::Verbatim(generated));
+    }
+    quote!(#module)
+}
+
+/// Every task's items (a stand-in for each whose signature was rejected), whether any task
+/// waits, and every error found so far (`errors`: the module's own, first).
+fn expand_tasks(
+    tasks: &[ItemFn],
+    block: &[bool],
+    mut errors: Vec<syn::Error>,
+) -> (Vec<TaskOut>, bool, Vec<syn::Error>) {
+    let mut outs = Vec::new();
+    let mut has_taskwait = false;
+    let sig_errors: Vec<Vec<syn::Error>> = tasks
+        .iter()
+        .zip(block)
+        .map(|(task, &task_block)| {
+            let mut sig_errors = valid::check_signature(task);
+            if task_block && sig_errors.is_empty() {
+                sig_errors.extend(valid::check_block_param(task).err());
+            }
+            sig_errors
+        })
+        .collect();
+    // The tasks whose spawns a sequential version calls directly.
+    let seq_tasks: Vec<(Ident, usize)> = tasks
+        .iter()
+        .zip(block)
+        .zip(&sig_errors)
+        .filter(|((_, b), e)| !**b && e.is_empty())
+        .map(|((t, _), _)| (t.sig.ident.clone(), t.sig.inputs.len()))
+        .collect();
+    for ((task, &task_block), sig_errors) in tasks.iter().zip(block).zip(sig_errors) {
+        if !sig_errors.is_empty() {
+            errors.extend(sig_errors);
+            outs.push(fallback_task(task));
+            continue;
+        }
+        let (out, waits, errs) = expand_task(task, task_block, &seq_tasks);
+        has_taskwait |= waits;
+        errors.extend(errs);
+        outs.push(out);
+    }
+    (outs, has_taskwait, errors)
+}
+
+/// One compile-time check per (non-fallback) task that its frame fits `max_frame_bytes`.
+fn size_checks<'a>(
+    outs: &'a [TaskOut],
+    opts: &Options,
+    module_name: &'a str,
+) -> impl Iterator<Item = TokenStream> + 'a {
+    let max_frame = opts.max_frame_bytes as usize;
+    outs.iter().filter(|o| !o.fallback).map(move |o| {
+        let msg = format!(
+            "gtap: the frame of task `{}` is larger than max_frame_bytes = {} of program `{}`: \
+             keep less state alive across taskwait!(), or raise the limit with \
+             #[gtap::program(max_frame_bytes = N)]",
+            o.name, max_frame, module_name
+        );
+        let ty = &o.frame_ty;
+        quote_spanned! {o.name.span()=>
+            const _: () = ::core::assert!(::core::mem::size_of::<#ty>() <= #max_frame, #msg);
+        }
+    })
+}
+
+/// `impl gtap::Program for Program`: building, resuming and naming the tasks.
+fn program_impl(
+    outs: &[TaskOut],
+    opts: &Options,
+    module_name: &str,
+    has_taskwait: bool,
+    is_block: bool,
+) -> TokenStream {
+    let names: Vec<_> = outs
+        .iter()
+        .filter(|o| !o.fallback)
+        .map(|o| &o.name)
+        .collect();
+    let fallback_names: Vec<_> = outs
+        .iter()
+        .filter(|o| o.fallback)
+        .map(|o| &o.name)
+        .collect();
+    let all_names: Vec<_> = outs.iter().map(|o| &o.name).collect();
+    let name_strs: Vec<_> = outs.iter().map(|o| o.name.to_string()).collect();
+    let starts: Vec<_> = outs.iter().map(|o| &o.start).collect();
+    let max_children = opts.max_children as u32;
+    let indices = (0..outs.len() as u32).collect::<Vec<_>>();
+    let ctx = quote!(::gtap::__private::Ctx);
+    let seq = seq_impl(outs, is_block);
+    quote! {
         impl ::gtap::Program for Program {
             type Task = Task;
             type Args = Args;
@@ -278,32 +282,123 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
             fn task_index(task: &Task) -> u32 {
                 match task { #( Task::#all_names(_) => #indices, )* }
             }
+
+            #seq
         }
-
-        #kernel
-
-        #( #size_checks )*
-        #( #errs )*
-    };
-    if let Some((_, items)) = module.content.as_mut() {
-        items.push(syn::Item::Verbatim(generated));
     }
-    quote!(#module)
 }
 
-/// The frame type, frame constructor and task constructor of one task.
-fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
-    let name = task.sig.ident.clone();
-    let frame_ty = format_ident!("__GtapFrame_{}", name);
-    let frame_fn = format_ident!("__gtap_frame_{}", name);
-    let args_struct = format_ident!("__GtapArgs_{}", name);
-    let vis = &task.vis;
-    let attrs = &task.attrs;
-    let ret = match &task.sig.output {
-        ReturnType::Default => quote!(()),
-        ReturnType::Type(_, ty) => quote!(#ty),
-    };
-    // A block task's first parameter is its `Block` handle, not an argument of its calls.
+/// `Program::SEQ` and `Program::run_seq` of a thread program: a `match` on the arguments
+/// that calls the task's sequential version. Block programs keep the defaults (none).
+fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
+    if is_block {
+        return TokenStream::new();
+    }
+    let arms = outs.iter().map(|o| match &o.seq {
+        Some(s) => s.arm.clone(),
+        None => {
+            let name = &o.name;
+            quote!(Args::#name(never) => match never {},)
+        }
+    });
+    quote! {
+        const SEQ: bool = true;
+
+        #[inline(always)]
+        unsafe fn run_seq(args: Args, out: *mut u8) {
+            match args { #( #arms )* }
+        }
+    }
+}
+
+/// The program's GPU kernel: block programs get the block-level kernel (one worker per
+/// thread block) and no profiled one (the profiler records warps' rounds).
+fn kernel(is_block: bool, module_name: &str) -> TokenStream {
+    let kernel_name = format!("gtap_{module_name}");
+    if !is_block {
+        return thread_kernels(module_name);
+    }
+    quote! {
+        /// The GPU kernel of this program (block-level workers): a persistent loop in
+        /// which every thread block runs one block task at a time (generated).
+        #[cfg(target_arch = "nvptx64")]
+        #[unsafe(export_name = #kernel_name)]
+        pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+            // SAFETY: the host's GPU runtime launches this kernel with a control block it
+            // filled for this block program, and the shared memory its blocks need.
+            unsafe { ::gtap::__private::gpu_block_worker::<Program>(run) }
+        }
+    }
+}
+
+/// A thread program's kernels: the plain one (work stealing, no profiler) and, in the lab
+/// build, the profiled one (any scheduler, chosen by the run's tuning bits) and one per
+/// ablation scheduler.
+fn thread_kernels(module_name: &str) -> TokenStream {
+    let kernel_name = format!("gtap_{module_name}");
+    let profiled_kernel_name = format!("gtap_{module_name}_profiled");
+    let one_at_a_time_kernel_name = format!("gtap_{module_name}_one_at_a_time");
+    let global_queue_kernel_name = format!("gtap_{module_name}_global_queue");
+    quote! {
+        /// The GPU kernel of this program (thread-level workers): a persistent loop over
+        /// the run's control block, which the host's GPU runtime sets up (generated).
+        #[cfg(target_arch = "nvptx64")]
+        #[unsafe(export_name = #kernel_name)]
+        pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+            // SAFETY: the host's GPU runtime launches this kernel with a control block it
+            // filled for this program, and the shared memory the worker needs.
+            unsafe {
+                ::gtap::__private::gpu_thread_worker::<
+                    Program,
+                    ::gtap::__private::ProfileOff,
+                    ::gtap::__private::SchedWorkStealing,
+                >(run)
+            }
+        }
+
+        /// The lab kernels of this program (generated): the profiled kernel, the same loop
+        /// recording a per-warp timeline under any scheduler, and the two ablation
+        /// schedulers' kernels. They exist only when this crate is built for the GPU with
+        /// `--cfg gtap_lab` (gtap-builder's `PtxBuilder::lab(true)` or `GTAP_LAB=1`); the
+        /// cfg is only looked at in the GPU build.
+        #[cfg(target_arch = "nvptx64")]
+        #[allow(unexpected_cfgs)]
+        #[doc(hidden)]
+        pub mod __gtap_lab {
+            use ::gtap::__private::{GpuRun, ProfileOff, ProfileOn, gpu_thread_worker};
+            use ::gtap::__private::{SchedByTuning, SchedGlobalQueue, SchedOneAtATime};
+
+            #[cfg(gtap_lab)]
+            #[unsafe(export_name = #profiled_kernel_name)]
+            pub unsafe extern "ptx-kernel" fn __gtap_profiled(run: *mut GpuRun) {
+                // SAFETY: as for the plain kernel; the host allocated the profile buffers
+                // the run names, or left their addresses 0.
+                unsafe { gpu_thread_worker::<super::Program, ProfileOn, SchedByTuning>(run) }
+            }
+
+            #[cfg(gtap_lab)]
+            #[unsafe(export_name = #one_at_a_time_kernel_name)]
+            pub unsafe extern "ptx-kernel" fn __gtap_one_at_a_time(run: *mut GpuRun) {
+                // SAFETY: as for the plain kernel.
+                unsafe { gpu_thread_worker::<super::Program, ProfileOff, SchedOneAtATime>(run) }
+            }
+
+            #[cfg(gtap_lab)]
+            #[unsafe(export_name = #global_queue_kernel_name)]
+            pub unsafe extern "ptx-kernel" fn __gtap_global_queue(run: *mut GpuRun) {
+                // SAFETY: as for the plain kernel; the host allocated the global queue.
+                unsafe { gpu_thread_worker::<super::Program, ProfileOff, SchedGlobalQueue>(run) }
+            }
+        }
+    }
+}
+
+/// A block task's `Block` parameter: its pattern and its type.
+type BlockParam = (Box<Pat>, Box<Type>);
+
+/// A task's parameters as its calls see them: a block task's first parameter, its `Block`
+/// handle (pattern and type), is split off, as it is no argument of its calls.
+fn call_params(task: &ItemFn, block: bool) -> (Punctuated<FnArg, Comma>, Option<BlockParam>) {
     let mut params = task.sig.inputs.clone();
     let block_param = if block {
         let first = params.iter().next().cloned();
@@ -315,8 +410,12 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
     } else {
         None
     };
-    let params = &params;
-    let arg_names: Vec<_> = params
+    (params, block_param)
+}
+
+/// The names (plain-ident patterns only) and the types of `params`.
+fn names_and_types(params: &Punctuated<FnArg, Comma>) -> (Vec<Ident>, Vec<&Type>) {
+    let arg_names = params
         .iter()
         .filter_map(|a| match a {
             FnArg::Typed(pt) => match &*pt.pat {
@@ -326,13 +425,40 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
             FnArg::Receiver(_) => None,
         })
         .collect();
-    let arg_types: Vec<_> = params
+    let arg_types = params
         .iter()
         .filter_map(|a| match a {
-            FnArg::Typed(pt) => Some(&pt.ty),
+            FnArg::Typed(pt) => Some(&*pt.ty),
             FnArg::Receiver(_) => None,
         })
         .collect();
+    (arg_names, arg_types)
+}
+
+/// The task's result type, `()` when it has none.
+fn result_type(task: &ItemFn) -> TokenStream {
+    match &task.sig.output {
+        ReturnType::Default => quote!(()),
+        ReturnType::Type(_, ty) => quote!(#ty),
+    }
+}
+
+/// The frame type, frame constructor and task constructor of one task.
+fn expand_task(
+    task: &ItemFn,
+    block: bool,
+    seq_tasks: &[(Ident, usize)],
+) -> (TaskOut, bool, Vec<syn::Error>) {
+    let name = task.sig.ident.clone();
+    let frame_ty = format_ident!("__GtapFrame_{}", name);
+    let frame_fn = format_ident!("__gtap_frame_{}", name);
+    let args_struct = format_ident!("__GtapArgs_{}", name);
+    let vis = &task.vis;
+    let attrs = &task.attrs;
+    let ret = result_type(task);
+    let (params, block_param) = call_params(task, block);
+    let params = &params;
+    let (arg_names, arg_types) = names_and_types(params);
     // Constructor parameters without `mut` (the frame fn keeps the user's patterns).
     let read_args: Vec<TokenStream> = arg_names
         .iter()
@@ -347,40 +473,14 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
         .map(|(n, t)| quote!(#n: #t));
 
     let lowered = lower::lower((*task.block).clone(), block);
-    let lowered_body = &lowered.block;
-    // Arguments read before the first taskwait only, copied into locals: see `locals`.
-    let locals = locals::to_localize(&task.block, &quote!(#lowered_body), &arg_names)
-        .into_iter()
-        .map(|n| quote!(let mut #n = #n;));
-    let body = match &block_param {
-        // The user's own type names the handle (so their `use gtap::Block` is used).
-        Some((pat, ty)) => quote! {{
-            // SAFETY: this is a block task, run only by a block-program runtime.
-            let #pat: #ty = unsafe { <#ty>::__new() };
-            #( #locals )*
-            #lowered_body
-        }},
-        None => quote! {{
-            #( #locals )*
-            #lowered_body
-        }},
-    };
+    let body = frame_body(task, &lowered.block, &arg_names, block_param.as_ref());
     // Block frames are copied to every thread of the team, so they must be movable: no
     // borrow of a local may cross a taskwait (the compiler checks it for a non-`static`
     // coroutine). Thread-task frames stay put in their records and may borrow themselves.
     let statik = if block { quote!() } else { quote!(static) };
     let ctx = lower::ctx_ident();
     let ctx_ty = quote!(::gtap::__private::Ctx);
-    let sig_span = task.sig.span();
-    let arg_checks = arg_types.iter().map(|t| {
-        quote_spanned! {t.span()=> const _: fn() = ::gtap::__private::assert_task_arg::<#t>; }
-    });
-    let ret_span = match &task.sig.output {
-        ReturnType::Default => sig_span,
-        ReturnType::Type(_, ty) => ty.span(),
-    };
-    let ret_check =
-        quote_spanned! {ret_span=> const _: fn() = ::gtap::__private::assert_task_result::<#ret>; };
+    let type_checks = type_checks(task, &arg_types, &ret);
 
     let items = quote! {
         #[doc(hidden)]
@@ -395,8 +495,7 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
             #statik move |mut #ctx: *mut #ctx_ty| -> #ret #body
         }
 
-        #( #arg_checks )*
-        #ret_check
+        #type_checks
 
         #( #attrs )*
         #[allow(clippy::too_many_arguments)]
@@ -413,6 +512,7 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
         pub struct #args_struct { #( pub #arg_names: #arg_types, )* }
     };
     let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
+    let seq = (!block).then(|| seq::seq_task(task, &quote!(#params), &arg_names, &ret, seq_tasks));
     let out = TaskOut {
         name,
         frame_ty: quote!(#frame_ty),
@@ -420,8 +520,54 @@ fn expand_task(task: &ItemFn, block: bool) -> (TaskOut, bool, Vec<syn::Error>) {
         start,
         items,
         fallback: false,
+        seq,
     };
     (out, lowered.has_taskwait, lowered.errors)
+}
+
+/// The coroutine's body: the block task's handle, the arguments read before the first
+/// taskwait copied into locals (see `locals`), then the lowered body.
+fn frame_body(
+    task: &ItemFn,
+    lowered_body: &syn::Block,
+    arg_names: &[Ident],
+    block_param: Option<&BlockParam>,
+) -> TokenStream {
+    let locals = locals::to_localize(&task.block, &quote!(#lowered_body), arg_names)
+        .into_iter()
+        .map(|n| quote!(let mut #n = #n;));
+    match block_param {
+        // The user's own type names the handle (so their `use gtap::Block` is used).
+        Some((pat, ty)) => quote! {{
+            // SAFETY: this is a block task, run only by a block-program runtime.
+            let #pat: #ty = unsafe { <#ty>::__new() };
+            #( #locals )*
+            #lowered_body
+        }},
+        None => quote! {{
+            #( #locals )*
+            #lowered_body
+        }},
+    }
+}
+
+/// Compile-time checks, at the user's tokens, that every parameter may cross to a child and
+/// the result may cross back.
+fn type_checks(task: &ItemFn, arg_types: &[&Type], ret: &TokenStream) -> TokenStream {
+    let sig_span = task.sig.span();
+    let arg_checks = arg_types.iter().map(|t| {
+        quote_spanned! {t.span()=> const _: fn() = ::gtap::__private::assert_task_arg::<#t>; }
+    });
+    let ret_span = match &task.sig.output {
+        ReturnType::Default => sig_span,
+        ReturnType::Type(_, ty) => ty.span(),
+    };
+    let ret_check =
+        quote_spanned! {ret_span=> const _: fn() = ::gtap::__private::assert_task_result::<#ret>; };
+    quote! {
+        #( #arg_checks )*
+        #ret_check
+    }
 }
 
 /// A stand-in for a task whose signature was rejected: its constructor keeps the signature
@@ -433,10 +579,7 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
     sig.asyncness = None;
     sig.constness = None;
     sig.unsafety = None;
-    let ret = match &task.sig.output {
-        ReturnType::Default => quote!(()),
-        ReturnType::Type(_, ty) => quote!(#ty),
-    };
+    let ret = result_type(task);
     sig.output = syn::parse_quote!(-> ::gtap::Call<Program, #ret>);
     let items = quote! {
         #[allow(unused_variables, clippy::all)]
@@ -449,6 +592,7 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
         start: quote!(match a {}),
         items,
         fallback: true,
+        seq: None,
     }
 }
 
@@ -495,6 +639,43 @@ mod tests {
         assert!(text.contains("letmutm=m;"), "{text}");
         // Left as a capture, so that the compiler still warns that it is unused.
         assert!(!text.contains("letmutunused=unused;"), "{text}");
+    }
+
+    #[test]
+    fn a_thread_task_gets_a_sequential_version_that_calls_its_children_directly() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            pub fn f(n: u32) -> u64 {
+                let a = spawn!(f(n - 1));
+                spawn!(self::f(n - 2));
+                spawn!(g(n));
+                taskwait!();
+                a.get()
+            }
+        });
+        assert!(text.contains("pubfn__gtap_seq_f(n:u32)->u64"), "{text}");
+        assert!(text.contains("=__gtap_seq_f(n-1);"), "{text}");
+        assert!(text.contains("let_=__gtap_seq_f(n-2);"), "{text}");
+        // Not a task of this program: through the `Call`, whose error the task reports.
+        assert!(
+            text.contains("into_call::<self::Program,_>(g(n)).__run_seq()"),
+            "{text}"
+        );
+        assert!(text.contains("pubmodseq{"), "{text}");
+        assert!(text.contains("pubusesuper::__gtap_seq_fasf;"), "{text}");
+        assert!(text.contains("constSEQ:bool=true;"), "{text}");
+    }
+
+    #[test]
+    fn a_block_program_has_no_sequential_versions() {
+        let text = expand_text(quote! {
+            #[gtap::task(block)]
+            fn f(b: Block, n: u32) -> u64 {
+                n as u64
+            }
+        });
+        assert!(!text.contains("__gtap_seq_f"), "{text}");
+        assert!(!text.contains("SEQ"), "{text}");
     }
 
     #[test]

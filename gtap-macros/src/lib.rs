@@ -26,7 +26,7 @@
 //! | parse | `ast.rs`, `attr.rs`, `syntax.rs` | the module, its options, the `spawn!`/`taskwait!`/`slots!` forms |
 //! | check | `valid.rs` | task signatures: what cannot cross to a child or into a record |
 //! | lower | `lower.rs` | each body: `taskwait!()` to `yield`, handles and their scopes |
-//! | expand | `expand.rs`, `locals.rs` | frames (with the arguments read before the first taskwait copied into locals), the task enum, the `Program` impl, size checks |
+//! | expand | `expand.rs`, `locals.rs`, `seq.rs` | frames (with the arguments read before the first taskwait copied into locals), the task enum, the `Program` impl, size checks, each thread task's sequential version (`seq::f`) |
 //!
 //! On an error the macro still emits the module (best effort) plus `compile_error!`s pointing
 //! at the user's tokens, so one mistake does not cascade into many.
@@ -36,6 +36,7 @@ mod attr;
 mod expand;
 mod locals;
 mod lower;
+mod seq;
 mod syntax;
 mod valid;
 

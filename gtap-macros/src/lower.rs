@@ -43,9 +43,23 @@ pub fn ctx_ident() -> Ident {
 /// Lowers `block`, the body of a task; `block_task` for `#[gtap::task(block)]` (see
 /// `gtap_device::task::block`: handle spawns are block-wide and own their slots, taskwaits
 /// always suspend and say which one they are, `into`/`slots!` are not available).
-pub fn lower(mut block: Block, block_task: bool) -> Lowered {
+pub fn lower(block: Block, block_task: bool) -> Lowered {
+    lower_with(block, block_task, None)
+}
+
+/// Lowers `block`, the body of a thread task, into the body of its sequential version (the
+/// serial elision): a `spawn!` runs the child at once, by a direct call of its sequential
+/// version when the call names one of `tasks` (name and number of arguments), and
+/// `taskwait!()` evaluates its queue and re-binds the handles as joined. The rules checked
+/// are the task's: a body that lowers without errors as a task lowers without errors here.
+pub fn lower_seq(block: Block, tasks: &[(Ident, usize)]) -> Lowered {
+    lower_with(block, false, Some(tasks.to_vec()))
+}
+
+fn lower_with(mut block: Block, block_task: bool, seq: Option<Vec<(Ident, usize)>>) -> Lowered {
     let mut l = Lowerer {
         block_task,
+        seq,
         wait_sites: 0,
         ctx: ctx_ident(),
         scopes: Vec::new(),
@@ -85,6 +99,9 @@ struct Scope {
 struct Lowerer {
     /// Lowering a block task.
     block_task: bool,
+    /// Lowering a task's sequential version: the program's thread tasks that have one, with
+    /// their numbers of arguments.
+    seq: Option<Vec<(Ident, usize)>>,
     /// Taskwaits lowered so far (a block task's taskwait sites are numbered from 1).
     wait_sites: u32,
     ctx: Ident,
@@ -231,91 +248,8 @@ impl Lowerer {
             }
         };
         match kind {
-            Kind::Spawn => {
-                let Some(args) = self.parse::<SpawnArgs>(mac) else {
-                    return;
-                };
-                if let Some(into) = &args.into {
-                    self.err(
-                        into.span(),
-                        "`spawn!(into HANDLES, ..)` is a statement: its result goes to HANDLES",
-                    );
-                    return;
-                }
-                let Some(ident) = ident else {
-                    return self.emit_spawn_detached(&args, out);
-                };
-                self.check_no_task_macros(&args.call);
-                let slot = self.hidden_ident("slot");
-                let call_var = self.hidden_ident("call");
-                let ctx = &self.ctx;
-                let call = &args.call;
-                let queue = queue_expr(args.queue.as_ref());
-                // The call is checked on its own first, so a wrong call is one error.
-                out.push(syn::parse_quote_spanned! {call.span()=>
-                    let #call_var = ::gtap::__private::into_call::<self::Program, _>(#call);
-                });
-                if self.block_task {
-                    // The handle owns its slot (block frames are copied between threads).
-                    out.push(syn::parse_quote_spanned! {call.span()=>
-                        let mut #ident = ::gtap::__private::BlockPending::__new();
-                    });
-                    let spawn = unsafe_block(quote_spanned! {call.span()=>
-                        ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
-                    });
-                    out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
-                    self.push_handle(ident, None);
-                    return;
-                }
-                out.push(syn::parse_quote_spanned! {call.span()=>
-                    let #slot = ::gtap::__private::Slot::new();
-                });
-                let spawn = unsafe_block(quote_spanned! {call.span()=>
-                    ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
-                });
-                // The taskwait re-binds the handle through the slot, so this binding may
-                // never be read.
-                out.push(syn::parse_quote_spanned! {call.span()=>
-                    #[allow(unused_variables)]
-                    let #ident = #spawn;
-                });
-                self.push_handle(ident, Some(slot));
-            }
-            Kind::Slots => {
-                if self.block_task {
-                    return self.err(
-                        mac.span(),
-                        "`slots!` is not available in block tasks yet: spawn with one handle per \
-                         child (`let h = spawn!(..)`), or without handles",
-                    );
-                }
-                let Some(args) = self.parse::<SlotsArgs>(mac) else {
-                    return;
-                };
-                let Some(ident) = ident else {
-                    self.err(
-                        mac.span(),
-                        "bind `slots!` to a name: `let hs = slots!(u64; 16);`",
-                    );
-                    return;
-                };
-                let store = self.hidden_ident("slots");
-                let ty = &args.ty;
-                // A literal or a path is a valid const argument as it is; anything else
-                // needs braces (and braces around a literal draw a lint).
-                let len = match &args.len {
-                    len @ (Expr::Lit(_) | Expr::Path(_)) => quote!(#len),
-                    len => quote!({ #len }),
-                };
-                out.push(syn::parse_quote_spanned! {mac.span()=>
-                    let #store = ::gtap::__private::Slots::<#ty, #len>::new();
-                });
-                out.push(syn::parse_quote_spanned! {mac.span()=>
-                    #[allow(unused_variables)]
-                    let #ident = ::gtap::__private::PendingSlots::__new(&#store);
-                });
-                self.push_handle(ident, Some(store));
-            }
+            Kind::Spawn => self.lower_let_spawn(ident, mac, out),
+            Kind::Slots => self.lower_let_slots(ident, mac, out),
             Kind::Taskwait => {
                 self.err(
                     mac.span(),
@@ -323,6 +257,99 @@ impl Lowerer {
                 );
             }
         }
+    }
+
+    /// `let h = spawn!(..)` (`ident` is `h`; `None` for `let _ = spawn!(..)`).
+    fn lower_let_spawn(&mut self, ident: Option<Ident>, mac: &Macro, out: &mut Vec<Stmt>) {
+        let Some(args) = self.parse::<SpawnArgs>(mac) else {
+            return;
+        };
+        if let Some(into) = &args.into {
+            self.err(
+                into.span(),
+                "`spawn!(into HANDLES, ..)` is a statement: its result goes to HANDLES",
+            );
+            return;
+        }
+        let Some(ident) = ident else {
+            return self.emit_spawn_detached(&args, out);
+        };
+        self.check_no_task_macros(&args.call);
+        let slot = self.hidden_ident("slot");
+        let call_var = self.hidden_ident("call");
+        if self.seq.is_some() {
+            return self.seq_let_spawn(ident, slot, call_var, &args, out);
+        }
+        let ctx = &self.ctx;
+        let call = &args.call;
+        let queue = queue_expr(args.queue.as_ref());
+        let checked = checked_call(&args);
+        // The call is checked on its own first, so a wrong call is one error.
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            let #call_var = #checked;
+        });
+        if self.block_task {
+            // The handle owns its slot (block frames are copied between threads).
+            out.push(syn::parse_quote_spanned! {call.span()=>
+                let mut #ident = ::gtap::__private::BlockPending::__new();
+            });
+            let spawn = unsafe_block(quote_spanned! {call.span()=>
+                ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
+            });
+            out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
+            self.push_handle(ident, None);
+            return;
+        }
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            let #slot = ::gtap::__private::Slot::new();
+        });
+        let spawn = unsafe_block(quote_spanned! {call.span()=>
+            ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
+        });
+        // The taskwait re-binds the handle through the slot, so this binding may
+        // never be read.
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            #[allow(unused_variables)]
+            let #ident = #spawn;
+        });
+        self.push_handle(ident, Some(slot));
+    }
+
+    /// `let hs = slots!(T; N)` (`ident` is `hs`; `None` for `let _ = slots!(..)`).
+    fn lower_let_slots(&mut self, ident: Option<Ident>, mac: &Macro, out: &mut Vec<Stmt>) {
+        if self.block_task {
+            return self.err(
+                mac.span(),
+                "`slots!` is not available in block tasks yet: spawn with one handle per \
+                 child (`let h = spawn!(..)`), or without handles",
+            );
+        }
+        let Some(args) = self.parse::<SlotsArgs>(mac) else {
+            return;
+        };
+        let Some(ident) = ident else {
+            self.err(
+                mac.span(),
+                "bind `slots!` to a name: `let hs = slots!(u64; 16);`",
+            );
+            return;
+        };
+        let store = self.hidden_ident("slots");
+        let ty = &args.ty;
+        // A literal or a path is a valid const argument as it is; anything else
+        // needs braces (and braces around a literal draw a lint).
+        let len = match &args.len {
+            len @ (Expr::Lit(_) | Expr::Path(_)) => quote!(#len),
+            len => quote!({ #len }),
+        };
+        out.push(syn::parse_quote_spanned! {mac.span()=>
+            let #store = ::gtap::__private::Slots::<#ty, #len>::new();
+        });
+        out.push(syn::parse_quote_spanned! {mac.span()=>
+            #[allow(unused_variables)]
+            let #ident = ::gtap::__private::PendingSlots::__new(&#store);
+        });
+        self.push_handle(ident, Some(store));
     }
 
     /// `spawn!(..);`, `spawn!(into hs, ..);`, `taskwait!(..);`, `slots!(..);` as statements.
@@ -339,11 +366,19 @@ impl Lowerer {
                         into.span(),
                         "`spawn!(into ..)` is not available in block tasks yet",
                     ),
+                    Some(into) if self.seq.is_some() => {
+                        let value = self.seq_call(&args.call);
+                        let queue = queue_expr(args.queue.as_ref());
+                        out.push(syn::parse_quote_spanned! {args.call.span()=>
+                            ::gtap::__private::seq_spawn_into(&#into, #value, #queue);
+                        });
+                    }
                     Some(into) => {
                         let (ctx, call) = (&self.ctx, &args.call);
                         let queue = queue_expr(args.queue.as_ref());
+                        let checked = checked_call(&args);
                         let spawn = unsafe_block(quote_spanned! {call.span()=>
-                            ::gtap::__private::spawn_into(#ctx, &#into, ::gtap::__private::into_call::<self::Program, _>(#call), #queue)
+                            ::gtap::__private::spawn_into(#ctx, &#into, #checked, #queue)
                         });
                         out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
                     }
@@ -364,10 +399,19 @@ impl Lowerer {
 
     fn emit_spawn_detached(&mut self, args: &SpawnArgs, out: &mut Vec<Stmt>) {
         self.check_no_task_macros(&args.call);
+        if self.seq.is_some() {
+            // The child runs now; its result is dropped, as the task's would be.
+            let value = self.seq_call(&args.call);
+            let queue = queue_expr(args.queue.as_ref());
+            out.push(syn::parse_quote_spanned! {args.call.span()=> let _ = #value; });
+            out.push(syn::parse_quote_spanned! {args.call.span()=> let _ = #queue; });
+            return;
+        }
         let (ctx, call) = (&self.ctx, &args.call);
         let queue = queue_expr(args.queue.as_ref());
+        let checked = checked_call(args);
         let spawn = unsafe_block(quote_spanned! {call.span()=>
-            ::gtap::__private::spawn_detached(#ctx, ::gtap::__private::into_call::<self::Program, _>(#call), #queue)
+            ::gtap::__private::spawn_detached(#ctx, #checked, #queue)
         });
         out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
     }
@@ -377,7 +421,12 @@ impl Lowerer {
         let ctx = &self.ctx;
         let queue = queue_expr(args.queue.as_ref());
         self.wait_sites += 1;
-        if self.block_task {
+        if self.seq.is_some() {
+            // Every child already ran: nothing to wait for.
+            out.push(syn::parse_quote_spanned! {mac.span()=>
+                ::gtap::__private::seq_wait(#queue);
+            });
+        } else if self.block_task {
             // Always suspends: only the runtime knows what the whole team spawned.
             let site = self.wait_sites;
             let begin =
@@ -421,6 +470,55 @@ impl Lowerer {
                     *joined = true;
                 }
             }
+        }
+    }
+
+    /// `let h = spawn!(..)` in a sequential version: the child runs now, and its result
+    /// fills the handle's slot; the taskwait re-binds the handle as in the task.
+    fn seq_let_spawn(
+        &mut self,
+        ident: Ident,
+        slot: Ident,
+        value_var: Ident,
+        args: &SpawnArgs,
+        out: &mut Vec<Stmt>,
+    ) {
+        let call = &args.call;
+        let value = self.seq_call(call);
+        let queue = queue_expr(args.queue.as_ref());
+        out.push(syn::parse_quote_spanned! {call.span()=> let #value_var = #value; });
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            let #slot = ::gtap::__private::Slot::new();
+        });
+        let spawn = unsafe_block(quote_spanned! {call.span()=>
+            ::gtap::__private::seq_spawn(&#slot, #value_var, #queue)
+        });
+        out.push(syn::parse_quote_spanned! {call.span()=>
+            // Read only through the slot after the taskwait (as in the task).
+            #[allow(unused_variables, unused_assignments)]
+            let #ident = #spawn;
+        });
+        self.push_handle(ident, Some(slot));
+    }
+
+    /// The result of a spawned call in a sequential version: a direct call of the child's
+    /// sequential version when `call` is written as a call of one of the program's tasks
+    /// with the right number of arguments; otherwise (a call built elsewhere, or a wrong
+    /// one, whose error then comes from the task's own lowering) through the `Call` value.
+    fn seq_call(&self, call: &Expr) -> TokenStream {
+        let tasks = self.seq.as_deref().unwrap_or_default();
+        if let Expr::Call(c) = call
+            && let Expr::Path(p) = &*c.func
+            && p.qself.is_none()
+            && let Some(name) = direct_task(&p.path)
+            && tasks.iter().any(|(t, n)| t == name && *n == c.args.len())
+        {
+            let seq_fn = seq_fn_ident(name);
+            let args = &c.args;
+            return quote_spanned! {call.span()=> #seq_fn(#args) };
+        }
+        quote_spanned! {call.span()=>
+            ::gtap::__private::into_call::<self::Program, _>(#call).__run_seq()
         }
     }
 
@@ -574,4 +672,35 @@ fn queue_expr(queue: Option<&Expr>) -> TokenStream {
         None => quote!(0u32),
         Some(q) => quote_spanned! {q.span()=> { let __gtap_queue: u32 = #q; __gtap_queue } },
     }
+}
+
+/// The spawned call as a `Call` of this program (checked to be one, with one error at the
+/// user's expression when it is not), marked to be a task whatever the runtime's
+/// granularity policy says for `spawn!(task, ..)`.
+fn checked_call(args: &SpawnArgs) -> TokenStream {
+    let call = &args.call;
+    let checked = quote_spanned! {call.span()=>
+        ::gtap::__private::into_call::<self::Program, _>(#call)
+    };
+    if args.task {
+        quote_spanned! {call.span()=> #checked.__task() }
+    } else {
+        checked
+    }
+}
+
+/// The task a call's path names, if it is a bare name or `self::name`.
+fn direct_task(path: &syn::Path) -> Option<&Ident> {
+    let segs: Vec<_> = path.segments.iter().collect();
+    let last = match segs.as_slice() {
+        [last] => last,
+        [first, last] if first.ident == "self" && path.leading_colon.is_none() => last,
+        _ => return None,
+    };
+    last.arguments.is_none().then_some(&last.ident)
+}
+
+/// The name of task `name`'s sequential version (hidden; users call `seq::name`).
+pub fn seq_fn_ident(name: &Ident) -> Ident {
+    Ident::new(&format!("__gtap_seq_{name}"), name.span())
 }

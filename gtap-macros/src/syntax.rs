@@ -3,6 +3,7 @@
 //! ```text
 //! spawn!(CALL)                      spawn!(queue(Q), CALL)
 //! spawn!(into HANDLES, CALL)        spawn!(into HANDLES, queue(Q), CALL)
+//! spawn!(task, CALL)                spawn!(into HANDLES, task, queue(Q), CALL)
 //! taskwait!()                       taskwait!(queue(Q))
 //! slots!(TYPE; N)
 //! ```
@@ -56,6 +57,8 @@ fn parse_queue(input: ParseStream) -> syn::Result<Option<Expr>> {
 /// The arguments of `spawn!`.
 pub struct SpawnArgs {
     pub into: Option<Expr>,
+    /// `task,`: always a task, never run inline by the granularity policy.
+    pub task: bool,
     pub queue: Option<Expr>,
     pub call: Expr,
 }
@@ -72,6 +75,15 @@ impl Parse for SpawnArgs {
                 let _: Token![,] = input.parse()?;
             }
         }
+        let task = input.peek(Ident) && input.peek2(Token![,]) && {
+            let fork = input.fork();
+            let kw: Ident = fork.parse()?;
+            kw == "task"
+        };
+        if task {
+            let _: Ident = input.parse()?;
+            let _: Token![,] = input.parse()?;
+        }
         let queue = parse_queue(input)?;
         if queue.is_some() {
             let _: Token![,] = input.parse()?;
@@ -83,10 +95,15 @@ impl Parse for SpawnArgs {
         let _: Option<Token![,]> = input.parse()?;
         if !input.is_empty() {
             return Err(input.error(
-                "unexpected tokens: `spawn!` takes one task call, optionally after `into HANDLES,` and `queue(EXPR),`",
+                "unexpected tokens: `spawn!` takes one task call, optionally after `into HANDLES,`, `task,` and `queue(EXPR),`",
             ));
         }
-        Ok(SpawnArgs { into, queue, call })
+        Ok(SpawnArgs {
+            into,
+            task,
+            queue,
+            call,
+        })
     }
 }
 

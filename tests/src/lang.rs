@@ -181,6 +181,18 @@ pub mod program {
         kids.iter().sum::<u64>()
     }
 
+    /// `fib(n)` with every spawn a task whatever the granularity policy says.
+    #[gtap::task]
+    pub fn fib_forced(n: u32) -> u64 {
+        if n < 2 {
+            return n as u64;
+        }
+        let a = spawn!(task, fib_forced(n - 1));
+        let b = spawn!(task, queue(0), fib_forced(n - 2));
+        taskwait!();
+        a.get() + b.get()
+    }
+
     /// Spawns more children than its program allows between two taskwaits.
     #[gtap::task]
     pub fn too_many(n: u32) {

@@ -19,6 +19,7 @@ use gtap_tests::lang::{Counter, branches_reference, program as lang};
 fn runtime() -> CpuRuntime {
     CpuRuntime::new(
         CpuConfig::new()
+            .auto_granularity(false)
             .threads(2)
             .task_capacity(512)
             .queue_capacity(512)
@@ -100,6 +101,7 @@ fn limit_errors_and_a_panic_leave_the_runtime_usable() {
     // One queue, four records, queues of two entries.
     let mut small = CpuRuntime::new(
         CpuConfig::new()
+            .auto_granularity(false)
             .threads(2)
             .task_capacity(4)
             .queue_capacity(2),
@@ -125,6 +127,7 @@ fn limit_errors_and_a_panic_leave_the_runtime_usable() {
 fn runtime_with_timeout(timeout: Duration) -> CpuRuntime {
     CpuRuntime::new(
         CpuConfig::new()
+            .auto_granularity(false)
             .threads(2)
             .task_capacity(64)
             .queue_capacity(16)

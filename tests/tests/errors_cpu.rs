@@ -45,7 +45,7 @@ fn runtime(config: CpuConfig) -> CpuRuntime {
 
 #[test]
 fn task_limits_read_the_same() {
-    let mut rt = runtime(CpuConfig::new().threads(2));
+    let mut rt = runtime(CpuConfig::new().auto_granularity(false).threads(2));
     let err = rt.run(lang::too_many(1000)).unwrap_err();
     let e = same_on_both::<lang::Program>(err);
     assert_eq!(
@@ -65,7 +65,12 @@ fn task_limits_read_the_same() {
 
 #[test]
 fn sizing_limits_read_the_same() {
-    let mut rt = runtime(CpuConfig::new().threads(2).num_queues(1));
+    let mut rt = runtime(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(2)
+            .num_queues(1),
+    );
     let err = rt.run(lang::fib_q(6, 1)).unwrap_err();
     let e = same_on_both::<lang::Program>(err);
     assert!(
@@ -73,13 +78,23 @@ fn sizing_limits_read_the_same() {
         "{e:?}"
     );
 
-    let mut rt = runtime(CpuConfig::new().threads(1).task_capacity(8));
+    let mut rt = runtime(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(1)
+            .task_capacity(8),
+    );
     let err = rt.run(lang::fan(6, 8)).unwrap_err();
     let e = same_on_both::<lang::Program>(err);
     assert_eq!(e, RunError::PoolExhausted { capacity: 8 });
 
     // One worker: a task's 16 children all go to its own queue of 4 before its taskwait.
-    let mut rt = runtime(CpuConfig::new().threads(1).queue_capacity(4));
+    let mut rt = runtime(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(1)
+            .queue_capacity(4),
+    );
     let err = rt.run(lang::fan(3, 16)).unwrap_err();
     let e = same_on_both::<lang::Program>(err);
     assert_eq!(e, RunError::QueueFull { capacity: 4 });
@@ -88,7 +103,13 @@ fn sizing_limits_read_the_same() {
 #[test]
 fn a_timeout_reads_the_same() {
     let timeout = Duration::from_millis(20);
-    let mut rt = CpuRuntime::new(CpuConfig::new().threads(2).timeout(timeout)).unwrap();
+    let mut rt = CpuRuntime::new(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(2)
+            .timeout(timeout),
+    )
+    .unwrap();
     let err = rt.run(lang::loop_join(u32::MAX)).unwrap_err();
     let e = same_on_both::<lang::Program>(err);
     assert_eq!(e, RunError::TimedOut { after: timeout });
@@ -96,7 +117,13 @@ fn a_timeout_reads_the_same() {
 
 #[test]
 fn block_rules_read_the_same() {
-    let mut rt = runtime(CpuConfig::new().threads(2).team(4).check_uniform(true));
+    let mut rt = runtime(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(2)
+            .team(4)
+            .check_uniform(true),
+    );
     let err = rt.run(blocks::divergent()).unwrap_err();
     let e = same_on_both::<blocks::Program>(err);
     assert_eq!(

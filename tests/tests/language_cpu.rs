@@ -16,7 +16,13 @@ fn counter() -> Counter {
 }
 
 fn runtime(threads: usize) -> CpuRuntime {
-    CpuRuntime::new(CpuConfig::new().threads(threads).num_queues(3)).expect("CPU runtime")
+    CpuRuntime::new(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(threads)
+            .num_queues(3),
+    )
+    .expect("CPU runtime")
 }
 
 #[test]
@@ -158,7 +164,13 @@ fn a_panic_inside_a_task_is_an_error_and_the_runtime_stays_usable() {
 #[test]
 fn a_run_longer_than_the_timeout_is_stopped_and_the_runtime_stays_usable() {
     let timeout = Duration::from_millis(20);
-    let mut rt = CpuRuntime::new(CpuConfig::new().threads(2).timeout(timeout)).unwrap();
+    let mut rt = CpuRuntime::new(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(2)
+            .timeout(timeout),
+    )
+    .unwrap();
     let began = Instant::now();
     // Four billion joins in a chain: hours of work.
     let err = rt.run(lang::loop_join(u32::MAX)).unwrap_err();
@@ -183,7 +195,13 @@ fn a_run_longer_than_the_timeout_is_stopped_and_the_runtime_stays_usable() {
 fn a_task_that_never_returns_is_reported_stuck_and_the_runtime_stays_usable() {
     let timeout = Duration::from_millis(20);
     for (threads, children) in [(1, 0), (2, 5)] {
-        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).timeout(timeout)).unwrap();
+        let mut rt = CpuRuntime::new(
+            CpuConfig::new()
+                .auto_granularity(false)
+                .threads(threads)
+                .timeout(timeout),
+        )
+        .unwrap();
         rt.run(lang::fan(2, 3)).unwrap();
         let first_records = rt.records_addr();
         let release = counter();

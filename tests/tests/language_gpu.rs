@@ -11,7 +11,11 @@ use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
 use gtap_tests::lang::{Counter, branches_reference, program as lang};
 
 fn config() -> GpuConfig {
-    GpuConfig::new().grid(16).block(64).num_queues(3)
+    GpuConfig::new()
+        .auto_granularity(false)
+        .grid(16)
+        .block(64)
+        .num_queues(3)
 }
 
 fn language_features_on_the_gpu() {
@@ -79,9 +83,11 @@ fn a_program_without_taskwait_ends_when_every_task_has_run() {
     // warp, on a few blocks and on the default grid, whatever the root returns first.
     use gtap_tests::detached::{program as detached, tree_tasks};
     for config in [
-        GpuConfig::new().grid(1).block(32),
-        GpuConfig::new().grid(7).block(64),
-        GpuConfig::new().tasks_per_warp(8192),
+        GpuConfig::new().auto_granularity(false).grid(1).block(32),
+        GpuConfig::new().auto_granularity(false).grid(7).block(64),
+        GpuConfig::new()
+            .auto_granularity(false)
+            .tasks_per_warp(8192),
     ] {
         let Some(mut rt) = common::runtime(gtap_tests::PTX, config) else {
             return;
@@ -296,6 +302,7 @@ fn bad_configurations_are_rejected_before_launch() {
     // At least one block of 32 warps per SM, each with 2^29 bytes of queues: 2^41 bytes on
     // 128 SMs, more than any GPU has.
     let absurd = GpuConfig::new()
+        .auto_granularity(false)
         .block(1024)
         .num_queues(8)
         .queue_capacity(1 << 24);

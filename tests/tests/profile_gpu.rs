@@ -132,7 +132,11 @@ fn check_profile(stats: &GpuStats, capacity: u32) -> &Profile {
 
 fn a_profiled_fib_run_records_every_round() {
     let capacity = 1 << 14;
-    let config = GpuConfig::new().grid(8).block(64).profile(capacity);
+    let config = GpuConfig::new()
+        .auto_granularity(false)
+        .grid(8)
+        .block(64)
+        .profile(capacity);
     let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, config) else {
         return;
     };
@@ -179,7 +183,11 @@ fn a_profiled_fib_run_records_every_round() {
 }
 
 fn a_tiny_capacity_drops_rounds_and_counts_them() {
-    let config = GpuConfig::new().grid(2).block(64).profile(3);
+    let config = GpuConfig::new()
+        .auto_granularity(false)
+        .grid(2)
+        .block(64)
+        .profile(3);
     let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, config) else {
         return;
     };
@@ -196,12 +204,18 @@ fn a_tiny_capacity_drops_rounds_and_counts_them() {
 
 fn other_schedulers_and_inline_resumes_are_profiled_too() {
     for config in [
-        GpuConfig::new().grid(4).block(64).resume_inline(true),
         GpuConfig::new()
+            .auto_granularity(false)
+            .grid(4)
+            .block(64)
+            .resume_inline(true),
+        GpuConfig::new()
+            .auto_granularity(false)
             .grid(4)
             .block(64)
             .scheduler(Scheduler::GlobalQueue),
         GpuConfig::new()
+            .auto_granularity(false)
             .grid(4)
             .block(64)
             .scheduler(Scheduler::OneAtATime),
@@ -236,15 +250,20 @@ fn other_schedulers_and_inline_resumes_are_profiled_too() {
 
 fn lab_ptx_runs_plain_and_plain_ptx_has_no_lab_kernels() {
     // The lab PTX holds the plain kernels too: without `profile`, no profile.
-    let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, GpuConfig::new().grid(4)) else {
+    let Some(mut rt) = common::runtime(
+        gtap_examples::PTX_LAB,
+        GpuConfig::new().auto_granularity(false).grid(4),
+    ) else {
         return;
     };
     let (v, stats) = rt.run(fib::program::fib(15)).unwrap();
     assert_eq!(v, fib::reference(15));
     assert!(stats.profile.is_none());
 
-    let Some(mut rt) = common::runtime(gtap_examples::PTX, GpuConfig::new().grid(4).profile(64))
-    else {
+    let Some(mut rt) = common::runtime(
+        gtap_examples::PTX,
+        GpuConfig::new().auto_granularity(false).grid(4).profile(64),
+    ) else {
         return;
     };
     for (config, kernel) in [

@@ -11,7 +11,7 @@ use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
 
 fn runtime(threads: usize) -> CpuRuntime {
-    CpuRuntime::new(CpuConfig::new().threads(threads)).expect("CPU runtime")
+    CpuRuntime::new(CpuConfig::new().auto_granularity(false).threads(threads)).expect("CPU runtime")
 }
 
 #[test]
@@ -32,7 +32,13 @@ fn fib_matches_the_closed_form_and_runs_one_task_per_call() {
 
 #[test]
 fn fib_with_a_cutoff_matches_with_and_without_epaq_queues() {
-    let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(3)).unwrap();
+    let mut rt = CpuRuntime::new(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(4)
+            .num_queues(3),
+    )
+    .unwrap();
     for (n, cutoff) in [(1, 10), (12, 2), (20, 5), (22, 10)] {
         for (epaq, leaf) in [
             (0, Leaf::Stack),
@@ -85,7 +91,13 @@ const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
 #[test]
 fn nqueens_with_epaq_queues_matches_the_known_counts_and_task_counts() {
     for (queues, epaq) in NQUEENS_EPAQ {
-        let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(queues)).unwrap();
+        let mut rt = CpuRuntime::new(
+            CpuConfig::new()
+                .auto_granularity(false)
+                .threads(4)
+                .num_queues(queues),
+        )
+        .unwrap();
         for n in 1..=12u32 {
             for cutoff in [0, 1, 3, 5, 7, 13] {
                 let (v, stats) = rt
@@ -125,7 +137,13 @@ fn nqueens_task_counts_match_the_plain_program_and_the_search_tree() {
 fn the_epaq_classifiers_use_the_queues_they_claim() {
     // A classifier that names a queue the runtime lacks is refused: so these do use it.
     let bad = |queues: u32, run: &dyn Fn(&mut CpuRuntime) -> Result<(), CpuError>| {
-        let mut rt = CpuRuntime::new(CpuConfig::new().threads(2).num_queues(queues)).unwrap();
+        let mut rt = CpuRuntime::new(
+            CpuConfig::new()
+                .auto_granularity(false)
+                .threads(2)
+                .num_queues(queues),
+        )
+        .unwrap();
         match run(&mut rt) {
             Err(CpuError::Run(RunError::BadQueue { queue, .. })) => queue,
             other => panic!("expected a bad-queue error with {queues} queue(s), got {other:?}"),
@@ -164,7 +182,13 @@ fn cilksort_with_epaq_queues_sorts_and_runs_the_reference_task_count() {
         (100_000, 1024, 1024),
     ];
     for (queues, epaq) in CILKSORT_EPAQ {
-        let mut rt = CpuRuntime::new(CpuConfig::new().threads(4).num_queues(queues)).unwrap();
+        let mut rt = CpuRuntime::new(
+            CpuConfig::new()
+                .auto_granularity(false)
+                .threads(4)
+                .num_queues(queues),
+        )
+        .unwrap();
         for (n, sort_cutoff, merge_cutoff) in cases {
             let input = random_input(n, n as u64 + 11);
             let (mut data, mut tmp) = (input.clone(), vec![0u32; n]);
@@ -220,7 +244,13 @@ fn cilksort_with_epaq_queues_sorts_and_runs_the_reference_task_count() {
 #[test]
 fn cilksort_with_epaq_queues_handles_many_duplicates() {
     let input: Vec<u32> = random_input(30_000, 5).into_iter().map(|v| v % 5).collect();
-    let mut rt = CpuRuntime::new(CpuConfig::new().threads(3).num_queues(3)).unwrap();
+    let mut rt = CpuRuntime::new(
+        CpuConfig::new()
+            .auto_granularity(false)
+            .threads(3)
+            .num_queues(3),
+    )
+    .unwrap();
     let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
     let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
     rt.run(cilksort_epaq::program::cilksort(

@@ -17,40 +17,54 @@ use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, QueueOrder, Scheduler};
 /// wide blocks, and the default (every resident block).
 fn shapes() -> Vec<GpuConfig> {
     vec![
-        GpuConfig::new().grid(1).block(32),
-        GpuConfig::new().grid(7).block(64),
-        GpuConfig::new().grid(64).block(256),
-        GpuConfig::new(),
+        GpuConfig::new().auto_granularity(false).grid(1).block(32),
+        GpuConfig::new().auto_granularity(false).grid(7).block(64),
+        GpuConfig::new().auto_granularity(false).grid(64).block(256),
+        GpuConfig::new().auto_granularity(false),
         // The scheduling switches: warps that keep many tasks unpublished, and parents
         // resumed by the lane that completed their last child.
         GpuConfig::new()
+            .auto_granularity(false)
             .grid(7)
             .block(64)
             .keep_unpublished(128)
             .resume_inline(true),
-        GpuConfig::new().keep_unpublished(512).resume_inline(true),
+        GpuConfig::new()
+            .auto_granularity(false)
+            .keep_unpublished(512)
+            .resume_inline(true),
         // The EPAQ queue orders (they matter with several queues; the EPAQ tests below run
         // every shape with one, two and three).
         GpuConfig::new()
+            .auto_granularity(false)
             .grid(7)
             .block(64)
             .queue_order(QueueOrder::Stay)
             .keep_every_queue(true),
-        GpuConfig::new().queue_order(QueueOrder::MostGenerated),
+        GpuConfig::new()
+            .auto_granularity(false)
+            .queue_order(QueueOrder::MostGenerated),
         // Short batches filled up by stealing from the same queue, and GTaP's per-queue
         // steal order (with one queue too, where a warp also tops up).
         GpuConfig::new()
+            .auto_granularity(false)
             .grid(7)
             .block(64)
             .queue_order(QueueOrder::Stay)
             .top_up(2),
-        GpuConfig::new().top_up(1).steal_per_queue(true),
+        GpuConfig::new()
+            .auto_granularity(false)
+            .top_up(1)
+            .steal_per_queue(true),
         // The schedulers the paper compares work stealing with.
         GpuConfig::new()
+            .auto_granularity(false)
             .grid(7)
             .block(64)
             .scheduler(Scheduler::OneAtATime),
-        GpuConfig::new().scheduler(Scheduler::GlobalQueue),
+        GpuConfig::new()
+            .auto_granularity(false)
+            .scheduler(Scheduler::GlobalQueue),
     ]
 }
 
@@ -201,7 +215,10 @@ fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
     // The bench's EPAQ configuration (examples/bench.rs) at the ends of the default sweeps
     // (scripts/sweep-epaq.sh): nqueens(16) at cutoffs 4 and 7, cilksort at cutoffs 64 and
     // 4096 (on 5e6 elements here, a tenth of the sweep's).
-    let config = GpuConfig::new().tasks_per_warp(32768).queue_capacity(16384);
+    let config = GpuConfig::new()
+        .auto_granularity(false)
+        .tasks_per_warp(32768)
+        .queue_capacity(16384);
     let runtimes = with_queues(&config, &NQUEENS_EPAQ);
     if runtimes.is_empty() {
         return; // no GPU
@@ -259,6 +276,7 @@ fn top_up_runs_nqueens_16_to_the_end_again_and_again() {
         return;
     }
     let config = GpuConfig::new()
+        .auto_granularity(false)
         .tasks_per_warp(32768)
         .queue_capacity(16384)
         .timeout(Duration::from_secs(30));
@@ -280,7 +298,10 @@ fn top_up_runs_nqueens_16_to_the_end_again_and_again() {
 
 fn the_benchmark_sizes_are_correct() {
     // fib up to 40 and nqueens up to 16 on the default shape and on wide blocks.
-    for config in [GpuConfig::new(), GpuConfig::new().block(256)] {
+    for config in [
+        GpuConfig::new().auto_granularity(false),
+        GpuConfig::new().auto_granularity(false).block(256),
+    ] {
         let Some(mut rt) = common::runtime(gtap_examples::PTX, config.tasks_per_warp(8192)) else {
             return;
         };

@@ -58,11 +58,15 @@ fn random_programs_match_their_reference_on_the_gpu() {
                 "tasks run by program {seed} with {:?}",
                 rt.config()
             );
-            assert_eq!(
+            // Every node is a task, unless the granularity policy (on by default) ran a
+            // spawn inline: its whole subtree then ran as one call, counted once.
+            assert!(
+                stats.tasks + stats.spawns_inlined <= nodes
+                    && (stats.spawns_inlined > 0 || stats.tasks == nodes),
+                "tasks completed in program {seed} with {:?}: {} tasks, {} inline, {nodes} nodes",
+                rt.config(),
                 stats.tasks,
-                nodes,
-                "tasks completed in program {seed} with {:?}",
-                rt.config()
+                stats.spawns_inlined,
             );
             programs += 1;
             tasks += nodes;

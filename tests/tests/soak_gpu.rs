@@ -65,10 +65,13 @@ impl Tally {
 /// The thread-program configurations, each with its EPAQ queue count.
 fn thread_configs() -> Vec<(GpuConfig, u32)> {
     let shapes = [
-        GpuConfig::new().grid(1).block(32),
-        GpuConfig::new().grid(16).block(64),
-        GpuConfig::new().grid(200).block(128),
-        GpuConfig::new(),
+        GpuConfig::new().auto_granularity(false).grid(1).block(32),
+        GpuConfig::new().auto_granularity(false).grid(16).block(64),
+        GpuConfig::new()
+            .auto_granularity(false)
+            .grid(200)
+            .block(128),
+        GpuConfig::new().auto_granularity(false),
     ];
     let options: [fn(GpuConfig) -> GpuConfig; 9] = [
         |c| c,
@@ -125,6 +128,7 @@ fn random_programs(
 /// Block programs: block-wide trees of random depth on a block size.
 fn block_programs(block: u32, seed: u64, until: Instant, t: &mut Tally) {
     let config = GpuConfig::new()
+        .auto_granularity(false)
         .grid(132)
         .block(block)
         .block_scratch(8 * block)

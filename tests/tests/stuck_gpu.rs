@@ -14,7 +14,7 @@ use gtap_host::testing::child::end_stuck_child;
 use gtap_tests::lang::{Counter, program as lang};
 
 fn config() -> GpuConfig {
-    GpuConfig::new().grid(16).block(64)
+    GpuConfig::new().auto_granularity(false).grid(16).block(64)
 }
 
 /// A zeroed device counter, leaked: a stuck kernel keeps reading it.

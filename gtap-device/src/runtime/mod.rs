@@ -13,6 +13,7 @@
 //! | [`record`] | a task record: header + the task's frame |
 //! | [`pool`] | the record array and its allocator: per-worker caches, a tagged free stack, a bump pointer |
 //! | [`deque`] | GTaP's batched work-stealing deque of task ids |
+//! | [`granularity`] | automatic granularity: whether a spawn makes a task or runs the child's sequential version inline |
 //! | [`join`] | join counting: when a task resumes after a taskwait, and when it is complete |
 //! | [`termination`] | the stop flags (root completed / aborted) and the first error |
 //! | [`error`] | [`RunError`]: which limit a run hit, in the words of both backends |
@@ -29,6 +30,7 @@
 pub mod deque;
 pub mod error;
 pub mod gpu;
+pub mod granularity;
 pub mod join;
 pub mod pool;
 pub mod record;

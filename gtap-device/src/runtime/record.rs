@@ -45,6 +45,11 @@ pub struct Record<T> {
     /// completing worker (false); read by the host after an aborted CPU run, to drop what is
     /// left. Not maintained on the GPU (frames there are never dropped by the host).
     live: bool,
+    /// The task's depth in the task tree (the root's is 0; saturating), for the granularity
+    /// policy ([`super::granularity`]). Written by the spawner after [`Record::fill`]; read
+    /// by the task's own worker when the task spawns. In the header's padding: the record's
+    /// size is unchanged.
+    depth: u16,
     /// The task's frame; initialized while `live`.
     task: MaybeUninit<T>,
 }
@@ -69,6 +74,7 @@ impl<T> Record<T> {
             (&raw mut (*rec).queue).write(0);
             (&raw mut (*rec).result_slot).write(core::ptr::null_mut());
             (&raw mut (*rec).live).write(false);
+            (&raw mut (*rec).depth).write(0);
         }
     }
 
@@ -89,6 +95,8 @@ impl<T> Record<T> {
             // reads `live` on the GPU, so the GPU does not pay for the store.
             #[cfg(not(target_arch = "nvptx64"))]
             (&raw mut (*rec).live).write(true);
+            // A root's depth; a spawner sets its child's with `set_depth`.
+            (&raw mut (*rec).depth).write(0);
             (&raw mut (*rec).task).write(MaybeUninit::new(task));
         }
     }
@@ -154,6 +162,27 @@ impl<T> Record<T> {
         unsafe { (&raw const (*rec).result_slot).read() }
     }
 
+    /// The task's depth in the task tree.
+    ///
+    /// # Safety
+    /// As [`Record::parent`].
+    #[inline(always)]
+    pub unsafe fn depth(rec: *mut Self) -> u32 {
+        // SAFETY: per the contract, the spawner's write happens before this read.
+        u32::from(unsafe { (&raw const (*rec).depth).read() })
+    }
+
+    /// Sets the depth of a task just filled in (its parent's depth plus one, saturating).
+    ///
+    /// # Safety
+    /// As [`Record::fill`]: the caller filled `rec` and has not published it yet.
+    #[inline(always)]
+    pub unsafe fn set_depth(rec: *mut Self, depth: u32) {
+        let depth = depth.min(u32::from(u16::MAX)) as u16;
+        // SAFETY: per the contract, this thread owns the record's plain fields.
+        unsafe { (&raw mut (*rec).depth).write(depth) }
+    }
+
     /// Whether the record holds a frame not yet dropped.
     ///
     /// # Safety
@@ -186,5 +215,31 @@ impl<T> Record<T> {
             (&raw mut (*rec).live).write(false);
             core::ptr::drop_in_place(Self::task(rec));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Record;
+
+    /// The header as it was before the depth field.
+    #[allow(dead_code)]
+    #[repr(C)]
+    struct WithoutDepth<T> {
+        words: [u32; 4],
+        result_slot: *mut u8,
+        live: bool,
+        task: T,
+    }
+
+    #[test]
+    fn the_depth_lives_in_the_header_padding() {
+        use core::mem::size_of;
+        assert_eq!(size_of::<Record<u32>>(), size_of::<WithoutDepth<u32>>());
+        assert_eq!(size_of::<Record<u64>>(), size_of::<WithoutDepth<u64>>());
+        assert_eq!(
+            size_of::<Record<[u64; 4]>>(),
+            size_of::<WithoutDepth<[u64; 4]>>()
+        );
     }
 }

@@ -81,9 +81,16 @@ pub unsafe fn spawn<'a, P: Program, R>(
     call: Call<P, R>,
     queue: u32,
 ) -> Pending<'a, R> {
-    let task = call.into_task();
     // SAFETY: forwarded from this function's contract.
-    unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
+    if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
+        // SAFETY: the slot holds `R`, the called task's result type; nothing reads it before
+        // the taskwait (contract), as if a child had written it.
+        unsafe { P::run_seq(call.into_args(), slot.as_ptr().cast()) };
+    } else {
+        let task = call.into_task();
+        // SAFETY: forwarded from this function's contract.
+        unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
+    }
     Pending::__new(slot)
 }
 
@@ -93,6 +100,12 @@ pub unsafe fn spawn<'a, P: Program, R>(
 /// `ctx` is the running task's context.
 #[inline(always)]
 pub unsafe fn spawn_detached<P: Program, R>(ctx: *mut Ctx, call: Call<P, R>, queue: u32) {
+    // SAFETY: forwarded from this function's contract.
+    if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
+        // The result is dropped, as a detached child's is.
+        let _ = call.__run_seq();
+        return;
+    }
     let task = call.into_task();
     // SAFETY: forwarded; a null slot means the result is dropped.
     unsafe { crate::backend::spawn::<P>(ctx, task, core::ptr::null_mut(), queue) };
@@ -110,7 +123,14 @@ pub unsafe fn spawn_into<P: Program, R, const N: usize>(
     call: Call<P, R>,
     queue: u32,
 ) {
-    match slots.__next() {
+    let next = slots.__next();
+    // SAFETY: forwarded from this function's contract; asked only for a spawn that goes on.
+    let inline = next.is_some()
+        && call.may_inline()
+        && unsafe { crate::backend::run_inline::<P>(ctx, queue) };
+    match next {
+        // SAFETY: a slot of `R` just handed out, read only after the taskwait.
+        Some(slot) if inline => unsafe { P::run_seq(call.into_args(), slot.cast()) },
         // SAFETY: forwarded from this function's contract.
         Some(slot) => unsafe {
             crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue)
@@ -188,4 +208,49 @@ pub unsafe fn begin_wait_block(ctx: *mut Ctx, queue: u32, site: u32) {
     let ctx = unsafe { &mut *ctx };
     ctx.resume_queue = queue;
     ctx.wait_site = site;
+}
+
+/// `let h = spawn!(queue(q), f(x));` in a task's sequential version: the child already ran
+/// (its result is `value`), so its slot is filled at once; the handle is still pending, and
+/// becomes readable at the `taskwait!()` that would join it, as in the task.
+///
+/// # Safety
+/// `slot` is empty and nothing reads it before that `taskwait!()` (the macro's scope check).
+#[inline(always)]
+pub unsafe fn seq_spawn<'a, R>(slot: &'a Slot<R>, value: R, queue: u32) -> Pending<'a, R> {
+    let _ = queue;
+    // SAFETY: the slot is empty and unread (contract).
+    unsafe { slot.as_ptr().write(value) };
+    Pending::__new(slot)
+}
+
+/// `spawn!(into hs, queue(q), f(x));` in a task's sequential version: the child's result
+/// `value` goes to the next free slot of `slots`.
+///
+/// # Panics
+/// If all `N` slots are taken (where the task would stop its run with `SlotsFull`).
+#[inline(always)]
+pub fn seq_spawn_into<R, const N: usize>(slots: &PendingSlots<'_, R, N>, value: R, queue: u32) {
+    let _ = queue;
+    match slots.__next() {
+        // SAFETY: a slot just handed out by `__next`: empty, and read only after the
+        // `taskwait!()` that joins these slots.
+        Some(slot) => unsafe { slot.write(value) },
+        None => seq_slots_full(N),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn seq_slots_full(capacity: usize) -> ! {
+    panic!(
+        "spawn!(into ..) past the {capacity} slots of its slots!: raise the capacity in slots!(T; N)"
+    )
+}
+
+/// `taskwait!(queue(q))` in a task's sequential version: every child already ran; the
+/// queue expression is still evaluated, as in the task.
+#[inline(always)]
+pub fn seq_wait(queue: u32) {
+    let _ = queue;
 }

@@ -43,6 +43,25 @@ pub trait Program: Sized + 'static {
     /// Programs are all thread tasks or all block tasks.
     const BLOCK: bool = false;
 
+    /// Whether the program has sequential versions of its tasks ([`Program::run_seq`]): true
+    /// for every thread program the macro generates; false for block programs (a block
+    /// task's body is written for a whole team) and for programs lowered by hand. A runtime
+    /// runs a spawn inline only when this is true.
+    const SEQ: bool = false;
+
+    /// Runs the task that `args` calls to its end on the calling thread, as its sequential
+    /// version (the serial elision: every `spawn!` a plain call, every `taskwait!()`
+    /// nothing), and writes its result to `out`. No task record, queue or join is involved.
+    ///
+    /// # Safety
+    /// `out` is valid for one write of the called task's result type, and
+    /// [`Program::SEQ`] is true (the default panics).
+    #[inline(always)]
+    unsafe fn run_seq(args: Self::Args, out: *mut u8) {
+        let _ = (args, out);
+        unreachable!("this program has no sequential versions (Program::SEQ is false)")
+    }
+
     /// Runs `task` until it reaches a `taskwait!()` that must wait ([`Step::Wait`]) or
     /// returns ([`Step::Done`], after its result was delivered through `ctx`).
     ///
@@ -78,6 +97,8 @@ pub enum Step {
 pub struct Call<P: Program, R> {
     task: P::Task,
     args: P::Args,
+    /// `spawn!(task, ..)`: the spawn makes a task whatever the granularity policy says.
+    forced: bool,
     _result: PhantomData<fn() -> R>,
 }
 
@@ -89,8 +110,26 @@ impl<P: Program, R> Call<P, R> {
         Call {
             task,
             args,
+            forced: false,
             _result: PhantomData,
         }
+    }
+
+    /// The same call, to be spawned as a task whatever the runtime's granularity policy
+    /// would decide (`spawn!(task, f(x))`).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __task(mut self) -> Self {
+        self.forced = true;
+        self
+    }
+
+    /// Whether the spawn of this call may run it inline (see
+    /// `crate::runtime::granularity`): the program has sequential versions and the spawn
+    /// did not ask for a task.
+    #[inline(always)]
+    pub(crate) fn may_inline(&self) -> bool {
+        P::SEQ && !self.forced
     }
 
     /// The call's arguments, without the frame (how a root task is sent to the GPU).
@@ -101,6 +140,24 @@ impl<P: Program, R> Call<P, R> {
     /// The frame to store in a task record.
     pub fn into_task(self) -> P::Task {
         self.task
+    }
+
+    /// Runs the call to its end on this thread, as the task's sequential version (see
+    /// [`Program::run_seq`]), and returns its result. What the generated sequential versions
+    /// do for a `spawn!` whose call is not written as a direct call of a task.
+    ///
+    /// # Panics
+    /// If the program has no sequential versions ([`Program::SEQ`] is false).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __run_seq(self) -> R {
+        assert!(P::SEQ, "this program has no sequential versions");
+        let mut out = core::mem::MaybeUninit::<R>::uninit();
+        // SAFETY: `out` holds an `R`, the result type of the task this call calls (a `Call`
+        // is made only by that task's generated constructor); `P::SEQ` was checked above.
+        unsafe { P::run_seq(self.args, out.as_mut_ptr().cast()) };
+        // SAFETY: `run_seq` wrote the result.
+        unsafe { out.assume_init() }
     }
 
     /// The name of the task being called.

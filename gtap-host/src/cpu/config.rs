@@ -157,6 +157,13 @@ impl CpuConfig {
         self
     }
 
+    /// Turns the automatic granularity policy on or off ([`Limits::auto_granularity`],
+    /// default on).
+    pub fn auto_granularity(mut self, on: bool) -> Self {
+        self.limits.auto_granularity = on;
+        self
+    }
+
     /// The run's time limit, `None` for none ([`CpuConfig::no_timeout`]).
     pub(crate) fn deadline(&self) -> Option<Duration> {
         (self.limits.timeout != Duration::MAX).then_some(self.limits.timeout)

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use gtap_device::runtime::cpu::{Run, RunMemory, RunOptions, WorkerStats};
 use gtap_device::runtime::error::Failure;
+use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
@@ -30,6 +31,10 @@ pub struct CpuStats {
     pub steals_attempted: u64,
     /// Steal attempts that took at least one task.
     pub steals_won: u64,
+    /// Spawns run inline, as the child's sequential version, instead of as tasks (the
+    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
+    /// The tasks a run made are `tasks_executed - 1` (the root was not spawned).
+    pub spawns_inlined: u64,
     /// An upper bound on the most task records in use at once: the records handed out at
     /// least once in the run. It exceeds the true peak by at most the free records parked in
     /// the workers' local caches when the last new record was handed out: at most 64 per
@@ -183,6 +188,30 @@ impl CpuRuntime {
             idle: std::thread::yield_now,
             team: self.config.workers.team,
             check_uniform: self.config.limits.check_uniform,
+            granularity: self.granularity(),
+        }
+    }
+
+    /// The granularity policy's settings for the next run: a child is a task within
+    /// `log2(threads) + 4` levels of the root (enough tasks for every worker, with slack,
+    /// before a subtree is committed to one), and after that while its worker's deque holds
+    /// fewer than 4 tasks; it runs inline when the pool or the deque has at most 64 entries
+    /// left (or a quarter of it, if smaller).
+    fn granularity(&self) -> Granularity {
+        if !self.config.limits.auto_granularity {
+            return Granularity::OFF;
+        }
+        let threads = self.config.workers.threads as u32;
+        let smaller = self
+            .config
+            .workers
+            .task_capacity
+            .min(self.config.limits.queue_capacity);
+        Granularity {
+            on: 1,
+            min_depth: ceil_log2(threads) + 4,
+            min_queued: 4,
+            reserve: (smaller / 4).min(64),
         }
     }
 
@@ -340,6 +369,7 @@ impl<'m, P: Program, R: Copy> Shared<'m, P, R> {
             resumes: totals.resumes,
             steals_attempted: totals.steals_attempted,
             steals_won: totals.steals_won,
+            spawns_inlined: totals.spawns_inlined,
             peak_records_in_use: self.run.peak_records(),
             elapsed,
         }

@@ -47,6 +47,7 @@ pub struct GpuLaunch {
     pub(crate) block: u32,
     pub(crate) tasks_per_warp: u32,
     pub(crate) profile: Option<u32>,
+    pub(crate) stack_bytes: u32,
 }
 
 impl GpuLaunch {
@@ -88,6 +89,20 @@ impl GpuLaunch {
     pub fn profile(&self) -> Option<u32> {
         self.profile
     }
+
+    /// Bytes of call stack per GPU thread (`CU_LIMIT_STACK_SIZE`, set on the context when
+    /// the runtime is made or configured), `1024..=2^20`, default 16 KiB. A spawn the
+    /// granularity policy runs inline calls the child's sequential version, a plain
+    /// recursive function: every level of its recursion is a call with a frame in the
+    /// thread's local memory (the PTX's `__local_depot` of each `__gtap_seq_*` function plus
+    /// the registers the call saves: fib's about 32 bytes, nqueens' over 512, for its
+    /// 32 result slots). CUDA's default of 1 KiB holds a few levels; 16 KiB holds fib's and
+    /// nqueens' deepest. The driver reserves this much for every thread that can be
+    /// resident (16 KiB: about 4.3 GB on an H100). A recursion deeper than the stack ends the
+    /// run with the driver's stack error: raise it, or turn the policy off.
+    pub fn stack_bytes(&self) -> u32 {
+        self.stack_bytes
+    }
 }
 
 /// The scheduler's experiment knobs of a [`GpuConfig`]: how warps steal, publish and pick
@@ -104,6 +119,8 @@ pub struct GpuTuning {
     pub(crate) keep_every_queue: bool,
     pub(crate) queue_order: QueueOrder,
     pub(crate) scheduler: Scheduler,
+    pub(crate) inline_min_depth: Option<u32>,
+    pub(crate) inline_min_queued: u32,
 }
 
 impl GpuTuning {
@@ -171,6 +188,23 @@ impl GpuTuning {
     pub fn scheduler(&self) -> Scheduler {
         self.scheduler
     }
+
+    /// The granularity policy ([`Limits::auto_granularity`]): a spawn nearer the root than
+    /// this depth is always a task (unless the warp is short of records or queue entries).
+    /// `None`, the default: `ceil(log2(warps × 32)) + 2`, two levels past where a binary
+    /// tree has a task for every lane, so that no subtree near the root is committed to one
+    /// lane. A tree that branches more widely reaches that breadth sooner: lower it for
+    /// such a program (nqueens: about its hand-written cutoff).
+    pub fn inline_min_depth(&self) -> Option<u32> {
+        self.inline_min_depth
+    }
+
+    /// The granularity policy: past `inline_min_depth`, a spawn runs inline while the
+    /// warp's queue it would go to holds at least this many tasks (default 32, one round's
+    /// batch), and is a task otherwise.
+    pub fn inline_min_queued(&self) -> u32 {
+        self.inline_min_queued
+    }
 }
 
 /// The most scratch bytes per block [`GpuConfig::block_scratch`] accepts (the largest shared
@@ -222,6 +256,7 @@ impl Default for GpuConfig {
                 block: 32,
                 tasks_per_warp: 4096,
                 profile: None,
+                stack_bytes: 16 * 1024,
             },
             limits: Limits::gpu_default(),
             tuning: GpuTuning {
@@ -234,6 +269,8 @@ impl Default for GpuConfig {
                 keep_every_queue: false,
                 queue_order: QueueOrder::NextFull,
                 scheduler: Scheduler::WorkStealing,
+                inline_min_depth: None,
+                inline_min_queued: 32,
             },
         }
     }
@@ -361,6 +398,33 @@ impl GpuConfig {
         self
     }
 
+    /// Sets the call stack per GPU thread ([`GpuLaunch::stack_bytes`], default 16 KiB).
+    pub fn stack_bytes(mut self, bytes: u32) -> Self {
+        self.launch.stack_bytes = bytes;
+        self
+    }
+
+    /// Turns the automatic granularity policy on or off ([`Limits::auto_granularity`],
+    /// default on).
+    pub fn auto_granularity(mut self, on: bool) -> Self {
+        self.limits.auto_granularity = on;
+        self
+    }
+
+    /// Sets the depth from which the granularity policy may run a spawn inline
+    /// ([`GpuTuning::inline_min_depth`], default derived from the launch).
+    pub fn inline_min_depth(mut self, depth: u32) -> Self {
+        self.tuning.inline_min_depth = Some(depth);
+        self
+    }
+
+    /// Sets the queued tasks from which the granularity policy runs a spawn inline
+    /// ([`GpuTuning::inline_min_queued`], default 32).
+    pub fn inline_min_queued(mut self, tasks: u32) -> Self {
+        self.tuning.inline_min_queued = tasks;
+        self
+    }
+
     /// Sets how warps share tasks ([`GpuTuning::scheduler`], default work stealing; the
     /// others are ablations, which need PTX with the lab kernels).
     pub fn scheduler(mut self, scheduler: Scheduler) -> Self {
@@ -429,6 +493,13 @@ impl GpuConfig {
                 "tasks_per_warp",
                 self.launch.tasks_per_warp.into(),
                 "must be between 1 and 2^24",
+            );
+        }
+        if self.launch.stack_bytes < 1024 || self.launch.stack_bytes > 1 << 20 {
+            return bad(
+                "stack_bytes",
+                self.launch.stack_bytes.into(),
+                "must be between 1024 and 2^20",
             );
         }
         if !self.limits.queue_capacity.is_power_of_two()

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 use gtap_device::runtime::gpu::layout::{GpuRun, tuning};
+use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 
 use super::buffers::{DeviceArrays, addr, ensure};
 use super::plan::RunPlan;
@@ -55,7 +56,28 @@ pub(super) fn control_block(
         profile_warps: arrays.profile_warps,
         profile_capacity: plan.profile_capacity,
         tuning: tuning_bits(cfg, block_program),
+        granularity: granularity(cfg, plan),
         ..GpuRun::default()
+    }
+}
+
+/// The granularity policy's settings ([`GpuTuning::inline_min_depth`] and
+/// [`GpuTuning::inline_min_queued`]); its reserve is 64 records and queue entries (two
+/// rounds' spawns of a warp that spawns one child per lane, and room for a round's resumed
+/// parents, which are never inline), or a quarter of the slab or ring if that is smaller.
+/// Block programs have no sequential versions, and the global-queue ablation has no
+/// per-warp queues to look at: off for both.
+fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
+    if !cfg.limits.auto_granularity || plan.program.block || plan.global {
+        return Granularity::OFF;
+    }
+    let lanes = (plan.warps as u32).saturating_mul(32);
+    let smaller = cfg.launch.tasks_per_warp.min(cfg.limits.queue_capacity);
+    Granularity {
+        on: 1,
+        min_depth: cfg.tuning.inline_min_depth.unwrap_or(ceil_log2(lanes) + 2),
+        min_queued: cfg.tuning.inline_min_queued,
+        reserve: (smaller / 4).min(64),
     }
 }
 

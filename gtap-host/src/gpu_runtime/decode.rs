@@ -108,6 +108,7 @@ pub(super) fn gpu_stats(
         steals_won: total.steals_won,
         rounds: total.rounds,
         idle_rounds: total.idle_rounds,
+        spawns_inlined: total.inlined,
         peak_records_per_warp: total.records_touched,
         peak_queue: total.max_queue,
         profile,
@@ -282,6 +283,7 @@ mod tests {
             steals_won: 2,
             rounds: 40,
             idle_rounds: 7,
+            inlined: 9,
             records_touched: 12,
             max_queue: 30,
         };
@@ -292,6 +294,7 @@ mod tests {
             steals_won: 1,
             rounds: 1,
             idle_rounds: 1,
+            inlined: 1,
             records_touched: 20,
             max_queue: 4,
         };

@@ -42,6 +42,10 @@ pub struct GpuStats {
     pub rounds: u64,
     /// Rounds in which a warp found no task.
     pub idle_rounds: u64,
+    /// Spawns run inline, as the child's sequential version, instead of as tasks (the
+    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
+    /// The tasks a run made are `tasks - 1` (the root was not spawned).
+    pub spawns_inlined: u64,
     /// The most task records any one warp used.
     pub peak_records_per_warp: u32,
     /// The most tasks published in one warp queue at once.
@@ -178,12 +182,25 @@ pub(super) fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError)
     move |source| GpuRunError::Gpu(GpuError::Driver { call, source })
 }
 
+/// Sets the context's per-thread call stack to `config`'s
+/// ([`GpuLaunch::stack_bytes`](super::GpuLaunch::stack_bytes)): what the sequential
+/// versions that the granularity policy runs inline recurse on.
+fn set_stack(gpu: &Gpu, config: &GpuConfig) -> Result<(), GpuRunError> {
+    gpu.context()
+        .set_limit(
+            cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE,
+            config.launch.stack_bytes as usize,
+        )
+        .map_err(driver("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)"))
+}
+
 impl GpuRuntime {
     /// Loads `ptx` (built by gtap-builder from the crate that defines the programs) on `gpu`.
     pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
         config.validate()?;
         config.validate_for(gpu.props())?;
         let module = load(&gpu, ptx, config.tuning.max_registers)?;
+        set_stack(&gpu, &config)?;
         let panic = PanicSink::new()?;
         Ok(GpuRuntime {
             gpu,
@@ -214,6 +231,7 @@ impl GpuRuntime {
         if config.tuning.max_registers != self.config.tuning.max_registers {
             self.module = load(&self.gpu, &self.ptx, config.tuning.max_registers)?;
         }
+        set_stack(&self.gpu, &config)?;
         self.config = config;
         Ok(())
     }

@@ -39,6 +39,7 @@ use core::pin::Pin;
 
 use super::deque::{Deque, DequeState, OwnerEnd, STEAL_MAX, Steal, StealSize};
 use super::error::{Failure, RunError};
+use super::granularity::{self, Granularity, SpawnView};
 use super::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use super::pool::{LocalCache, Pool, PoolState};
 use super::record::{NONE, Record};
@@ -96,6 +97,9 @@ pub struct RunOptions {
     /// Block programs: check at every suspension that each thread's frame equals the
     /// leader's (see `crate::task::block`).
     pub check_uniform: bool,
+    /// Which spawns run inline instead of as tasks ([`super::granularity`]; thread programs
+    /// only).
+    pub granularity: Granularity,
 }
 
 /// One run of program `P`: the shared state all workers use.
@@ -117,6 +121,7 @@ pub struct Run<'m, P: Program> {
     scratch_bytes: usize,
     team: u32,
     check_uniform: bool,
+    granularity: Granularity,
 }
 
 // SAFETY: every shared field is an atomic, a reference to atomics, or the pool (whose records
@@ -207,6 +212,7 @@ impl<'m, P: Program> Run<'m, P> {
             scratch_bytes,
             team: if P::BLOCK { options.team } else { 1 },
             check_uniform: options.check_uniform,
+            granularity: options.granularity,
         }
     }
 
@@ -314,7 +320,13 @@ impl<'m, P: Program> Run<'m, P> {
         };
         // SAFETY: `id` was just allocated through the caller's cache: no other thread has it
         // until the caller publishes it (a deque push, or the team leader's push).
-        unsafe { Record::fill(self.pool.record(id), ctx.record, result_slot, queue, task) };
+        // SAFETY: as above; the running task's record is live, its depth written before it
+        // was published to this worker.
+        unsafe {
+            let child = self.pool.record(id);
+            Record::fill(child, ctx.record, result_slot, queue, task);
+            Record::set_depth(child, Record::depth(self.pool.record(ctx.record)) + 1);
+        }
         Some(id)
     }
 
@@ -415,11 +427,14 @@ pub struct WorkerStats {
     pub steals_attempted: u64,
     /// Steal attempts that took at least one task.
     pub steals_won: u64,
+    /// Spawns run inline, as the child's sequential version, instead of as tasks.
+    pub spawns_inlined: u64,
 }
 
 impl core::ops::AddAssign for WorkerStats {
     fn add_assign(&mut self, o: WorkerStats) {
         self.tasks_executed += o.tasks_executed;
+        self.spawns_inlined += o.spawns_inlined;
         self.resumes += o.resumes;
         self.steals_attempted += o.steals_attempted;
         self.steals_won += o.steals_won;
@@ -638,6 +653,33 @@ impl<P: Program> Worker<'_, '_, P> {
         }
     }
 
+    /// The granularity policy ([`super::granularity`]) for a spawn by the running task
+    /// described by `ctx`: over this worker's deque, the pool's never-used records plus this
+    /// worker's cached ones (free records on the pool's stack are not counted: a lower
+    /// bound, which is what a reserve needs), and the child's depth.
+    fn run_inline(&mut self, ctx: &Ctx, queue: u32) -> bool {
+        let policy = &self.run.granularity;
+        // A bad queue is the spawn's to report.
+        if policy.on == 0 || queue >= self.run.num_queues || self.common.failed {
+            return false;
+        }
+        let pool = &self.run.pool;
+        let queued = self.deque.len();
+        // SAFETY: the running task's record is live; its depth was written before it was
+        // published to this worker.
+        let depth = unsafe { Record::depth(pool.record(ctx.record)) } + 1;
+        let view = SpawnView {
+            depth,
+            queued,
+            free_records: (pool.capacity().saturating_sub(pool.touched()))
+                .saturating_add(self.cache.len() as u32),
+            queue_room: self.deque.capacity().saturating_sub(queued),
+        };
+        let inline = granularity::run_inline(policy, view);
+        self.stats.spawns_inlined += u64::from(inline);
+        inline
+    }
+
     /// Spawns `task` as a child of the running task described by `ctx`.
     fn spawn(&mut self, ctx: &mut Ctx, task: P::Task, result_slot: *mut u8, queue: u32) {
         if !self
@@ -697,6 +739,22 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     // SAFETY: forwarded from the contract.
     let worker = unsafe { worker_of::<P>(ctx) };
     worker.spawn(ctx, task, result_slot, queue);
+}
+
+/// Whether a spawn runs inline on the CPU backend (the task model reaches it through the
+/// private `backend::run_inline`).
+///
+/// # Safety
+/// As [`spawn`].
+pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
+    if P::BLOCK {
+        return false;
+    }
+    // SAFETY: the running task owns its context (contract).
+    let ctx = unsafe { &*ctx };
+    // SAFETY: forwarded from the contract.
+    let worker = unsafe { worker_of::<P>(ctx) };
+    worker.run_inline(ctx, queue)
 }
 
 /// `spawn!(into hs, ..)` past the capacity of `hs` on the CPU backend: stops the run.

@@ -18,6 +18,7 @@
 use core::time::Duration;
 
 use crate::runtime::RunError;
+use crate::runtime::granularity::Granularity;
 
 /// The most EPAQ queues a warp may have (per-warp state in shared memory is sized for it).
 pub const MAX_QUEUES: u32 = 8;
@@ -321,6 +322,9 @@ pub struct GpuRun {
     /// The profiled kernel only: events each warp may record; a warp whose region is full
     /// counts the rest as dropped.
     pub profile_capacity: u32,
+    /// The granularity policy: which spawns run inline instead of as tasks (thread
+    /// programs; see `runtime::granularity`). Off in a zeroed block.
+    pub granularity: Granularity,
 }
 
 impl GpuRun {
@@ -469,6 +473,9 @@ pub struct WarpStats {
     pub rounds: u64,
     /// Rounds that found no task.
     pub idle_rounds: u64,
+    /// Spawns its lanes ran inline, as the child's sequential version, instead of making
+    /// them tasks (the granularity policy, `GpuRun::granularity`).
+    pub inlined: u64,
     /// Records of the warp's slab ever used (its high-water mark).
     pub records_touched: u32,
     /// Most tasks published in one of the warp's queues at once.
@@ -484,6 +491,7 @@ impl WarpStats {
         self.steals_won += other.steals_won;
         self.rounds += other.rounds;
         self.idle_rounds += other.idle_rounds;
+        self.inlined += other.inlined;
         self.records_touched = self.records_touched.max(other.records_touched);
         self.max_queue = self.max_queue.max(other.max_queue);
     }

@@ -90,6 +90,6 @@ pub use block_worker::block_worker;
 #[cfg(target_arch = "nvptx64")]
 pub use panic::{report_panic, set_sink};
 #[cfg(target_arch = "nvptx64")]
-pub use spawn::{fail_slots_full, spawn};
+pub use spawn::{fail_slots_full, run_inline, spawn};
 #[cfg(target_arch = "nvptx64")]
 pub use worker::thread_worker;

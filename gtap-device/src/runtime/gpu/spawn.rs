@@ -1,7 +1,10 @@
 //! The device side of `spawn!` for thread-level workers, and its failure paths.
 
 use super::warp::WarpCtx;
+use crate::arch::ops::AtomicInt;
+use crate::arch::order::{Cta, Relaxed};
 use crate::runtime::RunError;
+use crate::runtime::granularity::{self, SpawnView};
 use crate::runtime::record::Record;
 use crate::task::{Ctx, Program};
 
@@ -46,7 +49,72 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     // SAFETY: a record just taken from this warp's slab: free and ours; it is published to
     // other warps only by the round's push (release fence).
     unsafe { Record::fill(rec, ctx.record, result_slot, queue, task) };
+    // Depths only feed the granularity policy: without it a spawn spends no load on them
+    // (`fill` leaves the child at depth 0).
+    if w.run().granularity.on != 0 {
+        // SAFETY: the running task's own record is live, its header written before it ran;
+        // the child's record is ours until the round's push.
+        unsafe {
+            let depth = Record::depth(w.record::<P::Task>(ctx.record));
+            Record::set_depth(rec, depth + 1);
+        }
+    }
     w.stage(queue, id);
+}
+
+/// The device side of the granularity policy ([`granularity::run_inline`]) for a spawn by
+/// the running task into `queue`: what the lane's warp sees, from its shared state, and
+/// the child's depth. Counts a spawn it runs inline in the warp's statistics.
+///
+/// The lanes of a warp run a round's tasks together, so a lane that runs a child inline
+/// holds up the others of its warp until its call returns (they wait at the round's end):
+/// the policy's depth bound keeps such calls to the lower, smaller subtrees.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
+    // SAFETY: the running task's context (contract).
+    let ctx = unsafe { &*ctx };
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put there.
+    let w = unsafe { &*(ctx.worker as *const WarpCtx) };
+    let run = w.run();
+    let policy = &run.granularity;
+    // A bad queue is the spawn's to report.
+    if policy.on == 0 || queue >= run.num_queues {
+        return false;
+    }
+    let sh = w.sh;
+    let q = queue as usize;
+    // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp` and `fresh` before this
+    // round's barrier and lanes only read them during the round; `staged` and `alloc_taken`
+    // are bumped by lanes during the round, so they are read atomically (relaxed, `.cta`:
+    // a snapshot of this warp's own counters, which orders nothing). `q < MAX_QUEUES`.
+    let (queued, room, free) = unsafe {
+        let staged = u32::load::<Cta, Relaxed>(&raw const (*sh).staged[q]);
+        let taken = u32::load::<Cta, Relaxed>(&raw const (*sh).alloc_taken);
+        let queued = ((*sh).tail[q])
+            .wrapping_add((*sh).private[q])
+            .wrapping_sub((*sh).head[q])
+            .wrapping_add(staged);
+        let free = ((*sh).sp + (run.tasks_per_warp - (*sh).fresh)).saturating_sub(taken);
+        (queued, (*sh).room[q].saturating_sub(staged), free)
+    };
+    // SAFETY: the running task's own record is live, its header written before it ran.
+    let depth = unsafe { Record::depth(w.record::<P::Task>(ctx.record)) } + 1;
+    let view = SpawnView {
+        depth,
+        queued,
+        free_records: free,
+        queue_room: room,
+    };
+    let inline = granularity::run_inline(policy, view);
+    if inline {
+        // SAFETY: a field of this warp's shared state, bumped only atomically by lanes
+        // during a round and read by lane 0 after the warp's loop. Relaxed `.cta`: a count.
+        unsafe { u64::fetch_add::<Cta, Relaxed>(&raw mut (*sh).stats.inlined, 1) };
+    }
+    inline
 }
 
 /// `spawn!(into hs, ..)` with `hs` full: stops the run with an error.

@@ -1,0 +1,121 @@
+//! Each thread task's sequential version (its serial elision): the task's body with every
+//! `spawn!` a plain call of the child's sequential version and every `taskwait!()` nothing.
+//!
+//! ```text
+//! // Input:                                 // Output (inside the same module):
+//! #[gtap::task]                             #[doc(hidden)]
+//! pub fn fib(n: u32) -> u64 {               pub fn __gtap_seq_fib(n: u32) -> u64 {
+//!     if n < 2 { return n as u64; }             if n < 2 { return n as u64; }
+//!     let a = spawn!(fib(n - 1));               let __gtap_call_2 = __gtap_seq_fib(n - 1);
+//!                                               let __gtap_slot_1 = Slot::new();
+//!                                               let a = unsafe { seq_spawn(&__gtap_slot_1, __gtap_call_2, 0u32) };
+//!     ..                                        ..
+//!     taskwait!();                              seq_wait(0u32);
+//!                                               let a = unsafe { __gtap_slot_1.__joined() };
+//!     a.get() + b.get()                         a.get() + b.get()
+//! }                                         }
+//!                                           pub mod seq { pub use super::__gtap_seq_fib as fib; }
+//!                                           // and in `impl Program`: SEQ = true, run_seq matching on `Args`
+//! ```
+//!
+//! Users call `seq::fib(40)`; a runtime calls it through `Program::run_seq` when it runs a
+//! spawn inline instead of making it a task. The body keeps its handles, so that it reads
+//! exactly as the task's: a handle is filled when its child returns, and becomes readable
+//! at the `taskwait!()` that would have joined it. Block tasks have none: their bodies are
+//! written for a team of threads (`Block::sync`, per-thread spawns).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{ItemFn, Visibility};
+
+use crate::lower;
+
+/// What one task adds for its sequential version.
+pub struct SeqOut {
+    /// The hidden sequential fn.
+    pub items: TokenStream,
+    /// Its `run_seq` arm, matching a value `a` of the task's arguments struct.
+    pub arm: TokenStream,
+    /// Its re-export in `mod seq`.
+    pub reexport: TokenStream,
+}
+
+/// The sequential version of thread task `task`, whose calls take `arg_names` (the
+/// parameters in `params`, the user's patterns); `tasks`: every task of the program that has
+/// one, with its number of arguments.
+pub fn seq_task(
+    task: &ItemFn,
+    params: &TokenStream,
+    arg_names: &[syn::Ident],
+    ret: &TokenStream,
+    tasks: &[(syn::Ident, usize)],
+) -> SeqOut {
+    let name = &task.sig.ident;
+    let seq_fn = lower::seq_fn_ident(name);
+    let vis = &task.vis;
+    // Errors are the task's own lowering's; the same body lowers to the same ones here.
+    let body = lower::lower_seq((*task.block).clone(), tasks).block;
+    let doc = format!(
+        "The sequential version of task `{name}`: its body with every `spawn!` a call and \
+         every `taskwait!()` nothing (generated)."
+    );
+    // No lints, and none of the task's attributes: the body is the task's, whose frame
+    // already reports them (rustc would report each twice, once per copy).
+    let items = quote! {
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #vis fn #seq_fn(#params) -> #ret #body
+    };
+    let arm = quote! {
+        // SAFETY: `out` holds this task's result type (trait contract).
+        Args::#name(a) => unsafe { out.cast::<#ret>().write(#seq_fn(#( a.#arg_names ),*)) },
+    };
+    let outer = reexport_vis(vis);
+    let reexport = quote! {
+        #[doc = #doc]
+        #[allow(unused_imports)]
+        #outer use super::#seq_fn as #name;
+    };
+    SeqOut {
+        items,
+        arm,
+        reexport,
+    }
+}
+
+/// `mod seq`, with every task's sequential version under the task's name.
+pub fn seq_module(reexports: &[&TokenStream]) -> TokenStream {
+    if reexports.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        /// The sequential versions of this program's tasks, each under its task's name
+        /// (generated): `seq::f(x)` runs task `f`'s body on the calling thread with every
+        /// `spawn!` a plain call and every `taskwait!()` nothing, and returns its result.
+        /// Runtimes call them for the spawns they run inline.
+        pub mod seq {
+            #( #reexports )*
+        }
+    }
+}
+
+/// The visibility inside `mod seq` that reaches as far as `vis` does from the program
+/// module: a path one module further down.
+fn reexport_vis(vis: &Visibility) -> TokenStream {
+    match vis {
+        Visibility::Public(_) => quote!(pub),
+        Visibility::Inherited => quote!(pub(super)),
+        Visibility::Restricted(r) => {
+            let path = &r.path;
+            let first = path.segments.first().map(|s| s.ident.to_string());
+            match first.as_deref() {
+                Some("crate") => quote!(#vis),
+                Some("self") => {
+                    let rest = path.segments.iter().skip(1);
+                    quote!(pub(in super #( :: #rest )*))
+                }
+                _ => quote!(pub(in super::#path)),
+            }
+        }
+    }
+}

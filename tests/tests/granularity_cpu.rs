@@ -1,0 +1,142 @@
+//! The automatic granularity policy on the CPU backend (`CpuConfig::auto_granularity`, on by
+//! default): the same results with it on and off, for the paper's programs and thousands of
+//! random programs; far fewer tasks for fib with no cutoff; `spawn!(task, ..)` always a
+//! task; and a program that exhausts a small pool as one task per spawn completes under it.
+
+mod common;
+
+use common::{check_sorted_permutation, random_input, tree_table};
+use gtap_examples::buf::Buf;
+use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
+use gtap_host::RunError;
+use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
+use gtap_tests::lang::{self, Counter};
+use gtap_tests::random;
+
+fn runtime(threads: usize, on: bool) -> CpuRuntime {
+    CpuRuntime::new(CpuConfig::new().threads(threads).auto_granularity(on)).unwrap()
+}
+
+fn counter() -> (Counter, &'static mut u64) {
+    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
+    let ptr: *mut u64 = cell;
+    // SAFETY: zeroed, aligned, leaked.
+    (unsafe { Counter::from_ptr(ptr) }, cell)
+}
+
+#[test]
+fn the_policy_is_on_by_default() {
+    assert!(CpuConfig::new().limits().auto_granularity());
+    assert!(
+        !CpuConfig::new()
+            .auto_granularity(false)
+            .limits()
+            .auto_granularity()
+    );
+}
+
+#[test]
+fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
+    for threads in [1, 2, 4] {
+        let (v_off, off) = runtime(threads, false).run(fib::program::fib(25)).unwrap();
+        let (v_on, on) = runtime(threads, true).run(fib::program::fib(25)).unwrap();
+        assert_eq!((v_off, v_on), (fib::reference(25), fib::reference(25)));
+        assert_eq!(off.tasks_executed, fib::task_count(25));
+        assert_eq!(off.spawns_inlined, 0);
+        assert!(on.spawns_inlined > 0, "{threads} threads: {on:?}");
+        assert!(
+            on.tasks_executed * 10 < off.tasks_executed,
+            "{threads} threads: {} tasks with the policy, {} without",
+            on.tasks_executed,
+            off.tasks_executed
+        );
+    }
+}
+
+#[test]
+fn a_forced_spawn_is_always_a_task() {
+    let (v, stats) = runtime(2, true).run(lang::program::fib_forced(18)).unwrap();
+    assert_eq!(v, fib::reference(18));
+    assert_eq!(stats.spawns_inlined, 0);
+    assert_eq!(stats.tasks_executed, fib::task_count(18));
+}
+
+#[test]
+fn a_program_that_exhausts_a_small_pool_completes_under_the_policy() {
+    let config = CpuConfig::new().threads(1).task_capacity(16);
+    let mut off = CpuRuntime::new(config.clone().auto_granularity(false)).unwrap();
+    match off.run(nqueens::program::nqueens(8, 0, 0, 0, 0, 8)) {
+        Err(CpuError::Run(RunError::PoolExhausted { .. })) => {}
+        other => panic!("expected PoolExhausted without the policy, got {other:?}"),
+    }
+    let mut on = CpuRuntime::new(config).unwrap();
+    let (v, stats) = on.run(nqueens::program::nqueens(8, 0, 0, 0, 0, 8)).unwrap();
+    assert_eq!(v, nqueens::KNOWN[8]);
+    assert!(stats.spawns_inlined > 0);
+}
+
+#[test]
+fn the_papers_programs_give_the_same_results_with_the_policy_on_and_off() {
+    let w = tree::Work::new(tree_table(), 4, 4);
+    for (threads, on) in [(1, true), (3, true), (4, false)] {
+        let mut rt = runtime(threads, on);
+        for n in [0, 1, 12, 22] {
+            assert_eq!(rt.run(fib::program::fib(n)).unwrap().0, fib::reference(n));
+        }
+        for n in [4, 8, 10] {
+            let (v, _) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, n)).unwrap();
+            assert_eq!(v, nqueens::KNOWN[n as usize], "nqueens({n})");
+        }
+        let input = random_input(30_011, 5);
+        for algo in 0..2 {
+            let mut data = input.clone();
+            let mut tmp = vec![0u32; input.len()];
+            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+            let n = input.len();
+            match algo {
+                0 => rt
+                    .run(mergesort::program::mergesort(d, t, 0, n, 16))
+                    .map(|_| ()),
+                _ => rt
+                    .run(cilksort::program::cilksort(d, t, 0, n, 16, 32))
+                    .map(|_| ()),
+            }
+            .unwrap();
+            check_sorted_permutation(&input, &data);
+        }
+        for depth in [3, 11] {
+            let (got, _) = rt.run(tree::full_binary::node(depth, 0, w)).unwrap();
+            assert_eq!(got, tree::full_binary_reference(depth, 0, w));
+            let (got, _) = rt.run(tree::pruned::node(0, depth, 0, w)).unwrap();
+            assert_eq!(got, tree::pruned_reference(0, depth, 0, w));
+        }
+    }
+}
+
+#[test]
+fn random_programs_give_the_same_results_with_the_policy_on_and_off() {
+    for (threads, queues, seeds) in [(1usize, 1u32, 0..500u64), (4, 3, 500..1500)] {
+        let config = CpuConfig::new().threads(threads).num_queues(queues);
+        let mut on = CpuRuntime::new(config.clone()).unwrap();
+        let mut off = CpuRuntime::new(config.auto_granularity(false)).unwrap();
+        let mut inlined = 0;
+        for seed in seeds {
+            let (want, nodes) = random::reference(seed, 0);
+            for (rt, policy) in [(&mut on, "on"), (&mut off, "off")] {
+                let (c, _cell) = counter();
+                let (value, stats) = rt.run(random::program::node(seed, 0, queues, c)).unwrap();
+                assert_eq!(value, want, "random program {seed}, policy {policy}");
+                assert_eq!(
+                    c.get(),
+                    nodes,
+                    "nodes of random program {seed}, policy {policy}"
+                );
+                inlined += stats.spawns_inlined;
+            }
+        }
+        assert!(
+            inlined > 0,
+            "the policy ran no spawn inline ({threads} threads)"
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! Every thread task's generated sequential version (`seq::f`, its serial elision: each
+//! `spawn!` a plain call, each `taskwait!()` nothing) computes what the task computes: the
+//! paper's programs, the language tests and the random programs, against their references,
+//! on the calling thread with no runtime at all.
+
+mod common;
+
+use common::{check_sorted_permutation, random_input, tree_table};
+use gtap_examples::buf::Buf;
+use gtap_examples::fib::Leaf;
+use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
+use gtap_tests::lang::{self, Counter};
+use gtap_tests::random;
+
+fn counter() -> (Counter, &'static mut u64) {
+    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
+    let ptr: *mut u64 = cell;
+    // SAFETY: zeroed, aligned, leaked.
+    (unsafe { Counter::from_ptr(ptr) }, cell)
+}
+
+#[test]
+fn fib_sequential_versions_match_the_closed_form() {
+    for n in 0..=25 {
+        assert_eq!(fib::program::seq::fib(n), fib::reference(n), "fib({n})");
+        assert_eq!(
+            gtap_examples::fib_expanded::program::seq::fib(n),
+            fib::reference(n),
+            "the hand-written expansion's fib({n})"
+        );
+        for leaf in [Leaf::Stack, Leaf::Calls] {
+            for epaq in [0, 1] {
+                assert_eq!(
+                    fib::epaq::seq::fib_cutoff(n, 7, epaq, leaf),
+                    fib::reference(n),
+                    "fib_cutoff({n})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nqueens_sequential_versions_match_the_known_counts() {
+    for n in 1..=10u32 {
+        let want = nqueens::KNOWN[n as usize];
+        for cutoff in [0, 3, n] {
+            assert_eq!(nqueens::program::seq::nqueens(n, 0, 0, 0, 0, cutoff), want);
+            for epaq in [0, 1, 2] {
+                assert_eq!(
+                    nqueens::epaq::seq::nqueens(n, 0, 0, 0, 0, cutoff, epaq),
+                    want,
+                    "nqueens({n}), cutoff {cutoff}, classifier {epaq}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn sort_sequential_versions_sort() {
+    for (n, cutoff) in [(0, 8), (1, 8), (1000, 1), (20_011, 64)] {
+        let input = random_input(n, n as u64 + 3);
+        for algo in 0..3 {
+            let mut data = input.clone();
+            let mut tmp = vec![0u32; n];
+            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+            match algo {
+                0 => mergesort::program::seq::mergesort(d, t, 0, n, cutoff),
+                1 => cilksort::program::seq::cilksort(d, t, 0, n, cutoff, 2 * cutoff),
+                _ => cilksort_epaq::program::seq::cilksort(d, t, 0, n, cutoff, 2 * cutoff, 1),
+            }
+            check_sorted_permutation(&input, &data);
+        }
+    }
+}
+
+#[test]
+fn tree_sequential_versions_match_the_references() {
+    let w = tree::Work::new(tree_table(), 8, 8);
+    for depth in [0, 1, 5, 10] {
+        assert_eq!(
+            tree::full_binary::seq::node(depth, 0, w),
+            tree::full_binary_reference(depth, 0, w),
+            "full tree of depth {depth}"
+        );
+        assert_eq!(
+            tree::pruned::seq::node(0, depth, 0, w),
+            tree::pruned_reference(0, depth, 0, w),
+            "pruned tree of depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn language_sequential_versions_match_the_references() {
+    for n in 0..12 {
+        assert_eq!(
+            lang::program::seq::branches(n),
+            lang::branches_reference(n),
+            "branches({n})"
+        );
+        assert_eq!(lang::program::seq::even(n), n % 2 == 0, "even({n})");
+    }
+    let (c, _cell) = counter();
+    lang::program::seq::scatter(c, 6);
+    assert_eq!(
+        c.get(),
+        (1 << 7) - 1,
+        "nodes of scatter(6), fire and forget"
+    );
+}
+
+#[test]
+fn random_programs_sequential_versions_match_their_reference() {
+    for seed in 0..500u64 {
+        let (c, _cell) = counter();
+        let value = random::program::seq::node(seed, 0, 3, c);
+        let (want, nodes) = random::reference(seed, 0);
+        assert_eq!(value, want, "value of random program {seed}");
+        assert_eq!(c.get(), nodes, "nodes of random program {seed}");
+    }
+}
