@@ -10,7 +10,7 @@ for v in base new; do
     | awk -v v=$v '/Compiling entry function/ {match($0, /\x27[a-z_]+\x27/); f=substr($0, RSTART+1, RLENGTH-2)} /Used [0-9]+ registers/ && f != "" {match($0, /Used [0-9]+ registers/); print v, f, substr($0, RSTART, RLENGTH); f=""}' \
     | grep -E " gtap_(fib|nqueens|cilksort|fib_epaq|nqueens_epaq|cilksort_epaq|bfs|spmv|mergesort) "
 done
-new=.gpu-bin/examples/bench
+new=".gpu-bin/examples/bench --no-auto-granularity"
 for round in 1 2; do
   echo "== round $round"
   GTAP_FIB_N=40 .ab/bench-base --gpu-only --runs 10 fib 2>&1 | grep -E "^\| fib" | sed 's/^/base /'
