@@ -71,7 +71,7 @@ fn shapes() -> Vec<GpuConfig> {
 fn runtimes() -> Vec<GpuRuntime> {
     shapes()
         .into_iter()
-        .filter_map(|c| common::runtime(gtap_examples::PTX, c))
+        .filter_map(|c| common::runtime(common::examples_ptx(&c), c))
         .collect()
 }
 
@@ -141,7 +141,7 @@ fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32
                 .num_queues(queues)
                 .tasks_per_warp(config.launch().tasks_per_warp().max(room))
                 .queue_capacity(config.limits().queue_capacity().max(room).min(1 << 24));
-            common::runtime(gtap_examples::PTX, config).map(|rt| (rt, queues, epaq))
+            common::runtime(common::examples_ptx(&config), config).map(|rt| (rt, queues, epaq))
         })
         .collect()
 }
@@ -302,7 +302,9 @@ fn the_benchmark_sizes_are_correct() {
         GpuConfig::new().auto_granularity(false),
         GpuConfig::new().auto_granularity(false).block(256),
     ] {
-        let Some(mut rt) = common::runtime(gtap_examples::PTX, config.tasks_per_warp(8192)) else {
+        let Some(mut rt) =
+            common::runtime(common::examples_ptx(&config), config.tasks_per_warp(8192))
+        else {
             return;
         };
         for n in 28..=40 {

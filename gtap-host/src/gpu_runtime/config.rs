@@ -191,9 +191,9 @@ impl GpuTuning {
 
     /// The granularity policy ([`Limits::auto_granularity`]): a spawn nearer the root than
     /// this depth is always a task (unless the warp is short of records or queue entries).
-    /// `None`, the default: `ceil(log2(warps × 32)) + 2`, two levels past where a binary
-    /// tree has a task for every lane, so that no subtree near the root is committed to one
-    /// lane. A tree that branches more widely reaches that breadth sooner: lower it for
+    /// `None`, the default: `ceil(log2(warps × 32)) + 5`, five levels past where a binary
+    /// tree has a task for every lane (32 subtrees per lane), so that no subtree near the
+    /// root is committed to one lane. A tree that branches more widely reaches that breadth sooner: lower it for
     /// such a program (nqueens: about its hand-written cutoff).
     pub fn inline_min_depth(&self) -> Option<u32> {
         self.inline_min_depth

@@ -61,6 +61,12 @@ pub(super) fn control_block(
     }
 }
 
+/// How many levels past the depth at which a binary tree has a task for every lane the
+/// policy starts to inline by default: at that depth every lane has 32 subtrees to balance
+/// with, so that stealing still evens out subtrees of unequal size (a sweep of the margin on
+/// fib(40) is in results/2026-11-25-granularity-policy-h100.md).
+const INLINE_DEPTH_MARGIN: u32 = 5;
+
 /// The granularity policy's settings ([`GpuTuning::inline_min_depth`] and
 /// [`GpuTuning::inline_min_queued`]); its reserve is 64 records and queue entries (two
 /// rounds' spawns of a warp that spawns one child per lane, and room for a round's resumed
@@ -75,7 +81,10 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
     let smaller = cfg.launch.tasks_per_warp.min(cfg.limits.queue_capacity);
     Granularity {
         on: 1,
-        min_depth: cfg.tuning.inline_min_depth.unwrap_or(ceil_log2(lanes) + 2),
+        min_depth: cfg
+            .tuning
+            .inline_min_depth
+            .unwrap_or(ceil_log2(lanes) + INLINE_DEPTH_MARGIN),
         min_queued: cfg.tuning.inline_min_queued,
         reserve: (smaller / 4).min(64),
     }

@@ -15,6 +15,17 @@ pub fn runtime(ptx: &str, config: GpuConfig) -> Option<GpuRuntime> {
     Some(GpuRuntime::new(gpu, ptx, config).expect("GPU runtime"))
 }
 
+/// The examples' PTX that has the kernels `config` runs: the lab build for an ablation
+/// scheduler, else the plain one.
+#[allow(dead_code)] // not every test binary runs the examples
+pub fn examples_ptx(config: &GpuConfig) -> &'static str {
+    if config.tuning().scheduler() == gtap_host::gpu_runtime::Scheduler::WorkStealing {
+        gtap_examples::PTX
+    } else {
+        gtap_examples::PTX_LAB
+    }
+}
+
 /// Device memory holding `data`.
 pub fn upload<T: gtap_host::cudarc::driver::DeviceRepr>(gpu: &Gpu, data: &[T]) -> CudaSlice<T> {
     gpu.stream()

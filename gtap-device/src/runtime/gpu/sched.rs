@@ -2,7 +2,7 @@
 //! plain kernel runs, or one of the two ablations of GTaP section 6.1 that measure what it
 //! saves (deques operated one task at a time; one global queue for the whole grid).
 //!
-//! The choice is a type parameter of [`thread_worker`](super::thread_worker), as the
+//! The choice is a type parameter of the thread worker (`thread_worker`), as the
 //! profiler's hooks are, so that in the plain kernel a constant decides each branch and the
 //! kernel carries none of the ablations' code. The lab build (`--cfg gtap_lab`) adds a kernel
 //! per ablation, and a profiled kernel that reads the choice from the run's [`tuning`] bits
