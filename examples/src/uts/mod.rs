@@ -6,7 +6,7 @@
 //! the sizes UTS publishes for its sample trees ([`SAMPLES`]: T1, T3, T1L, T3L and others).
 //!
 //! The binomial trees (T3, T3L) are the standard test of a work stealer's load balance: most
-//! nodes are leaves, the rest have `m` children, with `q m` just under one, so the tree is a
+//! nodes are leaves, the rest have `m` children, with `q m` close to one, so the tree is a
 //! few long thin chains (T3L is 17,844 levels deep) with bursts of width, and any thread can
 //! find itself holding all the remaining work.
 //!
@@ -21,11 +21,16 @@
 //! than [`FANOUT`] children, and its frame stays small.
 //!
 //! Joining keeps every ancestor of a running node suspended in its record until its subtree
-//! is done: a path of `depth` records, plus the spawned siblings waiting along it. That is
-//! about 17,844 x 5 records for T3L, well inside the CPU backend's default `2^20` records;
-//! what runs out on the CPU is the worker's queue, which holds the siblings of every level of
-//! a depth-first walk: T3L needs `queue_capacity(1 << 17)` (its default `2^16` is enough for
-//! every other sample). The tests run T1 and T3 this way.
+//! is done, so the deepest tree, T3L at 17,844 levels, holds a chain of 17,844 suspended
+//! tasks. That fits: on one CPU worker, which walks depth first, the tasks waiting in its
+//! queue are the unvisited siblings along the current path (at most 35,802 for T3L, counted
+//! by the same walk done sequentially), under the default `2^16` queue entries, and the
+//! records are those and the chain, under the default `2^20`; T3L passes on one and on two
+//! workers with the defaults (`tests/tests/uts_cpu.rs`, ignored tests run in release builds).
+//! So the program joins, which also gives each subtree's leaves and depth, not only the node
+//! count. On the GPU the chain's records come from the slabs of the warps that spawned them,
+//! so a run that keeps the deep chain on few warps needs more records per warp than the
+//! default (the bench's `--tasks-per-warp`); the run says so if it runs out.
 //!
 //! # The references
 //!
@@ -73,10 +78,14 @@ impl Count {
             depth: height,
         }
     }
+}
 
-    /// Two disjoint parts of a tree together.
+/// Two disjoint parts of a tree together.
+impl core::ops::Add for Count {
+    type Output = Count;
+
     #[inline]
-    pub fn add(self, other: Count) -> Count {
+    fn add(self, other: Count) -> Count {
         Count {
             nodes: self.nodes + other.nodes,
             leaves: self.leaves + other.leaves,
@@ -109,7 +118,7 @@ pub mod program {
         }
         let kids = spawn!(span(tree, state, 1, 0, n));
         taskwait!();
-        Count::node(0, false).add(kids.get())
+        Count::node(0, false) + kids.get()
     }
 
     /// Child `index`, at `height`, of the node whose state is `parent`, and its subtree.
@@ -132,7 +141,7 @@ pub mod program {
             }
         }
         taskwait!();
-        kids.iter().fold(Count::node(height, false), Count::add)
+        kids.iter().fold(Count::node(height, false), |a, b| a + b)
     }
 
     /// Children `lo..hi`, at `height`, of the node whose state is `parent`, and their
@@ -151,7 +160,7 @@ pub mod program {
             }
         }
         taskwait!();
-        kids.iter().fold(Count::ZERO, Count::add)
+        kids.iter().fold(Count::ZERO, |a, b| a + b)
     }
 }
 
@@ -210,25 +219,56 @@ pub fn count_sequential(tree: &Tree) -> Count {
     let mut stack = std::vec![(State::root(tree.seed), 0u32)];
     while let Some((state, height)) = stack.pop() {
         let n = tree.children(&state, height);
-        total = total.add(Count::node(height, n == 0));
+        total = total + Count::node(height, n == 0);
         stack.extend((0..n).map(|i| (state.child(i), height + 1)));
     }
     total
 }
 
+/// How many tasks [`program::root`] runs on `tree`: one per node, and the [`program::span`]s of
+/// the root's children and of every node with more than [`FANOUT`] children. Walks the tree
+/// as [`count_sequential`] does.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn task_count(tree: &Tree) -> u64 {
+    // The spans a span over `n` children runs, itself included.
+    fn spans(n: u32) -> u64 {
+        if n <= FANOUT {
+            return 1;
+        }
+        1 + (0..FANOUT)
+            .map(|k| {
+                let (lo, hi) = part(0, n, k);
+                spans(hi - lo)
+            })
+            .sum::<u64>()
+    }
+    let root = State::root(tree.seed);
+    let n = tree.children(&root, 0);
+    // The root task, and one span over its children.
+    let mut tasks = 1 + if n > 0 { spans(n) } else { 0 };
+    let mut stack: std::vec::Vec<(State, u32)> = (0..n).map(|i| (root.child(i), 1)).collect();
+    while let Some((state, height)) = stack.pop() {
+        let n = tree.children(&state, height);
+        // The node's task, and its parts' spans (the node spawns them itself).
+        tasks += 1 + if n > FANOUT { spans(n) - 1 } else { 0 };
+        stack.extend((0..n).map(|i| (state.child(i), height + 1)));
+    }
+    tasks
+}
+
 /// `tree`'s count with rayon: a parallel iterator over every node's children, recursively.
 ///
 /// Its recursion is as deep as the tree, and each level takes a few of rayon's frames: run it
-/// in a pool whose threads have large stacks (T3L needs more than 64 MiB; the bench gives
-/// them [`RAYON_STACK`] through [`rayon_pool`]).
+/// in a pool whose threads have large stacks ([`rayon_pool`]; in a release build T3L's 17,844
+/// levels overflow 32 MiB and fit in 64 MiB).
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn count_rayon(tree: &Tree) -> Count {
     subtree_rayon(tree, State::root(tree.seed), 0)
 }
 
-/// The stack size for [`count_rayon`]'s threads that every sample tree fits in.
+/// The stack size for [`count_rayon`]'s threads: four times what T3L needs in a release build.
 #[cfg(not(target_arch = "nvptx64"))]
-pub const RAYON_STACK: usize = 512 << 20;
+pub const RAYON_STACK: usize = 256 << 20;
 
 /// A rayon pool of `threads` threads (0: one per core) whose stacks hold [`count_rayon`]'s
 /// recursion on every sample tree ([`RAYON_STACK`]; only the pages used are touched).
@@ -245,11 +285,15 @@ pub fn rayon_pool(threads: usize) -> rayon::ThreadPool {
 fn subtree_rayon(tree: &Tree, state: State, height: u32) -> Count {
     use rayon::prelude::*;
     let n = tree.children(&state, height);
+    // Most nodes are leaves: no parallel iterator for them.
+    if n == 0 {
+        return Count::node(height, true);
+    }
     (0..n)
         .into_par_iter()
         .map(|i| subtree_rayon(tree, state.child(i), height + 1))
-        .reduce(|| Count::ZERO, Count::add)
-        .add(Count::node(height, n == 0))
+        .reduce(|| Count::ZERO, |a, b| a + b)
+        + Count::node(height, false)
 }
 
 #[cfg(test)]
@@ -258,11 +302,10 @@ mod tests {
 
     #[test]
     fn the_small_samples_have_their_published_sizes() {
+        // T1 fixed, T5 linear, T2 cyclic (libm's pow and sin), T3 binomial.
         for name in ["T1", "T5", "T2", "T3"] {
             let s = Sample::named(name).unwrap();
-            let t = std::time::Instant::now();
             assert_eq!(count_sequential(&s.tree()), s.want, "{name}");
-            std::eprintln!("{name}: {:?}", t.elapsed());
         }
     }
 
@@ -271,9 +314,50 @@ mod tests {
     fn the_large_samples_have_their_published_sizes() {
         for name in ["T1L", "T2L", "T3L"] {
             let s = Sample::named(name).unwrap();
-            let t = std::time::Instant::now();
             assert_eq!(count_sequential(&s.tree()), s.want, "{name}");
-            std::eprintln!("{name}: {:?}", t.elapsed());
         }
+    }
+
+    #[test]
+    fn parts_cover_a_range_without_gaps_or_empty_parts() {
+        for (lo, hi) in [(0, 8), (0, 9), (3, 100), (0, 2000), (17, 42)] {
+            let mut next = lo;
+            for k in 0..FANOUT {
+                let (a, b) = part(lo, hi, k);
+                assert_eq!(a, next, "part {k} of {lo}..{hi}");
+                assert!(b > a, "part {k} of {lo}..{hi} is empty");
+                next = b;
+            }
+            assert_eq!(next, hi);
+        }
+    }
+
+    #[test]
+    fn command_lines_parse_as_uts_reads_them() {
+        let t1 = Tree::from_uts_args("-t 1 -a 3 -d 10 -b 4 -r 19").unwrap();
+        assert_eq!(t1, Tree::geometric(Shape::Fixed, 10, 4.0, 19));
+        // UTS's defaults: a geometric tree, linear shape, depth 6, b 4, seed 0.
+        assert_eq!(
+            Tree::from_uts_args("").unwrap(),
+            Tree::geometric(Shape::Linear, 6, 4.0, 0)
+        );
+        let t3 = Tree::from_uts_args("-t 0 -b 2000 -q 0.124875 -m 8 -r 42").unwrap();
+        assert_eq!(t3, Tree::binomial(2000.0, 0.124875, 8, 42));
+        let err = |args| Tree::from_uts_args(args).unwrap_err();
+        assert_eq!(err("-t 2 -a 0 -d 16 -b 6 -r 1"), ArgError::UnsupportedType);
+        assert_eq!(err("-g 2"), ArgError::UnknownFlag);
+        assert_eq!(err("-d"), ArgError::MissingValue);
+        assert_eq!(err("-d x"), ArgError::BadValue);
+        assert_eq!(err("-a 4"), ArgError::BadValue);
+    }
+
+    #[test]
+    fn every_sample_is_found_by_name_in_any_case() {
+        for s in SAMPLES {
+            let found = Sample::named(&s.name.to_ascii_lowercase()).unwrap();
+            assert_eq!(found.args, s.args);
+            s.tree();
+        }
+        assert!(Sample::named("T4").is_none());
     }
 }

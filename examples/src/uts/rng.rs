@@ -10,16 +10,17 @@
 //!
 //! Both messages are short (20 and 24 bytes), so each digest is one compression of one padded
 //! 64-byte block, and this module has its own compression function for that one block
-//! ([`compress`], checked against RustCrypto's `sha1` and FIPS 180's vectors in the tests).
+//! (`compress`, checked against RustCrypto's `sha1` and FIPS 180's vectors in the tests).
 //! RustCrypto's `sha1` builds for the GPU (`default-features = false`; on `nvptx64` it takes
 //! its portable code), and was tried first, but its `block_api::compress` takes bytes through
 //! a slice and stays a called function in the PTX: each digest stored its block to local
-//! memory and read it back byte by byte (64 byte loads and the byte swaps), and the kernel
-//! came out with 1488 bytes of local memory per thread and 2.7x the instructions of this
-//! version. Here the compression is inlined into the task, its block is 16 words in
+//! memory and read it back byte by byte (64 byte loads and the byte swaps), and the program's
+//! kernel needed 1488 bytes of local memory per thread (256 with this version) and had 2.7x
+//! the instructions. Here the compression is inlined into the task, its block is 16 words in
 //! registers, and the ten words that are the same for every child (padding and length) fold
 //! into constants. The same code runs on the host, so that every backend and baseline hashes
-//! alike.
+//! alike (on an x86-64 host with the SHA extensions, RustCrypto's code hashes a state in
+//! about 0.6x the time).
 //!
 //! A state is kept as the digest's five 32-bit words (big-endian, as SHA-1 computes them), not
 //! as bytes: the words of the next message are then the state's words themselves, and a

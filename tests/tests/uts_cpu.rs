@@ -1,0 +1,64 @@
+//! Unbalanced Tree Search on the CPU backend: UTS's sample trees T1 (geometric) and T3
+//! (binomial) counted by the task program, node for node as UTS publishes them (nodes, leaves,
+//! depth), with one task per node and span; and the CPU references on the same trees.
+//!
+//! The large samples (T1L, T3L: about 10^8 nodes) run only when asked, in a release build:
+//! `cargo test --release -p gtap-tests --test uts_cpu -- --ignored`.
+
+use gtap_examples::uts::{self, Sample, program};
+use gtap_host::cpu::{CpuConfig, CpuRuntime};
+
+fn sample(name: &str) -> Sample {
+    Sample::named(name).unwrap()
+}
+
+/// Runs `s` on the CPU backend with `config` and checks its count and its tasks.
+fn check(config: CpuConfig, s: Sample) {
+    let threads = config.workers().threads();
+    let mut rt = CpuRuntime::new(config).unwrap();
+    let (count, stats) = rt
+        .run(program::root(s.tree()))
+        .unwrap_or_else(|e| panic!("{} on {threads} worker(s): {e}", s.name));
+    assert_eq!(count, s.want, "{} on {threads} worker(s)", s.name);
+    assert_eq!(
+        stats.tasks_executed,
+        uts::task_count(&s.tree()),
+        "tasks of {} on {threads} worker(s)",
+        s.name
+    );
+}
+
+#[test]
+fn t1_and_t3_have_their_published_sizes_on_the_cpu_backend() {
+    for threads in [1, 2] {
+        for s in [sample("T1"), sample("T3")] {
+            check(CpuConfig::new().threads(threads), s);
+        }
+    }
+}
+
+#[test]
+fn the_references_count_t1_and_t3() {
+    let pool = uts::rayon_pool(2);
+    for s in [sample("T1"), sample("T3")] {
+        assert_eq!(uts::count_sequential(&s.tree()), s.want, "{}", s.name);
+        let got = pool.install(|| uts::count_rayon(&s.tree()));
+        assert_eq!(got, s.want, "{} with rayon", s.name);
+    }
+}
+
+#[test]
+#[ignore = "10^8 nodes: run in a release build"]
+fn t1l_has_its_published_size_on_the_cpu_backend() {
+    check(CpuConfig::new(), sample("T1L"));
+}
+
+/// T3L's 17,844 levels: one worker walks depth first, so its queue holds the waiting
+/// siblings of every level on the current path, and its records every suspended ancestor
+/// and those siblings. The defaults (2^16 queue entries, 2^20 records) hold them.
+#[test]
+#[ignore = "10^8 nodes: run in a release build"]
+fn t3l_has_its_published_size_on_the_cpu_backend() {
+    check(CpuConfig::new().threads(1), sample("T3L"));
+    check(CpuConfig::new(), sample("T3L"));
+}
