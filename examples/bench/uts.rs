@@ -1,11 +1,12 @@
 //! `uts`: Unbalanced Tree Search on UTS's sample trees, one GPU task per node (and per span
-//! of a wide node's children), every run's count checked against the size UTS publishes.
+//! of a wide node's children), every run's count checked against the size UTS publishes; and
+//! the same without joins (`uts::detached`), its node count the tasks the GPU ran.
 //! CPU baselines: the sequential walk with an explicit stack, and rayon's own recursion (a
 //! parallel iterator over each node's children) in a pool whose threads have stacks deep
 //! enough for T3L's 17,844 levels. All three hash with the same SHA-1 code. The tree is never
 //! stored (a node's state travels in its task's arguments), so the e2e time is the host call.
 
-use gtap_examples::uts::{self, Sample, program};
+use gtap_examples::uts::{self, Sample, detached, program};
 
 use crate::Bench;
 use crate::cli::UtsArgs;
@@ -26,6 +27,13 @@ pub fn run(b: &mut Bench, a: &UtsArgs) {
             let key = Key::new("uts", s.name, "gpu", "task per node, joined").queues(1);
             b.h.measure(key, || {
                 gpu_checked(&want, &what, || rt.run(program::root(tree)))
+            });
+            // Without joins the count is the runtime's: the tasks run.
+            let key = Key::new("uts", s.name, "gpu", "task per node, detached").queues(1);
+            b.h.measure(key, || {
+                gpu_checked(&want.nodes, &what, || {
+                    rt.run(detached::root(tree)).map(|((), s)| (s.tasks, s))
+                })
             });
         }
         b.h.measure(Key::new("uts", s.name, "seq", "explicit stack"), || {

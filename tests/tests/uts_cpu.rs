@@ -1,11 +1,12 @@
 //! Unbalanced Tree Search on the CPU backend: UTS's sample trees T1 (geometric) and T3
 //! (binomial) counted by the task program, node for node as UTS publishes them (nodes, leaves,
-//! depth), with one task per node and span; and the CPU references on the same trees.
+//! depth), with one task per node and span; the program without joins, one task per node;
+//! and the CPU references on the same trees.
 //!
 //! The large samples (T1L, T3L: about 10^8 nodes) run only when asked, in a release build:
 //! `cargo test --release -p gtap-tests --test uts_cpu -- --ignored`.
 
-use gtap_examples::uts::{self, Sample, program};
+use gtap_examples::uts::{self, Sample, detached, program};
 use gtap_host::cpu::{CpuConfig, CpuRuntime};
 
 fn sample(name: &str) -> Sample {
@@ -34,6 +35,15 @@ fn t1_and_t3_have_their_published_sizes_on_the_cpu_backend() {
         for s in [sample("T1"), sample("T3")] {
             check(CpuConfig::new().threads(threads), s);
         }
+    }
+}
+
+#[test]
+fn the_detached_program_runs_one_task_per_node_of_t1_and_t3() {
+    let mut rt = CpuRuntime::new(CpuConfig::new().threads(2)).unwrap();
+    for s in [sample("T1"), sample("T3")] {
+        let ((), stats) = rt.run(detached::root(s.tree())).unwrap();
+        assert_eq!(stats.tasks_executed, s.want.nodes, "tasks of {}", s.name);
     }
 }
 

@@ -1,11 +1,12 @@
 //! Unbalanced Tree Search on the GPU: UTS's sample trees T1 (geometric) and T3 (binomial),
 //! node for node as UTS publishes them (nodes, leaves, depth) and with one task per node and
-//! span, on several launch shapes; and the large samples T1L and T3L on the default shape with
-//! the bench's records. Reported as ignored without a GPU (the GPU test harness).
+//! span, on several launch shapes, and without joins (one task per node); and the large
+//! samples T1L and T3L on the default shape with the bench's records. Reported as ignored
+//! without a GPU (the GPU test harness).
 
 mod common;
 
-use gtap_examples::uts::{self, Sample, program};
+use gtap_examples::uts::{self, Sample, detached, program};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime, Scheduler};
 
 fn sample(name: &str) -> Sample {
@@ -56,6 +57,10 @@ fn t1_and_t3_have_their_published_sizes_on_every_shape() {
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(count, s.want, "{what}");
             assert_eq!(stats.tasks, want_tasks, "tasks of {what}");
+            let ((), stats) = rt
+                .run(detached::root(s.tree()))
+                .unwrap_or_else(|e| panic!("{what}, detached: {e}"));
+            assert_eq!(stats.tasks, s.want.nodes, "tasks of {what}, detached");
         }
     }
 }
@@ -72,9 +77,14 @@ fn t1l_and_t3l_have_their_published_sizes() {
             .unwrap_or_else(|e| panic!("{}: {e}", s.name));
         assert_eq!(count, s.want, "{}", s.name);
         eprintln!(
-            "{}: {} nodes, {} tasks, kernel {:?}",
-            s.name, count.nodes, stats.tasks, stats.kernel_time
+            "{}: {} tasks, kernel {:?}",
+            s.name, stats.tasks, stats.kernel_time
         );
+        let ((), stats) = rt
+            .run(detached::root(s.tree()))
+            .unwrap_or_else(|e| panic!("{}, detached: {e}", s.name));
+        assert_eq!(stats.tasks, s.want.nodes, "{}, detached", s.name);
+        eprintln!("{} detached: kernel {:?}", s.name, stats.kernel_time);
     }
 }
 

@@ -30,7 +30,9 @@
 //! So the program joins, which also gives each subtree's leaves and depth, not only the node
 //! count. On the GPU the chain's records come from the slabs of the warps that spawned them,
 //! so a run that keeps the deep chain on few warps needs more records per warp than the
-//! default (the bench's `--tasks-per-warp`); the run says so if it runs out.
+//! default (the bench's `--tasks-per-warp`); the run says so if it runs out. [`detached`] is
+//! the same walk without joins, whose nodes' records are free as soon as they return, and
+//! which counts nodes only (as tasks run).
 //!
 //! # The references
 //!
@@ -161,6 +163,39 @@ pub mod program {
         }
         taskwait!();
         kids.iter().fold(Count::ZERO, |a, b| a + b)
+    }
+}
+
+/// The same walk without joins: a node spawns its children and returns, so no task waits and
+/// a finished node's record is free at once (on the GPU, where a program without
+/// `taskwait!()` ends by counting tasks; the CPU backend keeps join counters to detect the
+/// end). The count is the runtime's: one task per node, so the tasks run are the tree's nodes
+/// (leaves and depth are not counted). Every node spawns all its children itself: at most 100
+/// below the root, and a binomial root's `floor(b)` (2000 in the samples; the program's
+/// `max_children`).
+///
+/// This is the formulation for a runtime whose records cannot hold the joined program's
+/// chains of suspended ancestors (T3L's 17,844 levels) where they gather on few workers.
+#[gtap::program(name = "uts_detached", max_children = 2000)]
+pub mod detached {
+    use super::{State, Tree};
+
+    /// The root: spawns its children.
+    #[gtap::task]
+    pub fn root(tree: Tree) {
+        let state = State::root(tree.seed);
+        for i in 0..tree.children(&state, 0) {
+            spawn!(node(tree, state, i, 1));
+        }
+    }
+
+    /// Child `index`, at `height`, of the node whose state is `parent`: spawns its children.
+    #[gtap::task]
+    pub fn node(tree: Tree, parent: State, index: u32, height: u32) {
+        let state = parent.child(index);
+        for i in 0..tree.children(&state, height) {
+            spawn!(node(tree, state, i, height + 1));
+        }
     }
 }
 
