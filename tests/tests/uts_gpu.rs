@@ -1,8 +1,8 @@
 //! Unbalanced Tree Search on the GPU: UTS's sample trees T1 (geometric) and T3 (binomial),
-//! node for node as UTS publishes them (nodes, leaves, depth) and with one task per node and
-//! span, on several launch shapes, and without joins (one task per node); and the large
-//! samples T1L and T3L on the default shape with 32768 records per warp. Reported as ignored
-//! without a GPU (the GPU test harness).
+//! node for node as UTS publishes them (nodes, leaves, depth), on several launch shapes, with
+//! the automatic granularity policy on and off (off: one task per node and span), and
+//! without joins (one task per node); and the large samples T1L and T3L on the default shape
+//! with 32768 records per warp. Reported as ignored without a GPU (the GPU test harness).
 
 mod common;
 
@@ -47,20 +47,27 @@ fn t1_and_t3_have_their_published_sizes_on_every_shape() {
     let samples = [sample("T1"), sample("T3")];
     let tasks = samples.map(|s| uts::task_count(&s.tree()));
     for config in shapes() {
-        let Some(mut rt) = runtime(config) else {
-            return;
-        };
-        for (s, &want_tasks) in samples.iter().zip(&tasks) {
-            let what = format!("{} with {:?}", s.name, rt.config());
-            let (count, stats) = rt
-                .run(program::root(s.tree()))
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
-            assert_eq!(count, s.want, "{what}");
-            assert_eq!(stats.tasks, want_tasks, "tasks of {what}");
-            let ((), stats) = rt
-                .run(detached::root(s.tree()))
-                .unwrap_or_else(|e| panic!("{what}, detached: {e}"));
-            assert_eq!(stats.tasks, s.want.nodes, "tasks of {what}, detached");
+        // With the granularity policy (the default) and without: T1's spawns may run inline,
+        // T3's (a binomial tree, no depth bound) are tasks either way.
+        for policy in [true, false] {
+            let Some(mut rt) = runtime(config.clone().auto_granularity(policy)) else {
+                return;
+            };
+            for (s, &want_tasks) in samples.iter().zip(&tasks) {
+                let what = format!("{} with {:?}", s.name, rt.config());
+                let (count, stats) = rt
+                    .run(program::root(s.tree()))
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert_eq!(count, s.want, "{what}");
+                if !policy || s.name == "T3" {
+                    assert_eq!(stats.spawns_inlined, 0, "inline spawns of {what}");
+                    assert_eq!(stats.tasks, want_tasks, "tasks of {what}");
+                }
+                let ((), stats) = rt
+                    .run(detached::root(s.tree()))
+                    .unwrap_or_else(|e| panic!("{what}, detached: {e}"));
+                assert_eq!(stats.tasks, s.want.nodes, "tasks of {what}, detached");
+            }
         }
     }
 }

@@ -26,13 +26,23 @@
 //! queue are the unvisited siblings along the current path (at most 35,802 for T3L, counted
 //! by the same walk done sequentially), under the default `2^16` queue entries, and the
 //! records are those and the chain, under the default `2^20`; T3L passes on one and on two
-//! workers with the defaults (`tests/tests/uts_cpu.rs`, ignored tests run in release builds).
+//! workers with the defaults (`tests/tests/uts_cpu.rs`, ignored tests for release builds).
 //! So the program joins, which also gives each subtree's leaves and depth, not only the node
 //! count. On the GPU the chain's records come from the slabs of the warps that spawned them,
 //! so a run that keeps the deep chain on few warps needs more records per warp than the
 //! default (the bench's `--tasks-per-warp`); the run says so if it runs out. [`detached`] is
 //! the same walk without joins, whose nodes' records are free as soon as they return, and
 //! which counts nodes only (as tasks run).
+//!
+//! With automatic granularity (the runtimes' default) a spawn may run inline, as the child's
+//! sequential version (`program::seq::node`), which walks the child's whole subtree by plain
+//! recursion on the spawning thread's stack. A binomial tree has no depth bound: with every
+//! spawn left to the policy, T3L's chains overflowed a CPU worker's 2 MiB stack (the process
+//! aborts), and T3's 1572 levels would take 390 KB of a GPU thread's stack (248 bytes of local
+//! memory per call of `seq::node` in the PTX; 16 KiB by default). So a spawn is left to the
+//! policy only where the child's subtree has at most [`INLINE_LEVELS`] levels by the tree's
+//! shape ([`may_inline`]: T1, T1L, the deep parts of the cyclic trees), and is a task
+//! otherwise (`spawn!(task, ..)`: every spawn of a binomial tree).
 //!
 //! # The references
 //!
@@ -105,10 +115,27 @@ pub fn part(lo: u32, hi: u32, k: u32) -> (u32, u32) {
     (at(k), at(k + 1))
 }
 
+/// The most levels a subtree may have for the runtime to run it inline, as its sequential
+/// version ([`may_inline`]).
+pub const INLINE_LEVELS: u32 = 32;
+
+/// Whether the runtime may run a child at `height` inline (automatic granularity), rather than
+/// always as a task (`spawn!(task, ..)`): only where the child's subtree is known to have at
+/// most [`INLINE_LEVELS`] levels. An inline child runs its whole subtree as plain recursion on
+/// the spawning thread's stack, one call per level; a binomial tree has no depth bound (T3L:
+/// 17,844 levels, which overflow a CPU worker's 2 MiB stack), while 32 levels of `seq::node`
+/// take 8 KB of local memory (248 bytes a call, before the registers saved at each) of the
+/// GPU's default 16 KiB stack.
+#[inline]
+pub fn may_inline(tree: &Tree, height: u32) -> bool {
+    tree.max_height()
+        .is_some_and(|max| max.saturating_sub(height) <= INLINE_LEVELS)
+}
+
 /// The task program: one task per node, plus spans for wide nodes.
 #[gtap::program(name = "uts")]
 pub mod program {
-    use super::{Count, FANOUT, State, Tree, part};
+    use super::{Count, FANOUT, State, Tree, may_inline, part};
 
     /// The whole tree: the root, its children as one span.
     #[gtap::task]
@@ -118,7 +145,7 @@ pub mod program {
         if n == 0 {
             return Count::node(0, true);
         }
-        let kids = spawn!(span(tree, state, 1, 0, n));
+        let kids = spawn!(task, span(tree, state, 1, 0, n));
         taskwait!();
         Count::node(0, false) + kids.get()
     }
@@ -131,15 +158,24 @@ pub mod program {
         if n == 0 {
             return Count::node(height, true);
         }
+        let inline = may_inline(&tree, height + 1);
         let kids = slots!(Count; FANOUT as usize);
         if n <= FANOUT {
             for i in 0..n {
-                spawn!(into kids, node(tree, state, i, height + 1));
+                if inline {
+                    spawn!(into kids, node(tree, state, i, height + 1));
+                } else {
+                    spawn!(into kids, task, node(tree, state, i, height + 1));
+                }
             }
         } else {
             for k in 0..FANOUT {
                 let (lo, hi) = part(0, n, k);
-                spawn!(into kids, span(tree, state, height + 1, lo, hi));
+                if inline {
+                    spawn!(into kids, span(tree, state, height + 1, lo, hi));
+                } else {
+                    spawn!(into kids, task, span(tree, state, height + 1, lo, hi));
+                }
             }
         }
         taskwait!();
@@ -150,15 +186,24 @@ pub mod program {
     /// subtrees.
     #[gtap::task]
     pub fn span(tree: Tree, parent: State, height: u32, lo: u32, hi: u32) -> Count {
+        let inline = may_inline(&tree, height);
         let kids = slots!(Count; FANOUT as usize);
         if hi - lo <= FANOUT {
             for i in lo..hi {
-                spawn!(into kids, node(tree, parent, i, height));
+                if inline {
+                    spawn!(into kids, node(tree, parent, i, height));
+                } else {
+                    spawn!(into kids, task, node(tree, parent, i, height));
+                }
             }
         } else {
             for k in 0..FANOUT {
                 let (a, b) = part(lo, hi, k);
-                spawn!(into kids, span(tree, parent, height, a, b));
+                if inline {
+                    spawn!(into kids, span(tree, parent, height, a, b));
+                } else {
+                    spawn!(into kids, task, span(tree, parent, height, a, b));
+                }
             }
         }
         taskwait!();
@@ -169,8 +214,9 @@ pub mod program {
 /// The same walk without joins: a node spawns its children and returns, so no task waits and
 /// a finished node's record is free at once (on the GPU, where a program without
 /// `taskwait!()` ends by counting tasks; the CPU backend keeps join counters to detect the
-/// end). The count is the runtime's: one task per node, so the tasks run are the tree's nodes
-/// (leaves and depth are not counted). Every node spawns all its children itself: at most 100
+/// end). The count is the runtime's: one task per node (every spawn a task, `spawn!(task, ..)`,
+/// whatever the granularity policy), so the tasks run are the tree's nodes (leaves and depth
+/// are not counted). Every node spawns all its children itself: at most 100
 /// below the root, and a binomial root's `floor(b)` (2000 in the samples; the program's
 /// `max_children`).
 ///
@@ -185,7 +231,7 @@ pub mod detached {
     pub fn root(tree: Tree) {
         let state = State::root(tree.seed);
         for i in 0..tree.children(&state, 0) {
-            spawn!(node(tree, state, i, 1));
+            spawn!(task, node(tree, state, i, 1));
         }
     }
 
@@ -194,7 +240,7 @@ pub mod detached {
     pub fn node(tree: Tree, parent: State, index: u32, height: u32) {
         let state = parent.child(index);
         for i in 0..tree.children(&state, height) {
-            spawn!(node(tree, state, i, height + 1));
+            spawn!(task, node(tree, state, i, height + 1));
         }
     }
 }
@@ -260,9 +306,10 @@ pub fn count_sequential(tree: &Tree) -> Count {
     total
 }
 
-/// How many tasks [`program::root`] runs on `tree`: one per node, and the [`program::span`]s of
-/// the root's children and of every node with more than [`FANOUT`] children. Walks the tree
-/// as [`count_sequential`] does.
+/// How many tasks [`program::root`] runs on `tree` where no spawn runs inline (automatic
+/// granularity off, or a tree whose spawns are all tasks, [`may_inline`]): one per node, and
+/// the [`program::span`]s of the root's children and of every node with more than [`FANOUT`]
+/// children. Walks the tree as [`count_sequential`] does.
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn task_count(tree: &Tree) -> u64 {
     // The spans a span over `n` children runs, itself included.

@@ -128,6 +128,20 @@ impl Tree {
         }
     }
 
+    /// The largest height a node of this tree can have whatever its random numbers, if there
+    /// is one: a fixed or linear tree's `d` (its nodes at `d` have no children), a cyclic
+    /// tree's `5 d + 1`; none for binomial and exponential-decrease trees (T3L reaches 17,844).
+    pub fn max_height(&self) -> Option<u32> {
+        match self.kind {
+            Kind::Binomial { .. } => None,
+            Kind::Geometric { shape, depth, .. } => match shape {
+                Shape::Fixed | Shape::Linear => Some(depth),
+                Shape::Cyclic => Some(depth.saturating_mul(5).saturating_add(1)),
+                Shape::ExpDec => None,
+            },
+        }
+    }
+
     /// How many children the node of state `state` at height `height` has (UTS's
     /// `uts_numChildren`).
     #[inline]
@@ -246,6 +260,19 @@ mod tests {
         assert_eq!(geometric_children(4.0, 0x4000_0000), 3);
         // The largest u: ln(2^-31) / ln(4/5) = 96.2.. -> 96, under the cap.
         assert_eq!(geometric_children(4.0, 0x7FFF_FFFF), 96);
+    }
+
+    #[test]
+    fn height_bounds_hold_where_the_shapes_end() {
+        let geo = |shape| Tree::geometric(shape, 10, 4.0, 1);
+        let top = State::root(1);
+        // At the bound a node has no children, whatever its random number.
+        for (shape, bound) in [(Shape::Fixed, 10), (Shape::Linear, 10), (Shape::Cyclic, 51)] {
+            assert_eq!(geo(shape).max_height(), Some(bound));
+            assert_eq!(geo(shape).children(&top, bound), 0, "{shape:?}");
+        }
+        assert_eq!(geo(Shape::ExpDec).max_height(), None);
+        assert_eq!(Tree::binomial(2000.0, 0.2, 5, 7).max_height(), None);
     }
 
     #[test]
