@@ -6,6 +6,7 @@
 //! bench fib --n 30,35,40
 //! bench nqueens --n 16 --cutoff 7,8
 //! bench sort --algo cilksort --n 1e8
+//! bench uts --tree t1l,t3l
 //! bench --queue-order most-generated --top-up 2 --resume-inline epaq fib --cutoff 10
 //! bench headline --out headline.csv
 //! bench all --gpu-only
@@ -35,7 +36,7 @@
 //!
 //! Files: `bench/cli.rs` (the command line), `harness.rs` (measuring), `table.rs` and
 //! `csv.rs` (output), `device.rs` (opening the GPU, copies), a file per family (`fib.rs`,
-//! `nqueens.rs`, `sort.rs` with `cpu_sort.rs`, `tree.rs`, `epaq.rs`, `granularity.rs`,
+//! `nqueens.rs`, `sort.rs` with `cpu_sort.rs`, `tree.rs`, `uts.rs`, `epaq.rs`, `granularity.rs`,
 //! `graph.rs` with `blocks.rs`), `suite.rs` (running a subcommand), `join.rs` (the
 //! side-by-side table of `scripts/side-by-side.sh`).
 
@@ -75,6 +76,8 @@ mod suite;
 mod table;
 #[path = "bench/tree.rs"]
 mod tree;
+#[path = "bench/uts.rs"]
+mod uts;
 
 use suite::Bench;
 

@@ -287,6 +287,12 @@ pub enum Command {
     ///
     /// The node table stays in device memory (uploaded once); the e2e time is the host call.
     Tree(TreeArgs),
+    /// Unbalanced Tree Search on UTS's sample trees; CPU: a sequential walk, rayon.
+    ///
+    /// Every run's node count, leaves and depth are checked against UTS's published sizes.
+    /// Deep binomial trees (T3L) keep a long chain of joined tasks: raise --tasks-per-warp
+    /// and --queue-capacity if the run says it ran out of records or queue entries.
+    Uts(UtsArgs),
     /// EPAQ (GTaP 6.4, Fig. 10): a program with a cutoff, one queue against several, GPU only.
     ///
     /// 32768 task records and 16384 queue entries per warp unless --tasks-per-warp and
@@ -414,6 +420,39 @@ pub struct TreeArgs {
     /// FMAs per node.
     #[arg(long, default_value_t = 256)]
     pub compute_iters: u32,
+}
+
+/// A UTS sample tree of `uts`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UtsTree {
+    /// Geometric, fixed branching factor 4, depth 10: 4,130,071 nodes.
+    T1,
+    /// Binomial, 2000 root children, q = 0.124875, m = 8: 4,112,897 nodes, depth 1572.
+    T3,
+    /// Geometric, fixed branching factor 4, depth 13: 102,181,082 nodes.
+    T1l,
+    /// Binomial, 2000 root children, q = 0.200014, m = 5: 111,345,631 nodes, depth 17,844.
+    T3l,
+}
+
+impl UtsTree {
+    /// UTS's name of the tree (`gtap_examples::uts::Sample::name`).
+    pub fn name(self) -> &'static str {
+        match self {
+            UtsTree::T1 => "T1",
+            UtsTree::T3 => "T3",
+            UtsTree::T1l => "T1L",
+            UtsTree::T3l => "T3L",
+        }
+    }
+}
+
+/// `uts`.
+#[derive(Parser, Debug, Clone)]
+pub struct UtsArgs {
+    /// Sample trees.
+    #[arg(long, value_delimiter = ',', default_values = ["t1l", "t3l"])]
+    pub tree: Vec<UtsTree>,
 }
 
 /// `epaq`: the program.
@@ -628,6 +667,25 @@ mod tests {
         assert!(Cli::try_parse_from(["bench", "--queue-order", "sideways", "fib"]).is_err());
         assert!(Cli::try_parse_from(["bench", "epaq", "fib", "--queues", "2"]).is_err());
         assert!(Cli::try_parse_from(["bench", "--gpu-only", "--cpu-only", "fib"]).is_err());
+    }
+
+    #[test]
+    fn uts_trees_are_the_samples() {
+        let cli = Cli::try_parse_from(["bench", "uts", "--tree", "t1,t3l"]).unwrap();
+        match cli.command {
+            Command::Uts(a) => assert_eq!(a.tree, [UtsTree::T1, UtsTree::T3l]),
+            other => panic!("{other:?}"),
+        }
+        assert!(Cli::try_parse_from(["bench", "uts", "--tree", "t2"]).is_err());
+        for t in UtsTree::value_variants() {
+            let s = gtap_examples::uts::Sample::named(t.name()).unwrap();
+            assert_eq!(
+                s.name.to_ascii_lowercase(),
+                format!("{t:?}").to_ascii_lowercase()
+            );
+        }
+        let a = UtsArgs::parse_from(["uts"]);
+        assert_eq!(a.tree, [UtsTree::T1l, UtsTree::T3l]);
     }
 
     #[test]

@@ -9,12 +9,12 @@ use gtap_host::gpu_runtime::{GpuRuntime, Scheduler};
 
 use crate::cli::{
     Cli, Command, FibArgs, GranularityArgs, GraphArgs, HeadlineArgs, NqueensArgs, SortArgs,
-    TreeArgs,
+    TreeArgs, UtsArgs,
 };
 use crate::cli::{EpaqProgram, GpuArgs};
 use crate::device::{Want, open};
 use crate::harness::Harness;
-use crate::{epaq, fib, granularity, graph, nqueens, sort, table, tree};
+use crate::{epaq, fib, granularity, graph, nqueens, sort, table, tree, uts};
 
 /// What every family works with.
 pub struct Bench {
@@ -59,6 +59,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Nqueens(a) => nqueens::run(&mut b, a),
         Command::Sort(a) => sort::run(&mut b, a),
         Command::Tree(a) => tree::run(&mut b, a),
+        Command::Uts(a) => uts::run(&mut b, a),
         Command::Epaq(a) => epaq::run(&mut b, &a.program),
         Command::Granularity(a) => granularity::run(&mut b, a),
         Command::Graph(a) => graph::run(&mut b, a),
@@ -96,6 +97,7 @@ fn all(b: &mut Bench) {
     nqueens::run(b, &NqueensArgs::parse_from(["nqueens"]));
     sort::run(b, &SortArgs::parse_from(["sort"]));
     tree::run(b, &TreeArgs::parse_from(["tree"]));
+    uts::run(b, &UtsArgs::parse_from(["uts"]));
     granularity::run(b, &GranularityArgs::parse_from(["granularity"]));
     graph::run(b, &GraphArgs::parse_from(["graph"]));
 }

@@ -13,6 +13,7 @@
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
 //! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, atomics on shared data, no join |
 //! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
+//! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
 //! Beside the programs: [`buf`] and [`csr_view`], raw views of arrays that tasks pass to their
 //! children, and [`block_reduce`], block-wide sums through a team's scratch memory.
@@ -43,6 +44,7 @@ pub mod nqueens;
 pub mod spmv;
 pub mod tree;
 pub mod tree_block;
+pub mod uts;
 
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]
