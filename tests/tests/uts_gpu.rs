@@ -40,7 +40,8 @@ fn with_room(config: GpuConfig) -> GpuConfig {
 }
 
 fn runtime(config: GpuConfig) -> Option<GpuRuntime> {
-    common::runtime(gtap_examples::PTX, with_room(config))
+    let config = with_room(config);
+    common::runtime(common::examples_ptx(&config), config)
 }
 
 fn t1_and_t3_have_their_published_sizes_on_every_shape() {
