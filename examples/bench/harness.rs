@@ -175,6 +175,22 @@ pub fn gpu_checked<T: PartialEq + std::fmt::Debug>(
     Sample::gpu(s, e2e)
 }
 
+/// Checks a GPU run's task count against the program's `expected` count: equal when no spawn
+/// ran inline; fewer when the granularity policy ran some inline (each inline spawn runs its
+/// child's whole subtree without tasks).
+pub fn check_task_count(sample: &Sample, expected: u64, what: &str) {
+    let inlined = sample.stats.as_ref().map_or(0, |s| s.spawns_inlined);
+    if inlined == 0 {
+        assert_eq!(sample.tasks, expected, "{what} task count");
+    } else {
+        assert!(
+            sample.tasks < expected,
+            "{what}: {} tasks with {inlined} spawns inline, {expected} without",
+            sample.tasks
+        );
+    }
+}
+
 /// A CPU run of `f`, timed, its result checked against `want`.
 pub fn cpu_checked<T: PartialEq>(want: &T, what: &str, f: impl FnOnce() -> T) -> Sample {
     let (t, v) = timed(f);
