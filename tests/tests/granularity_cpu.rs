@@ -140,3 +140,20 @@ fn random_programs_give_the_same_results_with_the_policy_on_and_off() {
         );
     }
 }
+
+#[test]
+fn an_inline_call_can_recurse_deep_on_a_worker_stack() {
+    // A chain 20,000 tasks deep on 256 records: once the chain holds all but the policy's
+    // reserve, the next spawn runs inline and recurses down the rest of the chain, far
+    // deeper than a default 2 MiB thread stack holds (the workers' stacks are
+    // `CpuConfig::stack_bytes`, 64 MiB by default).
+    let n = 20_000;
+    let config = CpuConfig::new().threads(1).task_capacity(256);
+    let (v, stats) = CpuRuntime::new(config)
+        .unwrap()
+        .run(lang::program::fan(n, 1))
+        .unwrap();
+    assert_eq!(v, u64::from(n) + 1);
+    assert!(stats.spawns_inlined >= 1, "{stats:?}");
+    assert!(stats.tasks_executed < 256, "{stats:?}");
+}

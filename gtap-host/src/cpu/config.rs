@@ -14,6 +14,13 @@ pub const MAX_TASK_CAPACITY: u32 = gtap_device::runtime::pool::MAX_CAPACITY;
 pub const MAX_QUEUE_CAPACITY: u32 = gtap_device::runtime::deque::MAX_CAPACITY;
 /// The most EPAQ queues.
 pub const MAX_NUM_QUEUES: u32 = 64;
+/// The smallest worker stack.
+pub const MIN_STACK_BYTES: usize = 64 << 10;
+/// The largest worker stack.
+pub const MAX_STACK_BYTES: usize = 4 << 30;
+/// The default worker stack: room for sequential versions that recurse about a hundred
+/// thousand small frames deep. Only the pages a thread touches take memory.
+pub const DEFAULT_STACK_BYTES: usize = 64 << 20;
 
 /// Settings of a [`CpuRuntime`](super::CpuRuntime): its workers ([`CpuWorkers`]: threads,
 /// task records, team size) and the [`Limits`] it shares with the GPU backend. Build it with
@@ -41,6 +48,7 @@ pub struct CpuWorkers {
     pub(crate) threads: usize,
     pub(crate) task_capacity: u32,
     pub(crate) team: u32,
+    pub(crate) stack_bytes: usize,
 }
 
 impl CpuWorkers {
@@ -64,6 +72,15 @@ impl CpuWorkers {
     pub fn team(&self) -> u32 {
         self.team
     }
+
+    /// The call stack of each worker thread, in bytes, `64 KiB..=4 GiB`. Default 64 MiB,
+    /// reserved as address space, of which only the pages a thread uses take memory. A spawn
+    /// that the granularity policy runs inline recurses on this stack as deep as the child's
+    /// subtree (the CPU twin of `GpuConfig::stack_bytes`); a deeper recursion overflows it,
+    /// which ends the process.
+    pub fn stack_bytes(&self) -> usize {
+        self.stack_bytes
+    }
 }
 
 impl Default for CpuConfig {
@@ -73,6 +90,7 @@ impl Default for CpuConfig {
                 threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
                 task_capacity: 1 << 20,
                 team: 4,
+                stack_bytes: DEFAULT_STACK_BYTES,
             },
             limits: Limits::cpu_default(),
         }
@@ -134,6 +152,12 @@ impl CpuConfig {
     /// ends then never returns. For runs longer than any limit one would choose.
     pub fn no_timeout(mut self) -> Self {
         self.limits.timeout = Duration::MAX;
+        self
+    }
+
+    /// Sets each worker thread's stack ([`CpuWorkers::stack_bytes`], default 64 MiB).
+    pub fn stack_bytes(mut self, bytes: usize) -> Self {
+        self.workers.stack_bytes = bytes;
         self
     }
 
@@ -210,6 +234,13 @@ impl CpuConfig {
                 "must be between 1 and 64",
             );
         }
+        if !(MIN_STACK_BYTES..=MAX_STACK_BYTES).contains(&self.workers.stack_bytes) {
+            return invalid(
+                "stack_bytes",
+                self.workers.stack_bytes as u64,
+                "must be between 64 KiB and 4 GiB",
+            );
+        }
         if self.workers.team == 0 || self.workers.team > gtap_device::runtime::cpu::MAX_TEAM {
             return invalid("team", self.workers.team.into(), "must be between 1 and 64");
         }
@@ -257,6 +288,8 @@ mod tests {
             (CpuConfig::new().queue_capacity(1 << 31), "queue_capacity"),
             (CpuConfig::new().num_queues(0), "num_queues"),
             (CpuConfig::new().num_queues(65), "num_queues"),
+            (CpuConfig::new().stack_bytes(1024), "stack_bytes"),
+            (CpuConfig::new().stack_bytes(usize::MAX), "stack_bytes"),
             (CpuConfig::new().timeout(Duration::ZERO), "timeout"),
             (CpuConfig::new().team(0), "team"),
             (CpuConfig::new().team(65), "team"),

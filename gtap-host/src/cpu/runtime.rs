@@ -305,9 +305,11 @@ impl CpuRuntime {
         };
 
         let started = Instant::now();
-        // SAFETY: both allocations stay until every worker was joined, or forever (see the top
-        // of this function).
-        let (handles, spawn_error) = unsafe { start_workers(run, panic_message, exits, threads) };
+        let stack = self.config.workers.stack_bytes;
+        let (handles, spawn_error) =
+            // SAFETY: both allocations stay until every worker was joined, or forever (see the
+            // top of this function).
+            unsafe { start_workers(run, panic_message, exits, threads, stack) };
         let workers = handles.len();
         if !wait_for_workers(run, exits, workers, started, timeout, spawn_error.is_some()) {
             // Leave the threads running: dropping their handles detaches them. The shared
@@ -409,6 +411,7 @@ unsafe fn start_workers<P: Program>(
     panic_message: &Mutex<Option<String>>,
     exits: &Exits,
     threads: usize,
+    stack_bytes: usize,
 ) -> (Vec<JoinHandle<WorkerStats>>, Option<CpuError>) {
     let team = run.team() as usize;
     let mut handles = Vec::with_capacity(threads * team);
@@ -420,7 +423,9 @@ unsafe fn start_workers<P: Program>(
         } else {
             format!("gtap-cpu-{index}.{member}")
         };
-        let builder = std::thread::Builder::new().name(name);
+        let builder = std::thread::Builder::new()
+            .name(name)
+            .stack_size(stack_bytes);
         // SAFETY: the thread borrows `run`, `panic_message` and `exits` (and, through `run`,
         // the memory). Both allocations are freed only after this thread was joined, or
         // never (a stuck worker); see this function's contract and the top of
