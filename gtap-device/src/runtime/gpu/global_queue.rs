@@ -8,37 +8,10 @@
 //! The in-order waits spin on another warp's progress; every spin also watches the run's
 //! stop word, so an error elsewhere (or a full queue here) cannot leave a warp spinning.
 
-use super::layout::{GlobalQueue, STOP_ABORT, batch_source};
-use super::take::Batch;
+use super::layout::{GlobalQueue, STOP_ABORT};
 use super::warp::WarpCtx;
-use crate::arch::warp::WARP_SIZE;
 use crate::runtime::RunError;
 use crate::runtime::sync::{AtomicU32, Ordering};
-
-/// Lane 0: the round's batch: the `kept` entries the warp kept in queue `q` (from ring
-/// position `kept_base`), then ids claimed from the global queue.
-#[inline(always)]
-pub(super) fn take(w: &WarpCtx, q: u32, kept: u32, kept_base: u32) -> Batch {
-    let want = WARP_SIZE - kept;
-    let (h, k) = if want > 0 { claim(w, want) } else { (0, 0) };
-    Batch {
-        n: kept + k,
-        kept,
-        kept_base,
-        src_warp: w.warp,
-        src_base: h,
-        queue: q,
-        stolen: false,
-        global: k > 0,
-        source: if k > 0 {
-            batch_source::GLOBAL
-        } else if kept > 0 {
-            batch_source::KEPT
-        } else {
-            batch_source::NONE
-        },
-    }
-}
 
 /// The queue's four positions.
 #[inline(always)]

@@ -137,7 +137,7 @@ fn take_from_queue<S: Scheduler>(w: &WarpCtx, q: u32, rng: &mut u32) -> Option<B
     let kept = private;
     sh.private[q as usize] = 0;
     if S::global_queue(w.run()) {
-        return Some(global_queue::take(w, q, kept, sh.tail[q as usize]));
+        return Some(take_global(w, q, kept, sh.tail[q as usize]));
     }
     let mut b = pop(w, q, kept, WARP_SIZE - kept, S::one_at_a_time(w.run()));
     let top_up = if run.num_warps > 1 { run.top_up } else { 0 };
@@ -160,6 +160,35 @@ fn take_from_queue<S: Scheduler>(w: &WarpCtx, q: u32, rng: &mut u32) -> Option<B
         return Some(b);
     }
     (b.n > 0).then_some(b)
+}
+
+/// Lane 0, under the global-queue ablation: the round's batch: the `kept` entries the warp kept in queue `q` (from ring
+/// position `kept_base`), then ids claimed from the global queue.
+#[inline(always)]
+fn take_global(w: &WarpCtx, q: u32, kept: u32, kept_base: u32) -> Batch {
+    let want = WARP_SIZE - kept;
+    let (h, k) = if want > 0 {
+        global_queue::claim(w, want)
+    } else {
+        (0, 0)
+    };
+    Batch {
+        n: kept + k,
+        kept,
+        kept_base,
+        src_warp: w.warp,
+        src_base: h,
+        queue: q,
+        stolen: false,
+        global: k > 0,
+        source: if k > 0 {
+            batch_source::GLOBAL
+        } else if kept > 0 {
+            batch_source::KEPT
+        } else {
+            batch_source::NONE
+        },
+    }
 }
 
 /// Lane 0: the `kept` entries the warp kept in queue `q` and up to `want` more popped from
