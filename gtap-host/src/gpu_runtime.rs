@@ -32,9 +32,11 @@ mod launch;
 mod plan;
 pub mod profile;
 mod runtime;
+mod stats;
 
 pub use crate::Limits;
 pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
-pub use runtime::{GpuRuntime, GpuStats};
+pub use runtime::GpuRuntime;
+pub use stats::GpuStats;

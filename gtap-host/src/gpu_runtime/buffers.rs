@@ -15,8 +15,8 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBi
 use gtap_device::runtime::gpu::layout::NONE;
 
 use super::GpuRunError;
+use super::error::driver;
 use super::plan::RunPlan;
-use super::runtime::driver;
 
 /// Device memory of a run, kept across runs and grown when a run needs more.
 #[derive(Default)]

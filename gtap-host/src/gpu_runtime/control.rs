@@ -14,8 +14,8 @@ use gtap_device::runtime::gpu::layout::{GpuRun, tuning};
 use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 
 use super::buffers::{DeviceArrays, addr, ensure};
+use super::error::driver;
 use super::plan::RunPlan;
-use super::runtime::driver;
 use super::{GpuConfig, GpuRunError, QueueOrder, Scheduler};
 
 /// The control block of a run of `plan` with `cfg`, its arrays at `arrays`, a panicking task

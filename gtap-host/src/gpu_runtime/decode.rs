@@ -14,8 +14,8 @@ use cudarc::driver::CudaStream;
 use gtap_device::runtime::gpu::layout::{GpuRun, ProfileEvent, ProfileWarp, WarpStats};
 
 use super::buffers::Buffers;
+use super::error::driver;
 use super::plan::RunPlan;
-use super::runtime::driver;
 use super::{GpuRunError, GpuStats, Profile};
 
 /// Reads back the control block the kernel updated.

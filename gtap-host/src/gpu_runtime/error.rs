@@ -203,6 +203,11 @@ impl GpuRunError {
     }
 }
 
+/// Maps a failed driver call named `call` to the run's error.
+pub(super) fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuRunError {
+    move |source| GpuRunError::Gpu(GpuError::Driver { call, source })
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

@@ -13,8 +13,8 @@ use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, PushKernelArg};
 
 use super::GpuRunError;
+use super::error::driver;
 use super::plan::RunPlan;
-use super::runtime::driver;
 use crate::{Gpu, GpuError, Kernel};
 
 /// How long past its timeout the host waits for a kernel that should have stopped itself

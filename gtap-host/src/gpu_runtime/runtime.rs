@@ -9,51 +9,17 @@
 
 use std::mem::size_of;
 use std::sync::Arc;
-use std::time::Duration;
 
 use cudarc::driver::CudaStream;
 use gtap_device::runtime::gpu::layout::{GpuRun, PanicReport, error_code};
 use gtap_device::task::{Call, Program};
 
 use super::buffers::Buffers;
+use super::error::driver;
 use super::launch::{Launched, Stopped};
 use super::plan::{ProgramShape, RunPlan};
-use super::{GpuConfig, GpuRunError, Profile, Scheduler, control, decode, launch, plan};
+use super::{GpuConfig, GpuRunError, GpuStats, Scheduler, control, decode, launch, plan};
 use crate::{Gpu, GpuError, Kernel, Module};
-
-/// What one GPU run did.
-#[derive(Clone, Debug, Default)]
-pub struct GpuStats {
-    /// Kernel time, measured with CUDA events around the launch.
-    pub kernel_time: Duration,
-    /// Blocks launched.
-    pub grid: u32,
-    /// Threads per block.
-    pub block: u32,
-    /// Tasks that completed (every spawned task and the root).
-    pub tasks: u64,
-    /// Times a task frame was resumed (a task resumed after a join counts again).
-    pub resumes: u64,
-    /// Victims idle warps tried.
-    pub steals_attempted: u64,
-    /// Steals that took tasks.
-    pub steals_won: u64,
-    /// Rounds of the persistent loop, over all warps.
-    pub rounds: u64,
-    /// Rounds in which a warp found no task.
-    pub idle_rounds: u64,
-    /// Spawns run inline, as the child's sequential version, instead of as tasks (the
-    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
-    /// The tasks a run made are `tasks - 1` (the root was not spawned).
-    pub spawns_inlined: u64,
-    /// The most task records any one warp used.
-    pub peak_records_per_warp: u32,
-    /// The most tasks published in one warp queue at once.
-    pub peak_queue: u32,
-    /// The per-warp timeline, when the run was profiled
-    /// ([`GpuConfig::profile`](super::GpuLaunch::profile)); `None` otherwise.
-    pub profile: Option<Profile>,
-}
 
 /// `ptx` with a `.maxnreg n` directive on every kernel entry: the driver's compiler then keeps
 /// each thread to `n` registers (spilling to local memory if it must), which lets more warps
@@ -175,11 +141,6 @@ impl Drop for GpuRuntime {
             std::mem::forget(sink);
         }
     }
-}
-
-/// Maps a failed driver call named `call` to the run's error.
-pub(super) fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuRunError {
-    move |source| GpuRunError::Gpu(GpuError::Driver { call, source })
 }
 
 /// Sets the context's per-thread call stack to `config`'s

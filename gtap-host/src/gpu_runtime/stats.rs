@@ -1,0 +1,39 @@
+//! [`GpuStats`]: what one GPU run did, as the host decodes it from the workers' counters.
+
+use std::time::Duration;
+
+use super::Profile;
+
+/// What one GPU run did.
+#[derive(Clone, Debug, Default)]
+pub struct GpuStats {
+    /// Kernel time, measured with CUDA events around the launch.
+    pub kernel_time: Duration,
+    /// Blocks launched.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Tasks that completed (every spawned task and the root).
+    pub tasks: u64,
+    /// Times a task frame was resumed (a task resumed after a join counts again).
+    pub resumes: u64,
+    /// Victims idle warps tried.
+    pub steals_attempted: u64,
+    /// Steals that took tasks.
+    pub steals_won: u64,
+    /// Rounds of the persistent loop, over all warps.
+    pub rounds: u64,
+    /// Rounds in which a warp found no task.
+    pub idle_rounds: u64,
+    /// Spawns run inline, as the child's sequential version, instead of as tasks (the
+    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
+    /// The tasks a run made are `tasks - 1` (the root was not spawned).
+    pub spawns_inlined: u64,
+    /// The most task records any one warp used.
+    pub peak_records_per_warp: u32,
+    /// The most tasks published in one warp queue at once.
+    pub peak_queue: u32,
+    /// The per-warp timeline, when the run was profiled
+    /// ([`GpuConfig::profile`](super::GpuLaunch::profile)); `None` otherwise.
+    pub profile: Option<Profile>,
+}
