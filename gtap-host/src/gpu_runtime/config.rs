@@ -98,7 +98,7 @@ impl GpuLaunch {
     /// the registers the call saves: fib's about 32 bytes, nqueens' over 512, for its
     /// 32 result slots). CUDA's default of 1 KiB holds a few levels; 16 KiB holds fib's and
     /// nqueens' deepest. The driver reserves this much for every thread that can be
-    /// resident (16 KiB: about 4.3 GB on an H100). A recursion deeper than the stack ends the
+    /// resident (16 KiB: about 4.3 GB on a GPU with 132 SMs). A recursion deeper than the stack ends the
     /// run with the driver's stack error: raise it, or turn the policy off.
     pub fn stack_bytes(&self) -> u32 {
         self.stack_bytes
@@ -833,7 +833,7 @@ mod tests {
     fn the_defaults_fit_an_h100() {
         let h100 = crate::props::tests::h100();
         GpuConfig::new().validate_for(&h100).unwrap();
-        // The grid a run of the defaults uses on an H100: 32 blocks per SM.
+        // The grid a run of the defaults uses on this device: 32 blocks per SM.
         let grid = 32 * h100.sm_count;
         let sizes = GpuConfig::new()
             .check_launch(&h100, grid, 512, false)

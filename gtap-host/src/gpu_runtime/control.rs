@@ -63,8 +63,8 @@ pub(super) fn control_block(
 
 /// How many levels past the depth at which a binary tree has a task for every lane the
 /// policy starts to inline by default: at that depth every lane has 32 subtrees to balance
-/// with, so that stealing still evens out subtrees of unequal size (a sweep of the margin on
-/// fib(40) is in results/2026-11-25-granularity-policy-h100.md).
+/// with, so that stealing still evens out subtrees of unequal size (the granularity-policy
+/// record in results/ has a sweep of the margin on fib(40)).
 const INLINE_DEPTH_MARGIN: u32 = 5;
 
 /// The granularity policy's settings ([`GpuTuning::inline_min_depth`] and

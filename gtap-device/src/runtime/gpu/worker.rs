@@ -397,8 +397,8 @@ unsafe fn publish_round<P: Program, S: Scheduler>(
     }
     // Only the global queue's copies need the lanes here again, after lane 0's reservation.
     // Under work stealing nothing the lanes do before the next round's barriers reads what
-    // lane 0 wrote above, and a barrier at the loop's end costs time on its own (see
-    // results/2026-11-25-compile-time-schedulers-h100.md).
+    // lane 0 wrote above, and a barrier at the loop's end costs time on its own (the
+    // compile-time schedulers record in results/ has the measurement).
     if S::global_queue(w.run()) {
         // SAFETY: converged (a uniform branch): orders lane 0's reservation before the copies.
         unsafe { sync_warp(FULL) };
