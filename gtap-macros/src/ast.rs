@@ -71,24 +71,12 @@ impl ProgramModule {
                 "this program has no tasks: mark at least one fn inside it with #[gtap::task]",
             ));
         }
-        let mut errors = Vec::new();
-        if block.iter().any(|&b| b) && !block.iter().all(|&b| b) {
-            // The program takes the kind of its first task; each other one is named.
-            for (t, _) in tasks.iter().zip(&block).filter(|(_, b)| **b != block[0]) {
-                errors.push(syn::Error::new_spanned(
-                    &t.sig.ident,
-                    "a program's tasks are all thread tasks or all block tasks \
-                     (#[gtap::task(block)]), like its first task: change this one, or move it \
-                     to a program of its own",
-                ));
-            }
-        }
         *items = rest;
         Ok(ProgramModule {
             module,
             tasks,
             block,
-            errors,
+            errors: Vec::new(),
         })
     }
 }

@@ -11,6 +11,7 @@ pub mod block;
 pub mod detached;
 pub mod intrinsics;
 pub mod lang;
+pub mod mixed;
 pub mod random;
 
 /// This library's PTX (its kernels and the GPU kernel of [`lang`]), built by `build.rs`.

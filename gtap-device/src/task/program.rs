@@ -38,10 +38,21 @@ pub trait Program: Sized + 'static {
     /// `max_children` setting). In a block program the limit holds per thread.
     const MAX_CHILDREN: u32;
 
-    /// Whether the program's tasks are block tasks (`#[gtap::task(block)]`): each runs on a
-    /// whole team of threads (a GPU thread block) at once, see [`crate::task::block`].
-    /// Programs are all thread tasks or all block tasks.
+    /// Whether any of the program's tasks is a block task (`#[gtap::task(block)]`), which
+    /// runs on a whole team of threads (a GPU thread block) at once, see
+    /// [`crate::task::block`]: the program's workers are teams.
     const BLOCK: bool = false;
+
+    /// Whether the program has both thread tasks and block tasks ([`Program::task_is_block`]
+    /// tells them apart). The CPU backend runs such programs (a team's leader runs a thread
+    /// task alone); the GPU backend does not yet.
+    const MIXED: bool = false;
+
+    /// Whether `task` is a block task. The default: every task is of the program's kind.
+    fn task_is_block(task: &Self::Task) -> bool {
+        let _ = task;
+        Self::BLOCK
+    }
 
     /// Whether the program has sequential versions of its tasks ([`Program::run_seq`]): true
     /// for every thread program the macro generates; false for block programs (a block

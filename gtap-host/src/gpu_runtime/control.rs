@@ -159,6 +159,7 @@ mod tests {
         let program = ProgramShape {
             name: "test",
             block,
+            mixed: false,
             record_size: 320,
             record_align: 32,
             args_size: 24,

@@ -318,6 +318,7 @@ mod tests {
             crate::gpu_runtime::plan::ProgramShape {
                 name: "test",
                 block: false,
+                mixed: false,
                 record_size: 64,
                 record_align: 8,
                 args_size: 4,

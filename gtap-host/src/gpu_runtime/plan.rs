@@ -31,6 +31,8 @@ pub(super) struct ProgramShape {
     pub name: &'static str,
     /// `P::BLOCK`: block tasks, one worker per thread block.
     pub block: bool,
+    /// `P::MIXED`: thread tasks and block tasks both (no GPU kernel yet).
+    pub mixed: bool,
     /// `size_of::<Record<P::Task>>()`.
     pub record_size: usize,
     /// `align_of::<Record<P::Task>>()`.
@@ -47,6 +49,7 @@ impl ProgramShape {
         ProgramShape {
             name: P::NAME,
             block: P::BLOCK,
+            mixed: P::MIXED,
             record_size: size_of::<Record<P::Task>>(),
             record_align: align_of::<Record<P::Task>>(),
             args_size: size_of::<P::Args>(),
@@ -55,8 +58,14 @@ impl ProgramShape {
     }
 }
 
-/// Refuses, for a block program, the settings only thread programs support.
+/// Refuses a program with both kinds of task, and, for a block program, the settings only
+/// thread programs support.
 pub(super) fn check_program(cfg: &GpuConfig, program: &ProgramShape) -> Result<(), GpuRunError> {
+    if program.mixed {
+        return Err(GpuRunError::MixedProgram {
+            program: program.name,
+        });
+    }
     if program.block {
         let unsupported = if cfg.tuning.scheduler != Scheduler::WorkStealing {
             Some("the ablation schedulers (GpuConfig::scheduler)")
@@ -243,6 +252,7 @@ mod tests {
         ProgramShape {
             name: "test",
             block,
+            mixed: false,
             record_size: 512,
             record_align: 16,
             args_size: 12,
@@ -272,6 +282,20 @@ mod tests {
             .scheduler(Scheduler::GlobalQueue)
             .profile(64);
         check_program(&all, &shape(false)).unwrap();
+    }
+
+    #[test]
+    fn mixed_programs_are_refused_whatever_the_settings() {
+        let mixed = ProgramShape {
+            mixed: true,
+            ..shape(true)
+        };
+        let err = check_program(&GpuConfig::new(), &mixed).unwrap_err();
+        assert!(
+            matches!(err, GpuRunError::MixedProgram { program: "test" }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("CPU backend"), "{err}");
     }
 
     #[test]

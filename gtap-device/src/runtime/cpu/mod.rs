@@ -253,6 +253,7 @@ impl<'m, P: Program> Run<'m, P> {
                 program: TypeId::of::<P>(),
                 termination: self.termination,
                 failed: false,
+                in_team: false,
             },
             run: self,
             index,
@@ -452,6 +453,9 @@ struct Common<'r> {
     /// This worker recorded an error: it stops at once, without finishing the join protocol
     /// for the task in hand.
     failed: bool,
+    /// A team member running a block task ([`team::Member`]), not a [`Worker`] running a
+    /// thread task: which of the two `ctx.worker` points to, in a program with both kinds.
+    in_team: bool,
 }
 
 impl Common<'_> {
@@ -730,7 +734,8 @@ unsafe fn worker_of<'c, P: Program>(ctx: &Ctx) -> &'c mut Worker<'c, 'c, P> {
 /// `result_slot` is null or valid for a write of the task's result until the parent's
 /// taskwait that covers this child returns.
 pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut u8, queue: u32) {
-    if P::BLOCK {
+    // SAFETY: forwarded from the contract.
+    if P::BLOCK && unsafe { runs_in_team(ctx) } {
         // SAFETY: forwarded; a block program's tasks run with a team member as their worker.
         return unsafe { team::spawn::<P>(ctx, task, result_slot, queue) };
     }
@@ -755,6 +760,16 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     // SAFETY: forwarded from the contract.
     let worker = unsafe { worker_of::<P>(ctx) };
     worker.run_inline(ctx, queue)
+}
+
+/// Whether the task behind `ctx` runs on a team (a block task), rather than on a worker
+/// alone (a thread task, also in a program with block tasks).
+///
+/// # Safety
+/// `ctx` is the context of a running task, given by a [`Worker`] or a team member.
+unsafe fn runs_in_team(ctx: *const Ctx) -> bool {
+    // SAFETY: both are `repr(C)` with `Common` first (contract); read only.
+    unsafe { (*((*ctx).worker as *const Common<'_>)).in_team }
 }
 
 /// `spawn!(into hs, ..)` past the capacity of `hs` on the CPU backend: stops the run.

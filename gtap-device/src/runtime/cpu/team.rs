@@ -18,6 +18,11 @@
 //!    the team's staging area; nothing is published before step 2, so no child can write its
 //!    result into the record before the leader's copy of the frame lands there.
 //!
+//! In a program with both kinds of task (`Program::MIXED`) the leader runs a thread task
+//! alone, exactly as a thread program's worker does (in place, with itself as the task's
+//! worker), and the followers wait for the next post; `cpu::spawn` tells the two apart by
+//! what the task's `Ctx::worker` points to (`Common::in_team`).
+//!
 //! Copies of a frame are bitwise: the followers' copies are forgotten, never dropped, and the
 //! record's copy is the one the runtime drops. A value with drop glue that a block task holds
 //! across a `taskwait!()` would be owned by every thread after the join, and dropped by each:
@@ -170,6 +175,7 @@ impl<'r, 'm, P: Program> Member<'r, 'm, P> {
                 program: core::any::TypeId::of::<P>(),
                 termination: run.termination,
                 failed: false,
+                in_team: true,
             },
             run,
             team: &run.teams[worker as usize],
@@ -331,6 +337,13 @@ impl<P: Program> Worker<'_, '_, P> {
                 continue;
             };
             idle = 0;
+            // SAFETY: this worker took `id`: its frame is live and nobody runs it now.
+            if P::MIXED && !P::task_is_block(unsafe { &*Record::task(run.pool.record(id)) }) {
+                // A thread task: the leader runs it alone, as a thread program's worker
+                // does; the followers wait for the next post.
+                self.execute(id);
+                continue;
+            }
             // Relaxed: only this thread resets it, before posting (Release).
             team.staged.store(0, Ordering::Relaxed);
             post(team, id);
