@@ -5,23 +5,16 @@
 
 mod common;
 
-use common::{check_sorted_permutation, random_input, tree_table};
+use common::{check_sorted_permutation, counter, random_input, tree_table};
 use gtap_examples::buf::Buf;
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
-use gtap_tests::lang::{self, Counter};
+use gtap_tests::lang;
 use gtap_tests::random;
 
 fn runtime(threads: usize, on: bool) -> CpuRuntime {
     CpuRuntime::new(CpuConfig::new().threads(threads).auto_granularity(on)).unwrap()
-}
-
-fn counter() -> (Counter, &'static mut u64) {
-    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
-    let ptr: *mut u64 = cell;
-    // SAFETY: zeroed, aligned, leaked.
-    (unsafe { Counter::from_ptr(ptr) }, cell)
 }
 
 #[test]

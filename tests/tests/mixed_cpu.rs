@@ -3,17 +3,12 @@
 //! cross the two kinds. (The GPU backend refuses such programs for now: see
 //! `GpuRunError::MixedProgram`.)
 
+mod common;
+
+use common::counter;
 use gtap::Program;
 use gtap_host::cpu::{CpuConfig, CpuRuntime};
-use gtap_tests::lang::Counter;
 use gtap_tests::mixed::{program, walk_reference};
-
-fn counter() -> (Counter, &'static mut u64) {
-    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
-    let ptr: *mut u64 = cell;
-    // SAFETY: zeroed, aligned, leaked.
-    (unsafe { Counter::from_ptr(ptr) }, cell)
-}
 
 // The macro says the program is mixed, and gives it no sequential versions (yet).
 const _: () = assert!(program::Program::BLOCK && program::Program::MIXED && !program::Program::SEQ);

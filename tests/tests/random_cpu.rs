@@ -2,16 +2,11 @@
 //! result and task count must match the sequential reference, for several worker counts and
 //! EPAQ queue counts.
 
-use gtap_host::cpu::{CpuConfig, CpuRuntime};
-use gtap_tests::lang::Counter;
-use gtap_tests::random::{program, reference};
+mod common;
 
-fn counter() -> (Counter, &'static mut u64) {
-    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
-    let ptr: *mut u64 = cell;
-    // SAFETY: zeroed, aligned, leaked.
-    (unsafe { Counter::from_ptr(ptr) }, cell)
-}
+use common::counter;
+use gtap_host::cpu::{CpuConfig, CpuRuntime};
+use gtap_tests::random::{program, reference};
 
 #[test]
 fn random_programs_match_their_reference() {

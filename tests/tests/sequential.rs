@@ -5,19 +5,12 @@
 
 mod common;
 
-use common::{check_sorted_permutation, random_input, tree_table};
+use common::{check_sorted_permutation, counter, random_input, tree_table};
 use gtap_examples::buf::Buf;
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
-use gtap_tests::lang::{self, Counter};
+use gtap_tests::lang;
 use gtap_tests::random;
-
-fn counter() -> (Counter, &'static mut u64) {
-    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
-    let ptr: *mut u64 = cell;
-    // SAFETY: zeroed, aligned, leaked.
-    (unsafe { Counter::from_ptr(ptr) }, cell)
-}
 
 #[test]
 fn fib_sequential_versions_match_the_closed_form() {

@@ -121,3 +121,11 @@ pub fn weighted_matrix() -> Csr {
     }
     Csr::from_weighted_edges(n, &entries, false).unwrap()
 }
+
+/// A test counter in a leaked host cell (for CPU runs), and the cell to read it back.
+pub fn counter() -> (gtap_tests::lang::Counter, &'static mut u64) {
+    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
+    let ptr: *mut u64 = cell;
+    // SAFETY: zeroed, aligned, leaked: valid for the whole process.
+    (unsafe { gtap_tests::lang::Counter::from_ptr(ptr) }, cell)
+}
