@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use gtap_host::gpu_runtime::{GpuRuntime, Scheduler};
+use gtap_host::gpu_runtime::GpuRuntime;
 
 use crate::cli::{
     Cli, Command, FibArgs, GranularityArgs, GraphArgs, HeadlineArgs, NqueensArgs, SortArgs,
@@ -36,7 +36,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let want = Want {
         cpu_only: cli.common.cpu_only,
         required: cli.common.gpu_only || profile.is_some(),
-        lab: profile.is_some() || config.tuning().scheduler() != Scheduler::WorkStealing,
+        lab: config.needs_lab_kernels(),
         ptx: cli.common.ptx.clone(),
     };
     let rt = match open(&want, config) {

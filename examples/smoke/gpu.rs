@@ -70,11 +70,10 @@ pub fn run(gpu: Gpu, configs: &[(&str, GpuConfig)]) -> Res<usize> {
     let mut runs = 0;
     for (name, config) in configs {
         println!("== {name}");
-        // The ablation schedulers run in lab kernels.
-        let ptx = if config.tuning().scheduler() == Scheduler::WorkStealing {
-            gtap_examples::PTX
-        } else {
+        let ptx = if config.needs_lab_kernels() {
             gtap_examples::PTX_LAB
+        } else {
+            gtap_examples::PTX
         };
         let mut rt = GpuRuntime::new(gpu.clone(), ptx, config.clone()).map_err(s)?;
         runs += thread_programs(&mut rt)?;

@@ -277,6 +277,27 @@ impl Default for GpuConfig {
 }
 
 impl GpuConfig {
+    /// Whether a run under this configuration needs the program's lab kernels (profiling,
+    /// or an ablation scheduler), which only PTX built with `GTAP_LAB=1` or
+    /// `PtxBuilder::lab(true)` has.
+    pub fn needs_lab_kernels(&self) -> bool {
+        self.lab_kernel().is_some()
+    }
+
+    /// The lab kernel this configuration needs, as the suffix of its name
+    /// (`gtap_<name>_<suffix>`) and what asks for it; `None` for the plain kernel. Profiling
+    /// wins: the profiled kernel runs every scheduler.
+    pub(crate) fn lab_kernel(&self) -> Option<(&'static str, &'static str)> {
+        if self.launch.profile.is_some() {
+            return Some(("profiled", "GpuConfig::profile is set"));
+        }
+        match self.tuning.scheduler {
+            Scheduler::WorkStealing => None,
+            Scheduler::OneAtATime => Some(("one_at_a_time", "the scheduler is OneAtATime")),
+            Scheduler::GlobalQueue => Some(("global_queue", "the scheduler is GlobalQueue")),
+        }
+    }
+
     /// The defaults (see each getter of [`GpuLaunch`], [`Limits`] and [`GpuTuning`]).
     pub fn new() -> Self {
         Self::default()
@@ -1021,5 +1042,19 @@ mod tests {
             sizes.largest(&config, 1 << 30),
             ("the task queues", "queue_capacity", 1 << 24)
         );
+    }
+
+    #[test]
+    fn the_kernel_follows_profiling_then_the_scheduler() {
+        let suffix = |c: GpuConfig| c.lab_kernel().map(|(s, _)| s);
+        assert_eq!(suffix(GpuConfig::new()), None);
+        let one = GpuConfig::new().scheduler(Scheduler::OneAtATime);
+        let global = GpuConfig::new().scheduler(Scheduler::GlobalQueue);
+        assert_eq!(suffix(one.clone()), Some("one_at_a_time"));
+        assert_eq!(suffix(global.clone()), Some("global_queue"));
+        for c in [GpuConfig::new(), one, global] {
+            assert_eq!(suffix(c.clone().profile(64)), Some("profiled"));
+            assert_eq!(c.needs_lab_kernels(), c.lab_kernel().is_some());
+        }
     }
 }

@@ -18,7 +18,7 @@ use super::buffers::Buffers;
 use super::error::driver;
 use super::launch::{Launched, Stopped};
 use super::plan::{ProgramShape, RunPlan};
-use super::{GpuConfig, GpuRunError, GpuStats, Scheduler, control, decode, launch, plan};
+use super::{GpuConfig, GpuRunError, GpuStats, control, decode, launch, plan};
 use crate::{Gpu, GpuError, Kernel, Module};
 
 /// `ptx` with a `.maxnreg n` directive on every kernel entry: the driver's compiler then keeps
@@ -203,7 +203,7 @@ impl GpuRuntime {
     fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
         let name = format!("gtap_{}", P::NAME);
         let plain = self.module.kernel(&name);
-        let Some((suffix, why)) = lab_kernel(&self.config) else {
+        let Some((suffix, why)) = self.config.lab_kernel() else {
             return plain.map_err(|_| GpuRunError::NoKernel {
                 kernel: name,
                 program: P::NAME,
@@ -366,20 +366,6 @@ impl GpuRuntime {
     }
 }
 
-/// The lab kernel `config` needs, as the suffix of its name (`gtap_<name>_<suffix>`) and
-/// what asks for it; `None` for the plain kernel. Profiling wins: the profiled kernel runs
-/// every scheduler.
-fn lab_kernel(config: &GpuConfig) -> Option<(&'static str, &'static str)> {
-    if config.launch.profile.is_some() {
-        return Some(("profiled", "GpuConfig::profile is set"));
-    }
-    match config.tuning.scheduler {
-        Scheduler::WorkStealing => None,
-        Scheduler::OneAtATime => Some(("one_at_a_time", "the scheduler is OneAtATime")),
-        Scheduler::GlobalQueue => Some(("global_queue", "the scheduler is GlobalQueue")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::limit_registers;
@@ -391,19 +377,5 @@ mod tests {
         assert_eq!(out.matches(".maxnreg 40").count(), 2, "{out}");
         assert!(out.contains("a_param_0\n)\n.maxnreg 40\n{"), "{out}");
         assert!(out.contains(".entry b(\n)\n.maxnreg 40\n{"), "{out}");
-    }
-
-    #[test]
-    fn the_kernel_follows_profiling_then_the_scheduler() {
-        use super::{GpuConfig, Scheduler, lab_kernel};
-        let suffix = |c: GpuConfig| lab_kernel(&c).map(|(s, _)| s);
-        assert_eq!(suffix(GpuConfig::new()), None);
-        let one = GpuConfig::new().scheduler(Scheduler::OneAtATime);
-        let global = GpuConfig::new().scheduler(Scheduler::GlobalQueue);
-        assert_eq!(suffix(one.clone()), Some("one_at_a_time"));
-        assert_eq!(suffix(global.clone()), Some("global_queue"));
-        for c in [GpuConfig::new(), one, global] {
-            assert_eq!(suffix(c.profile(64)), Some("profiled"));
-        }
     }
 }

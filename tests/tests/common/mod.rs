@@ -15,14 +15,14 @@ pub fn runtime(ptx: &str, config: GpuConfig) -> Option<GpuRuntime> {
     Some(GpuRuntime::new(gpu, ptx, config).expect("GPU runtime"))
 }
 
-/// The examples' PTX that has the kernels `config` runs: the lab build for an ablation
-/// scheduler, else the plain one.
+/// The examples' PTX that has the kernels `config` runs: the lab build where it needs lab
+/// kernels, else the plain one.
 #[allow(dead_code)] // not every test binary runs the examples
 pub fn examples_ptx(config: &GpuConfig) -> &'static str {
-    if config.tuning().scheduler() == gtap_host::gpu_runtime::Scheduler::WorkStealing {
-        gtap_examples::PTX
-    } else {
+    if config.needs_lab_kernels() {
         gtap_examples::PTX_LAB
+    } else {
+        gtap_examples::PTX
     }
 }
 
