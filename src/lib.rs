@@ -36,6 +36,8 @@ pub mod __private {
     pub use gtap_device::runtime::gpu::block_worker as gpu_block_worker;
     pub use gtap_device::runtime::gpu::layout::GpuRun;
     #[cfg(target_arch = "nvptx64")]
+    pub use gtap_device::runtime::gpu::mixed_worker as gpu_mixed_worker;
+    #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::profile::{Off as ProfileOff, On as ProfileOn};
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::sched::{

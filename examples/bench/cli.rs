@@ -382,6 +382,8 @@ pub struct NqueensArgs {
 pub enum SortAlgo {
     /// Two halves, a sequential merge.
     Mergesort,
+    /// Mergesort whose large merges are block tasks (merge path), the rest thread tasks.
+    MergesortMixed,
     /// Four quarters, parallel merges.
     Cilksort,
 }
@@ -395,13 +397,23 @@ pub struct SortArgs {
     /// Elements [default: mergesort 1e7, cilksort 1e8].
     #[arg(long, value_delimiter = ',', value_parser = parse_count)]
     pub n: Option<Vec<usize>>,
-    /// GPU leaf: sort sequentially (insertion sort) at or below this many elements
-    /// [default: mergesort 128, cilksort 64].
+    /// GPU leaf: sort sequentially (insertion sort; mergesort-mixed: sort_unstable) at or
+    /// below this many elements [default: mergesort 128, mergesort-mixed 256, cilksort 64].
     #[arg(long, value_parser = parse_count)]
     pub cutoff: Option<usize>,
     /// cilksort on the GPU: merge sequentially at or below this many elements.
     #[arg(long, value_parser = parse_count, default_value = "256")]
     pub merge_cutoff: usize,
+    /// mergesort-mixed: merges of at least this many elements are split into block tasks.
+    #[arg(long, value_parser = parse_count, default_value = "8192")]
+    pub block_merge: usize,
+    /// mergesort-mixed: output elements per block task of a merge (at most 256 parts).
+    #[arg(long, value_parser = parse_count, default_value = "32768")]
+    pub part: usize,
+    /// mergesort-mixed: threads per block, the team of a block task (its warps run thread
+    /// tasks otherwise).
+    #[arg(long, default_value_t = 256)]
+    pub team: u32,
     /// CPU versions of the algorithms: sort_unstable leaves (and sequential merges) at or
     /// below this many elements; one row per value.
     #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "16384")]

@@ -5,6 +5,7 @@
 //! with rayon. Every output is compared with the reference sort.
 
 use gtap_examples::buf::{Buf, Rng};
+use gtap_examples::mergesort_mixed::{self, Params};
 use gtap_examples::{cilksort, mergesort};
 use gtap_host::gpu_runtime::GpuRuntime;
 use rayon::slice::ParallelSliceMut;
@@ -25,7 +26,7 @@ impl SortAlgo {
     /// The benchmark's name.
     fn name(self) -> &'static str {
         match self {
-            SortAlgo::Mergesort => "mergesort",
+            SortAlgo::Mergesort | SortAlgo::MergesortMixed => "mergesort",
             SortAlgo::Cilksort => "cilksort",
         }
     }
@@ -33,7 +34,7 @@ impl SortAlgo {
     /// Elements when `--n` is not given.
     fn default_n(self) -> usize {
         match self {
-            SortAlgo::Mergesort => 10_000_000,
+            SortAlgo::Mergesort | SortAlgo::MergesortMixed => 10_000_000,
             SortAlgo::Cilksort => 100_000_000,
         }
     }
@@ -49,7 +50,9 @@ pub fn run(b: &mut Bench, a: &SortArgs) {
             if let Some(rt) = b.rt.as_mut() {
                 gpu(&mut b.h, rt, algo, a, &input, &sorted);
             }
-            if !b.h.gpu_only() {
+            // The two mergesorts share their CPU rows.
+            let shared = algo == SortAlgo::MergesortMixed && a.algo.contains(&SortAlgo::Mergesort);
+            if !b.h.gpu_only() && !shared {
                 cpu(&mut b.h, algo, a, &input, &sorted);
             }
         }
@@ -71,7 +74,12 @@ fn gpu(
     // Allocated once, as the runtime's own buffers: allocation is not in the e2e time.
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
+    if algo == SortAlgo::MergesortMixed {
+        mixed(h, rt, a, input, sorted);
+        return;
+    }
     let (key, cutoff) = match algo {
+        SortAlgo::MergesortMixed => unreachable!("measured by `mixed`"),
         SortAlgo::Mergesort => {
             let c = a.cutoff.unwrap_or(128);
             let key = Key::new(name, fmt_count(n), "gpu", "insertion-sort leaves").cutoff(c);
@@ -96,6 +104,7 @@ fn gpu(
                 )
             };
             let r = match algo {
+                SortAlgo::MergesortMixed => unreachable!("measured by `mixed`"),
                 SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff)),
                 SortAlgo::Cilksort => {
                     let root = cilksort::program::cilksort(d, t, 0, n, cutoff, a.merge_cutoff);
@@ -108,6 +117,49 @@ fn gpu(
         assert!(out == sorted, "{name} of {n} on the GPU: not sorted");
         Sample::gpu(s, e2e)
     });
+}
+
+/// The GPU row of mergesort-mixed, on blocks of `--team` threads (the runtime's configuration
+/// is restored afterwards): leaves by `sort_unstable`, merges of at least `--block-merge`
+/// elements by block tasks of about `--part` outputs each.
+fn mixed(h: &mut Harness, rt: &mut GpuRuntime, a: &SortArgs, input: &[u32], sorted: &[u32]) {
+    let n = input.len();
+    let p = Params {
+        leaf: a.cutoff.unwrap_or(Params::default().leaf),
+        block_merge: a.block_merge,
+        part: a.part,
+    };
+    let base = rt.config().clone();
+    rt.set_config(base.clone().block(a.team))
+        .unwrap_or_else(|e| panic!("mergesort-mixed: blocks of {} threads: {e}", a.team));
+    let gpu = rt.gpu().clone();
+    let mut data = upload(&gpu, input);
+    let tmp = upload(&gpu, &vec![0u32; n]);
+    let variant = format!("mixed: block merges (merge path), teams of {}", a.team);
+    let key = Key::new("mergesort", fmt_count(n), "gpu", variant)
+        .cutoff(format!("{}/{}/{}", p.leaf, p.block_merge, p.part));
+    h.measure(key.queues(1), || {
+        let (e2e, (out, s)) = timed(|| {
+            upload_into(&gpu, input, &mut data);
+            // SAFETY: both device buffers hold `n` u32s and outlive the run.
+            let (d, t) = unsafe {
+                (
+                    Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                    Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                )
+            };
+            let (_, s) = rt
+                .run(mergesort_mixed::program::sort(d, t, 0, n, false, p))
+                .unwrap_or_else(|e| panic!("mergesort-mixed on the GPU: {e}"));
+            (download(&gpu, &data), s)
+        });
+        assert!(
+            out == sorted,
+            "mergesort-mixed of {n} on the GPU: not sorted"
+        );
+        Sample::gpu(s, e2e)
+    });
+    rt.set_config(base).expect("configuration");
 }
 
 /// The CPU rows: each run sorts a fresh copy of `input` (the copy is not timed).
@@ -139,7 +191,7 @@ fn cpu(h: &mut Harness, algo: SortAlgo, a: &SortArgs, input: &[u32], sorted: &[u
                 format!("{name}, sort_unstable leaves"),
             );
             row(h, key.cutoff(c), &mut |d, t| match algo {
-                SortAlgo::Mergesort => cpu_sort::mergesort(d, t, c, par),
+                SortAlgo::Mergesort | SortAlgo::MergesortMixed => cpu_sort::mergesort(d, t, c, par),
                 SortAlgo::Cilksort => cpu_sort::cilksort(d, t, c, par),
             });
         }

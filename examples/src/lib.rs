@@ -7,6 +7,7 @@
 //! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
 //! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues | a variable number of children per task (`slots!`) |
 //! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
+//! | [`mergesort_mixed`] | merge sort whose large merges are split by merge path into block tasks | thread tasks and block tasks in one program |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
@@ -40,6 +41,7 @@ pub mod fib_expanded;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod graph;
 pub mod mergesort;
+pub mod mergesort_mixed;
 pub mod nqueens;
 pub mod spmv;
 pub mod tree;

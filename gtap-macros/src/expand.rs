@@ -329,12 +329,23 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
 }
 
 /// The program's GPU kernel: block programs get the block-level kernel (one worker per
-/// thread block) and no profiled one (the profiler records warps' rounds). A program with
-/// both kinds of task has no GPU kernel yet (the host says so, `GpuRunError::MixedProgram`).
+/// thread block) and no profiled one (the profiler records warps' rounds); a program with
+/// both kinds of task gets the mixed kernel (warps run thread tasks, blocks block tasks).
 fn kernel(kinds: Kinds, module_name: &str) -> TokenStream {
     let kernel_name = format!("gtap_{module_name}");
     if kinds.mixed {
-        return TokenStream::new();
+        return quote! {
+            /// The GPU kernel of this program (thread and block tasks): every warp runs
+            /// thread tasks, and every thread block, all its warps together, the block tasks
+            /// its leader takes (generated).
+            #[cfg(target_arch = "nvptx64")]
+            #[unsafe(export_name = #kernel_name)]
+            pub unsafe extern "ptx-kernel" fn __gtap_kernel(run: *mut ::gtap::__private::GpuRun) {
+                // SAFETY: the host's GPU runtime launches this kernel with a control block it
+                // filled for this mixed program, and the shared memory its blocks need.
+                unsafe { ::gtap::__private::gpu_mixed_worker::<Program>(run) }
+            }
+        };
     }
     if !kinds.block {
         return thread_kernels(module_name);

@@ -1,7 +1,7 @@
 //! A program with both kinds of task, for the tests of mixed programs: thread tasks that
 //! spawn block tasks and join them with their results, block tasks that spawn thread tasks
-//! block-wide (with a result) and per thread (without). The CPU backend runs it; the GPU
-//! backend refuses it (`GpuRunError::MixedProgram`) until it has a kernel for both kinds.
+//! block-wide (with a result) and per thread (without). Both backends run it
+//! (`mixed_cpu.rs`, `mixed_gpu.rs`).
 
 /// The program.
 #[gtap::program(name = "mixed")]

@@ -167,23 +167,6 @@ fn settings_block_programs_do_not_support_are_refused() {
     assert_eq!(rt.run(blocks::tree(4)).unwrap().0, tree_expected(4, 64));
 }
 
-fn a_program_with_both_kinds_of_task_is_refused_and_the_runtime_stays_usable() {
-    let Some(mut rt) = runtime(4, 64) else {
-        return;
-    };
-    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
-    // SAFETY: zeroed, aligned, leaked; never touched (the run is refused).
-    let counter = unsafe { gtap_tests::lang::Counter::from_ptr(cell as *mut u64) };
-    let err = rt
-        .run(gtap_tests::mixed::program::walk(counter, 3))
-        .unwrap_err();
-    assert!(
-        matches!(err, GpuRunError::MixedProgram { program: "mixed" }),
-        "{err}"
-    );
-    assert_eq!(rt.run(blocks::tree(4)).unwrap().0, tree_expected(4, 64));
-}
-
 gtap_host::gpu_test_main!(
     block_wide_spawns_return_every_result_on_several_block_sizes,
     per_thread_spawns_each_make_a_child,
@@ -191,5 +174,4 @@ gtap_host::gpu_test_main!(
     a_divergent_taskwait_is_an_error_and_the_runtime_stays_usable,
     non_uniform_live_state_is_an_error_when_checked,
     settings_block_programs_do_not_support_are_refused,
-    a_program_with_both_kinds_of_task_is_refused_and_the_runtime_stays_usable,
 );

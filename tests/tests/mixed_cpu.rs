@@ -1,7 +1,6 @@
 //! Programs with both thread tasks and block tasks on the CPU backend: a team's leader runs
 //! a thread task alone and a block task with its team; joins, results and per-thread spawns
-//! cross the two kinds. (The GPU backend refuses such programs for now: see
-//! `GpuRunError::MixedProgram`.)
+//! cross the two kinds. The same checks on the GPU: `mixed_gpu.rs`.
 
 mod common;
 
@@ -26,6 +25,30 @@ fn thread_and_block_tasks_join_each_other_on_every_team_shape() {
                 // walk: n + 1 tasks; each team_step: itself, its square, a bump per thread.
                 let tasks = u64::from(n + 1) + u64::from(n) * (2 + u64::from(team));
                 assert_eq!(stats.tasks_executed, tasks, "{threads} x {team}, n = {n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn mergesort_with_block_merges_sorts_on_every_team_shape() {
+    use gtap_examples::buf::Buf;
+    use gtap_examples::mergesort_mixed::{Params, program as msort};
+    let p = Params {
+        leaf: 16,
+        block_merge: 64,
+        part: 48,
+    };
+    for threads in [1, 3] {
+        for team in [1, 4] {
+            let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).team(team)).unwrap();
+            for n in [0, 1, 17, 64, 1000, 20_011] {
+                let input = common::random_input(n, n as u64 + 3);
+                let mut data = input.clone();
+                let mut tmp = vec![0u32; n];
+                let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+                rt.run(msort::sort(d, t, 0, n, false, p)).unwrap();
+                common::check_sorted_permutation(&input, &data);
             }
         }
     }

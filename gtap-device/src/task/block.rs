@@ -30,9 +30,16 @@
 //! On the GPU a team is a thread block (`GpuConfig::block` threads); on the CPU backend a team
 //! of threads per worker (`CpuConfig::team`).
 
-/// Bytes of a GPU block's dynamic shared memory the runtime keeps for itself; a block task's
-/// scratch ([`Block::scratch`]) starts after them.
+/// Bytes at the start of a GPU block's dynamic shared memory that the runtime keeps for its
+/// block-wide state. A block task's scratch ([`Block::scratch`]) follows them in a block
+/// program; in a mixed program the block's warps' states come first (the kernel says where,
+/// at [`SCRATCH_OFFSET_AT`]).
 pub const RUNTIME_SHARED_BYTES: usize = 1024;
+
+/// Where, in the runtime's part of a GPU block's dynamic shared memory (its last word), the
+/// kernel writes the byte offset at which the scratch starts, before any task runs; the
+/// scratch runs from there to the end of the block's dynamic shared memory.
+pub const SCRATCH_OFFSET_AT: usize = RUNTIME_SHARED_BYTES - 4;
 
 /// A block task's view of its team. `Copy`, holds nothing: it may live across a taskwait.
 #[derive(Clone, Copy, Debug)]
@@ -111,9 +118,16 @@ mod imp {
 
     pub fn scratch() -> (*mut u8, usize) {
         let base = dynamic_shared_memory::<u8>();
-        let len =
-            (dynamic_shared_memory_bytes() as usize).saturating_sub(super::RUNTIME_SHARED_BYTES);
-        (base.wrapping_add(super::RUNTIME_SHARED_BYTES), len)
+        // SAFETY: the runtime's word in the block's dynamic shared memory, written by the
+        // kernel at its start, before the barrier that precedes any task's run.
+        let offset = unsafe {
+            base.add(super::SCRATCH_OFFSET_AT)
+                .cast::<u32>()
+                .read_volatile()
+        };
+        let offset = offset as usize;
+        let len = (dynamic_shared_memory_bytes() as usize).saturating_sub(offset);
+        (base.wrapping_add(offset), len)
     }
 }
 

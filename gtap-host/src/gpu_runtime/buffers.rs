@@ -1,7 +1,7 @@
 //! A run's device memory: the arrays the kernel works in, grown when a run needs more and
 //! kept for the next run.
 //!
-//! The thirteen arrays differ only in element type, length (from the plan's
+//! The fourteen arrays differ only in element type, length (from the plan's
 //! [`ArrayLens`](super::plan::ArrayLens)), the name an allocation failure gives, and what the
 //! kernel needs in them when it starts ([`Fill`]); so each is one call of one helper, and
 //! [`Buffers::prepare`] reads as the list of arrays. The calls run in a fixed order (the order
@@ -35,6 +35,7 @@ pub(super) struct Buffers {
     pub args: Option<CudaSlice<u8>>,
     pub profile_events: Option<CudaSlice<u8>>,
     pub profile_warps: Option<CudaSlice<u8>>,
+    pub block_board: Option<CudaSlice<u32>>,
 }
 
 /// The device addresses of a run's arrays, as the control block names them (0: not used).
@@ -53,6 +54,7 @@ pub(super) struct DeviceArrays {
     pub root_args: u64,
     pub profile_events: u64,
     pub profile_warps: u64,
+    pub block_board: u64,
 }
 
 /// What an array must hold when the kernel starts.
@@ -107,6 +109,11 @@ impl Buffers {
             },
             profile_warps: if profiled {
                 on.array(&mut b.profile_warps, n.profile_warps, profile, Zeroed)?
+            } else {
+                0
+            },
+            block_board: if n.block_board > 0 {
+                on.array(&mut b.block_board, n.block_board, "the block board", Zeroed)?
             } else {
                 0
             },

@@ -14,6 +14,35 @@ use gtap_device::task::block::RUNTIME_SHARED_BYTES;
 use super::GpuRunError;
 use crate::{DeviceProps, Limits};
 
+/// How a program's workers are laid out on the GPU, which decides its shared memory, its
+/// workers and its queues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProgramKind {
+    /// Thread tasks only: every warp is a worker.
+    Thread,
+    /// Block tasks only: every thread block is a worker.
+    Block,
+    /// Both kinds: every warp is a worker, and every block also runs block tasks, from one
+    /// more queue per warp (see `gtap_device::runtime::gpu::mixed`).
+    Mixed,
+}
+
+impl ProgramKind {
+    /// The kind of a program with block tasks (`P::BLOCK`) and both kinds (`P::MIXED`).
+    pub(crate) fn of(block: bool, mixed: bool) -> ProgramKind {
+        match (block, mixed) {
+            (_, true) => ProgramKind::Mixed,
+            (true, false) => ProgramKind::Block,
+            (false, false) => ProgramKind::Thread,
+        }
+    }
+
+    /// Queues per worker: the EPAQ queues, and a mixed program's block queue.
+    pub(crate) fn queues(self, num_queues: u32) -> u32 {
+        num_queues + u32::from(self == ProgramKind::Mixed)
+    }
+}
+
 /// How a GPU run is launched and how large its structures are, in three parts: the launch
 /// ([`GpuLaunch`]: grid, block, records, profiler), the [`Limits`] the CPU backend shares,
 /// and the scheduler's experiment knobs ([`GpuTuning`]). Every setting has a default derived
@@ -609,7 +638,8 @@ impl GpuConfig {
                 why: "more threads per block than the device allows",
             });
         }
-        if u64::from(self.shared_mem_bytes(false)) > props.shared_mem_per_block as u64 {
+        if u64::from(self.shared_mem_bytes(ProgramKind::Thread)) > props.shared_mem_per_block as u64
+        {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block",
                 value: self.launch.block.into(),
@@ -618,24 +648,32 @@ impl GpuConfig {
             });
         }
         if let Some(grid) = self.launch.grid {
-            self.check_launch(props, grid, size_of::<Record<()>>() as u64, false)?;
+            self.check_launch(
+                props,
+                grid,
+                size_of::<Record<()>>() as u64,
+                ProgramKind::Thread,
+            )?;
         }
         Ok(())
     }
 
-    /// Dynamic shared memory a block needs: [`WARP_SHARED_BYTES`] per warp; for a block
-    /// program, the runtime's block state and the scratch.
-    pub(crate) fn shared_mem_bytes(&self, block_program: bool) -> u32 {
-        if block_program {
-            RUNTIME_SHARED_BYTES as u32 + self.limits.block_scratch
-        } else {
-            self.launch.block / 32 * WARP_SHARED_BYTES
+    /// Dynamic shared memory a block needs: [`WARP_SHARED_BYTES`] per warp for warps that run
+    /// thread tasks; the runtime's block state and the scratch for blocks that run block tasks.
+    pub(crate) fn shared_mem_bytes(&self, kind: ProgramKind) -> u32 {
+        let warps = self.launch.block / 32 * WARP_SHARED_BYTES;
+        let team = RUNTIME_SHARED_BYTES as u32 + self.limits.block_scratch;
+        match kind {
+            ProgramKind::Thread => warps,
+            ProgramKind::Block => team,
+            ProgramKind::Mixed => warps + team,
         }
     }
 
-    /// Workers of a grid of `grid` blocks: a warp each (thread programs), or a block each.
-    pub(crate) fn workers(&self, grid: u32, block_program: bool) -> u64 {
-        if block_program {
+    /// Workers of a grid of `grid` blocks: a warp each (thread and mixed programs), or a block
+    /// each (block programs).
+    pub(crate) fn workers(&self, grid: u32, kind: ProgramKind) -> u64 {
+        if kind == ProgramKind::Block {
             u64::from(grid)
         } else {
             u64::from(grid) * u64::from(self.launch.block) / 32
@@ -651,7 +689,7 @@ impl GpuConfig {
         props: &DeviceProps,
         grid: u32,
         record_size: u64,
-        block_program: bool,
+        kind: ProgramKind,
     ) -> Result<DeviceFootprint, GpuRunError> {
         if grid > props.max_grid_dim_x {
             return Err(GpuRunError::InvalidConfig {
@@ -660,17 +698,18 @@ impl GpuConfig {
                 why: "more blocks than the device's largest grid (x dimension)",
             });
         }
-        if block_program
-            && u64::from(self.shared_mem_bytes(true)) > props.shared_mem_per_block as u64
+        if kind != ProgramKind::Thread
+            && u64::from(self.shared_mem_bytes(kind)) > props.shared_mem_per_block as u64
         {
             return Err(GpuRunError::InvalidConfig {
                 setting: "block_scratch",
                 value: self.limits.block_scratch.into(),
-                why: "the scratch and the runtime's block state need more shared memory than the \
-                      device gives a block",
+                why: "the scratch and the runtime's block state (and, in a program with both \
+                      kinds of task, the warps' state) need more shared memory than the device \
+                      gives a block",
             });
         }
-        let warps = self.workers(grid, block_program);
+        let warps = self.workers(grid, kind);
         let records = warps * u64::from(self.launch.tasks_per_warp);
         if records > u64::from(u32::MAX - 1) {
             return Err(GpuRunError::InvalidConfig {
@@ -679,7 +718,7 @@ impl GpuConfig {
                 why: "grid * block / 32 * tasks_per_warp task records exceed 2^32 ids",
             });
         }
-        let footprint = DeviceFootprint::new(self, warps, record_size);
+        let footprint = DeviceFootprint::new(self, warps, record_size, kind);
         let total = props.total_mem as u64;
         let needed = footprint.total();
         if needed.is_none_or(|n| n > total) {
@@ -718,12 +757,10 @@ pub(crate) struct DeviceFootprint {
 }
 
 impl DeviceFootprint {
-    fn new(config: &GpuConfig, warps: u64, record_size: u64) -> Self {
+    fn new(config: &GpuConfig, warps: u64, record_size: u64, kind: ProgramKind) -> Self {
         let records = warps.checked_mul(config.launch.tasks_per_warp.into());
-        let entries = warps
-            .checked_mul(config.limits.num_queues.into())
-            .and_then(|q| q.checked_mul(config.limits.queue_capacity.into()));
-        let queues = warps.checked_mul(config.limits.num_queues.into());
+        let queues = warps.checked_mul(kind.queues(config.limits.num_queues).into());
+        let entries = queues.and_then(|q| q.checked_mul(config.limits.queue_capacity.into()));
         DeviceFootprint {
             warps,
             records: records
@@ -857,7 +894,7 @@ mod tests {
         // The grid a run of the defaults uses on this device: 32 blocks per SM.
         let grid = 32 * h100.sm_count;
         let sizes = GpuConfig::new()
-            .check_launch(&h100, grid, 512, false)
+            .check_launch(&h100, grid, 512, ProgramKind::Thread)
             .unwrap();
         assert_eq!(sizes.warps, u64::from(grid));
         assert!(sizes.total().unwrap() < h100.total_mem as u64);
@@ -1008,12 +1045,14 @@ mod tests {
     fn the_footprint_includes_the_profile_buffer() {
         let h100 = crate::props::tests::h100();
         let plain = GpuConfig::new().grid(10).block(64);
-        let off = plain.check_launch(&h100, 10, 512, false).unwrap();
+        let off = plain
+            .check_launch(&h100, 10, 512, ProgramKind::Thread)
+            .unwrap();
         assert_eq!(off.profile, Some(0));
         let on = plain
             .clone()
             .profile(1000)
-            .check_launch(&h100, 10, 512, false)
+            .check_launch(&h100, 10, 512, ProgramKind::Thread)
             .unwrap();
         // 20 warps of 1000 events of 64 bytes and a 16-byte header.
         assert_eq!(size_of::<ProfileEvent>(), 64);
@@ -1035,7 +1074,7 @@ mod tests {
     #[test]
     fn sizes_that_overflow_u64_count_as_the_largest() {
         let config = GpuConfig::new().num_queues(8).queue_capacity(1 << 24);
-        let sizes = DeviceFootprint::new(&config, 1 << 40, 32);
+        let sizes = DeviceFootprint::new(&config, 1 << 40, 32, ProgramKind::Thread);
         assert_eq!(sizes.rings, None);
         assert_eq!(sizes.total(), None);
         assert_eq!(

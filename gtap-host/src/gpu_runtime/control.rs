@@ -14,6 +14,7 @@ use gtap_device::runtime::gpu::layout::{GpuRun, tuning};
 use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 
 use super::buffers::{DeviceArrays, addr, ensure};
+use super::config::ProgramKind;
 use super::error::driver;
 use super::plan::RunPlan;
 use super::{GpuConfig, GpuRunError, QueueOrder, Scheduler};
@@ -26,7 +27,7 @@ pub(super) fn control_block(
     arrays: &DeviceArrays,
     panic_report: u64,
 ) -> GpuRun {
-    let block_program = plan.program.block;
+    let kind = plan.program.kind();
     GpuRun {
         records: arrays.records,
         rings: arrays.rings,
@@ -41,7 +42,7 @@ pub(super) fn control_block(
         root_result: arrays.root_result,
         root_args: arrays.root_args,
         num_warps: plan.warps as u32,
-        num_queues: cfg.limits.num_queues,
+        num_queues: kind.queues(cfg.limits.num_queues),
         queue_capacity: cfg.limits.queue_capacity,
         tasks_per_warp: cfg.launch.tasks_per_warp,
         record_size: plan.program.record_size as u32,
@@ -50,12 +51,13 @@ pub(super) fn control_block(
         top_up: cfg.tuning.top_up,
         panic_report,
         args_size: plan.program.args_size as u32,
-        keep_max: keep_max(cfg, block_program),
+        keep_max: keep_max(cfg, kind),
         timeout_ns: u64::try_from(cfg.limits.timeout.as_nanos()).unwrap_or(u64::MAX),
         profile_events: arrays.profile_events,
         profile_warps: arrays.profile_warps,
+        block_board: arrays.block_board,
         profile_capacity: plan.profile_capacity,
-        tuning: tuning_bits(cfg, block_program),
+        tuning: tuning_bits(cfg, kind),
         granularity: granularity(cfg, plan),
         ..GpuRun::default()
     }
@@ -91,9 +93,9 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
 }
 
 /// The most tasks a worker keeps unpublished.
-fn keep_max(cfg: &GpuConfig, block_program: bool) -> u32 {
+fn keep_max(cfg: &GpuConfig, kind: ProgramKind) -> u32 {
     // A block worker keeps at most its next task: its batch is one task.
-    if block_program {
+    if kind == ProgramKind::Block {
         cfg.tuning.keep_unpublished.min(1)
     } else {
         cfg.tuning.keep_unpublished
@@ -101,7 +103,7 @@ fn keep_max(cfg: &GpuConfig, block_program: bool) -> u32 {
 }
 
 /// The scheduling switches of `cfg` as [`tuning`] bits.
-fn tuning_bits(cfg: &GpuConfig, block_program: bool) -> u32 {
+fn tuning_bits(cfg: &GpuConfig, kind: ProgramKind) -> u32 {
     (if cfg.tuning.resume_inline {
         tuning::RESUME_INLINE
     } else {
@@ -122,7 +124,7 @@ fn tuning_bits(cfg: &GpuConfig, block_program: bool) -> u32 {
         tuning::STEAL_PER_QUEUE
     } else {
         0
-    } | if block_program && cfg.limits.check_uniform {
+    } | if kind != ProgramKind::Thread && cfg.limits.check_uniform {
         tuning::CHECK_UNIFORM
     } else {
         0
@@ -156,10 +158,14 @@ mod tests {
     use crate::props::tests::h100;
 
     fn plan(cfg: &GpuConfig, block: bool) -> RunPlan {
+        plan_of(cfg, block, false)
+    }
+
+    fn plan_of(cfg: &GpuConfig, block: bool, mixed: bool) -> RunPlan {
         let program = ProgramShape {
             name: "test",
             block,
-            mixed: false,
+            mixed,
             record_size: 320,
             record_align: 32,
             args_size: 24,
@@ -183,6 +189,7 @@ mod tests {
             root_args: 11,
             profile_events: 12,
             profile_warps: 13,
+            block_board: 14,
         }
     }
 
@@ -213,8 +220,9 @@ mod tests {
             run.root_args,
             run.profile_events,
             run.profile_warps,
+            run.block_board,
         ];
-        assert_eq!(addresses, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+        assert_eq!(addresses, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
         assert_eq!(run.panic_report, 99);
         assert_eq!(run.num_warps, 40, "20 blocks of 2 warps");
         assert_eq!(
@@ -257,6 +265,22 @@ mod tests {
     }
 
     #[test]
+    fn a_mixed_program_has_a_block_queue_per_warp_and_keeps_like_a_thread_program() {
+        let cfg = GpuConfig::new()
+            .block(128)
+            .num_queues(3)
+            .keep_unpublished(64);
+        let run = control_block(&cfg, &plan_of(&cfg, true, true), &arrays(), 0);
+        assert_eq!(run.num_queues, 4);
+        assert_eq!(run.keep_max, 64);
+        assert_eq!(run.num_warps, 20 * 4);
+        // Its thread tasks have no sequential versions: the policy stays off.
+        assert_eq!(run.granularity.on, 0);
+        let thread = control_block(&cfg, &plan(&cfg, false), &arrays(), 0);
+        assert_eq!(thread.num_queues, 3);
+    }
+
+    #[test]
     fn a_block_worker_keeps_at_most_one_task() {
         let cfg = GpuConfig::new().block(128).keep_unpublished(64);
         assert_eq!(
@@ -268,7 +292,7 @@ mod tests {
             64
         );
         let none = cfg.keep_unpublished(0);
-        assert_eq!(keep_max(&none, true), 0);
+        assert_eq!(keep_max(&none, ProgramKind::Block), 0);
     }
 
     #[test]
@@ -280,10 +304,10 @@ mod tests {
             .check_uniform(false)
             .queue_order(QueueOrder::NextFull)
             .scheduler(Scheduler::WorkStealing);
-        assert_eq!(tuning_bits(&base, false), 0);
-        assert_eq!(tuning_bits(&base, true), 0);
+        assert_eq!(tuning_bits(&base, ProgramKind::Thread), 0);
+        assert_eq!(tuning_bits(&base, ProgramKind::Block), 0);
         let one = |cfg: GpuConfig, bit: u32| {
-            assert_eq!(tuning_bits(&cfg, false), bit, "{cfg:?}");
+            assert_eq!(tuning_bits(&cfg, ProgramKind::Thread), bit, "{cfg:?}");
         };
         one(base.clone().resume_inline(true), tuning::RESUME_INLINE);
         one(
@@ -313,8 +337,15 @@ mod tests {
         );
         // Uniformity checks are for block programs only.
         let uniform = base.clone().check_uniform(true);
-        assert_eq!(tuning_bits(&uniform, false), 0);
-        assert_eq!(tuning_bits(&uniform, true), tuning::CHECK_UNIFORM);
+        assert_eq!(tuning_bits(&uniform, ProgramKind::Thread), 0);
+        assert_eq!(
+            tuning_bits(&uniform, ProgramKind::Block),
+            tuning::CHECK_UNIFORM
+        );
+        assert_eq!(
+            tuning_bits(&uniform, ProgramKind::Mixed),
+            tuning::CHECK_UNIFORM
+        );
         let all = base
             .resume_inline(true)
             .keep_every_queue(true)
@@ -323,7 +354,7 @@ mod tests {
             .steal_per_queue(true)
             .check_uniform(true);
         assert_eq!(
-            tuning_bits(&all, true),
+            tuning_bits(&all, ProgramKind::Block),
             tuning::RESUME_INLINE
                 | tuning::KEEP_EVERY_QUEUE
                 | tuning::STAY_ON_QUEUE

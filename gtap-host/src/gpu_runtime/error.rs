@@ -115,21 +115,10 @@ pub enum GpuRunError {
         value: u64,
     },
 
-    /// A program with both thread tasks and block tasks: the GPU backend has no kernel for
-    /// those yet.
+    /// A setting that programs with block tasks (block or mixed programs) do not support.
     #[error(
-        "program `{program}` has both thread tasks and block tasks (#[gtap::task(block)]): the \
-         GPU backend does not run such programs yet; run it on the CPU backend (CpuRuntime), or \
-         make its tasks all of one kind"
-    )]
-    MixedProgram {
-        /// The program's name.
-        program: &'static str,
-    },
-
-    /// A setting that block programs do not support.
-    #[error(
-        "program `{program}` has block tasks (#[gtap::task(block)]), which do not support {what}"
+        "program `{program}` has block tasks (#[gtap::task(block)]), which do not support {what}: \
+         leave it at its default for this program"
     )]
     NotForBlockPrograms {
         /// The program's name.

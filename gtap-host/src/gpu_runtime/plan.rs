@@ -18,7 +18,7 @@ use gtap_device::runtime::gpu::layout::{
 use gtap_device::runtime::record::Record;
 use gtap_device::task::Program;
 
-use super::config::DeviceFootprint;
+use super::config::{DeviceFootprint, ProgramKind};
 use super::{GpuConfig, GpuRunError, Scheduler};
 use crate::DeviceProps;
 
@@ -31,7 +31,7 @@ pub(super) struct ProgramShape {
     pub name: &'static str,
     /// `P::BLOCK`: block tasks, one worker per thread block.
     pub block: bool,
-    /// `P::MIXED`: thread tasks and block tasks both (no GPU kernel yet).
+    /// `P::MIXED`: thread tasks and block tasks both.
     pub mixed: bool,
     /// `size_of::<Record<P::Task>>()`.
     pub record_size: usize,
@@ -44,6 +44,11 @@ pub(super) struct ProgramShape {
 }
 
 impl ProgramShape {
+    /// How the program's workers are laid out.
+    pub fn kind(&self) -> ProgramKind {
+        ProgramKind::of(self.block, self.mixed)
+    }
+
     /// The shape of program `P` run for a root result `R`.
     pub fn of<P: Program, R>() -> ProgramShape {
         ProgramShape {
@@ -58,14 +63,9 @@ impl ProgramShape {
     }
 }
 
-/// Refuses a program with both kinds of task, and, for a block program, the settings only
-/// thread programs support.
+/// Refuses, for a program with block tasks (of one kind or both), the settings only thread
+/// programs support.
 pub(super) fn check_program(cfg: &GpuConfig, program: &ProgramShape) -> Result<(), GpuRunError> {
-    if program.mixed {
-        return Err(GpuRunError::MixedProgram {
-            program: program.name,
-        });
-    }
     if program.block {
         let unsupported = if cfg.tuning.scheduler != Scheduler::WorkStealing {
             Some("the ablation schedulers (GpuConfig::scheduler)")
@@ -119,7 +119,8 @@ impl RunPlan {
         max_threads: impl FnOnce() -> Result<i32, GpuRunError>,
     ) -> Result<RunPlan, GpuRunError> {
         // Every size below comes from here: checked against the device before any allocation.
-        let sizes = cfg.check_launch(props, grid, program.record_size as u64, program.block)?;
+        let kind = program.kind();
+        let sizes = cfg.check_launch(props, grid, program.record_size as u64, kind)?;
         // The driver's compiler fixed the kernel's registers per thread, which bound the
         // threads of a block: say so, rather than fail the launch "out of resources".
         let max_threads = max_threads()?;
@@ -140,12 +141,12 @@ impl RunPlan {
             program,
             grid,
             block: cfg.launch.block,
-            shared_mem_bytes: cfg.shared_mem_bytes(program.block),
+            shared_mem_bytes: cfg.shared_mem_bytes(kind),
             warps,
             global,
             global_capacity,
             profile_capacity,
-            lens: ArrayLens::new(&sizes, &program, global_capacity, profile_capacity),
+            lens: ArrayLens::new(&sizes, &program, grid, global_capacity, profile_capacity),
         })
     }
 
@@ -215,12 +216,15 @@ pub(super) struct ArrayLens {
     pub profile_events: usize,
     /// The profiler's per-warp headers (bytes).
     pub profile_warps: usize,
+    /// Mixed programs: the block board, one count per thread block (0 for other programs).
+    pub block_board: usize,
 }
 
 impl ArrayLens {
     fn new(
         sizes: &DeviceFootprint,
         program: &ProgramShape,
+        grid: u32,
         global_capacity: u32,
         profile_capacity: u32,
     ) -> ArrayLens {
@@ -239,6 +243,7 @@ impl ArrayLens {
             args: program.args_size,
             profile_events: warps * profile_capacity as usize * size_of::<ProfileEvent>(),
             profile_warps: warps * size_of::<ProfileWarp>(),
+            block_board: if program.mixed { grid as usize } else { 0 },
         }
     }
 }
@@ -285,27 +290,60 @@ mod tests {
     }
 
     #[test]
-    fn mixed_programs_are_refused_whatever_the_settings() {
+    fn mixed_programs_refuse_what_block_programs_refuse() {
         let mixed = ProgramShape {
             mixed: true,
             ..shape(true)
         };
-        let err = check_program(&GpuConfig::new(), &mixed).unwrap_err();
+        check_program(&GpuConfig::new(), &mixed).unwrap();
+        let err = check_program(&GpuConfig::new().profile(64), &mixed).unwrap_err();
         assert!(
-            matches!(err, GpuRunError::MixedProgram { program: "test" }),
+            matches!(
+                err,
+                GpuRunError::NotForBlockPrograms {
+                    program: "test",
+                    ..
+                }
+            ),
             "{err:?}"
         );
-        assert!(err.to_string().contains("CPU backend"), "{err}");
+    }
+
+    #[test]
+    fn a_mixed_program_has_a_worker_per_warp_and_a_block_queue_each() {
+        let cfg = GpuConfig::new().block(256).num_queues(2);
+        let mixed = ProgramShape {
+            mixed: true,
+            ..shape(true)
+        };
+        let p = RunPlan::new(&cfg, &h100(), 10, mixed, || Ok(1024)).unwrap();
+        assert_eq!(p.warps, 80);
+        let thread = RunPlan::new(&cfg, &h100(), 10, shape(false), || Ok(1024)).unwrap();
+        assert_eq!(p.warps, thread.warps);
+        assert_eq!((p.lens.block_board, thread.lens.block_board), (10, 0));
+        // Three queues per warp (two EPAQ queues and the block queue) against two.
+        assert_eq!(p.lens.rings * 2, thread.lens.rings * 3);
+        assert_eq!(p.lens.deques * 2, thread.lens.deques * 3);
+        // The block's state and scratch, then the warps' states.
+        assert_eq!(
+            p.shared_mem_bytes,
+            cfg.shared_mem_bytes(ProgramKind::Block) + cfg.shared_mem_bytes(ProgramKind::Thread)
+        );
     }
 
     #[test]
     fn the_lengths_are_the_footprint_in_elements() {
         let cfg = GpuConfig::new().block(128).profile(10);
         let p = plan(&cfg, 100, false).unwrap();
-        let sizes = cfg.check_launch(&h100(), 100, 512, false).unwrap();
+        let sizes = cfg
+            .check_launch(&h100(), 100, 512, ProgramKind::Thread)
+            .unwrap();
         assert_eq!(p.warps, 400);
         assert_eq!(p.block, 128);
-        assert_eq!(p.shared_mem_bytes, cfg.shared_mem_bytes(false));
+        assert_eq!(
+            p.shared_mem_bytes,
+            cfg.shared_mem_bytes(ProgramKind::Thread)
+        );
         let l = p.lens;
         assert_eq!(Some(l.records as u64), sizes.records);
         assert_eq!(
@@ -337,11 +375,15 @@ mod tests {
         let p = plan(&cfg, 50, true).unwrap();
         assert_eq!(p.warps, 50);
         assert_eq!(p.lens.remote_free, 50);
-        assert_eq!(p.shared_mem_bytes, cfg.shared_mem_bytes(true));
+        assert_eq!(p.shared_mem_bytes, cfg.shared_mem_bytes(ProgramKind::Block));
         let launch = p.launch_config();
         assert_eq!(
             (launch.grid_dim, launch.block_dim, launch.shared_mem_bytes),
-            ((50, 1, 1), (256, 1, 1), cfg.shared_mem_bytes(true))
+            (
+                (50, 1, 1),
+                (256, 1, 1),
+                cfg.shared_mem_bytes(ProgramKind::Block)
+            )
         );
     }
 

@@ -230,7 +230,8 @@ impl GpuRuntime {
             return Ok(g);
         }
         let kernel = self.kernel::<P>()?;
-        let smem = self.config.shared_mem_bytes(P::BLOCK) as usize;
+        let kind = super::config::ProgramKind::of(P::BLOCK, P::MIXED);
+        let smem = self.config.shared_mem_bytes(kind) as usize;
         let per_sm = kernel
             .function()
             .occupancy_max_active_blocks_per_multiprocessor(self.config.launch.block, smem, None)

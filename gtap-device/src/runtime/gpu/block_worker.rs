@@ -61,6 +61,7 @@ use crate::runtime::deque::claim;
 use crate::runtime::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, Ordering};
+use crate::task::block::{RUNTIME_SHARED_BYTES, SCRATCH_OFFSET_AT};
 use crate::task::{Ctx, Program, Step};
 
 /// A post: leave the loop.
@@ -71,20 +72,45 @@ const RETURNED: u32 = 1 << 31;
 
 /// One iteration's shared words (two of them, by parity; see the module docs).
 #[repr(C)]
-struct StepWords {
+pub(super) struct StepWords {
     /// The task id the leader posted, [`NONE`] (idle) or [`STOP`].
-    post: u32,
+    pub(super) post: u32,
     /// Smallest and largest outcome word over the threads.
-    outcome_min: u32,
-    outcome_max: u32,
+    pub(super) outcome_min: u32,
+    pub(super) outcome_max: u32,
     /// Children the threads spawned in this step, summed.
-    spawned: u32,
+    pub(super) spawned: u32,
     /// The leader's outcome, for the threads to compare with (divergence only).
     leader_outcome: u32,
     /// Smallest index of a thread that differs from the leader (divergence only).
     diverged: u32,
     /// Threads whose frame differed from the record's (the uniformity check).
     mismatched: u32,
+}
+
+impl StepWords {
+    /// The words of a step that runs `post`, with the counters the threads fold into open.
+    pub(super) fn posting(post: u32) -> StepWords {
+        StepWords {
+            post,
+            outcome_min: u32::MAX,
+            outcome_max: 0,
+            spawned: 0,
+            leader_outcome: 0,
+            diverged: u32::MAX,
+            mismatched: 0,
+        }
+    }
+}
+
+/// Writes where a block task's scratch starts ([`crate::task::block::SCRATCH_OFFSET_AT`]).
+///
+/// # Safety
+/// One thread of the block, at kernel start, before the barrier that precedes any task.
+pub(super) unsafe fn set_scratch_offset(offset: u32) {
+    let word = dynamic_shared_memory::<u8>().wrapping_add(SCRATCH_OFFSET_AT);
+    // SAFETY: the runtime's word of the block's dynamic shared memory (contract).
+    unsafe { word.cast::<u32>().write_volatile(offset) };
 }
 
 /// The block's shared state: the worker's queue and allocator bookkeeping, then the steps.
@@ -95,8 +121,8 @@ pub struct BlockShared {
 }
 
 const _: () = assert!(
-    size_of::<BlockShared>() <= crate::task::block::RUNTIME_SHARED_BYTES,
-    "task::block::RUNTIME_SHARED_BYTES must cover BlockShared"
+    size_of::<BlockShared>() <= crate::task::block::SCRATCH_OFFSET_AT,
+    "task::block::RUNTIME_SHARED_BYTES must cover BlockShared and the scratch offset word"
 );
 
 /// The kernel body of block program `P`'s persistent kernel: one worker per thread block.
@@ -214,6 +240,9 @@ unsafe fn enter<P: Program>(run: *mut GpuRun, leader: bool) -> Option<(WarpCtx, 
     if leader {
         // SAFETY: the leader at kernel start, before the first barrier.
         unsafe { init_worker::<P>(&w, &cfg) };
+        // SAFETY: the runtime's word of the block's dynamic shared memory; tasks read it
+        // after the first barrier. The scratch follows the runtime's part.
+        unsafe { set_scratch_offset(RUNTIME_SHARED_BYTES as u32) };
     }
     Some((w, bs))
 }
@@ -245,17 +274,7 @@ unsafe fn post_next(w: &WarpCtx, words: *mut StepWords, l: &mut BlockLoop, stop:
         open_round::<WorkStealing>(w);
     }
     // SAFETY: the leader alone writes this iteration's words, before the barrier.
-    unsafe {
-        words.write(StepWords {
-            post,
-            outcome_min: u32::MAX,
-            outcome_max: 0,
-            spawned: 0,
-            leader_outcome: 0,
-            diverged: u32::MAX,
-            mismatched: 0,
-        })
-    };
+    unsafe { words.write(StepWords::posting(post)) };
 }
 
 /// An iteration with no task: a program without `taskwait!` ends when every task spawned
@@ -341,7 +360,7 @@ unsafe fn step<P: Program>(
 }
 
 /// A thread's outcome word: [`RETURNED`], or the taskwait site.
-fn outcome_word(step: Step, ctx: &Ctx) -> u32 {
+pub(super) fn outcome_word(step: Step, ctx: &Ctx) -> u32 {
     match step {
         Step::Done => RETURNED,
         Step::Wait => ctx.wait_site,
@@ -353,7 +372,7 @@ fn outcome_word(step: Step, ctx: &Ctx) -> u32 {
 ///
 /// # Safety
 /// `frame` is task `id`'s live frame, which nobody writes until the step's barrier.
-unsafe fn resume_copy<P: Program>(
+pub(super) unsafe fn resume_copy<P: Program>(
     w: &WarpCtx,
     words: *mut StepWords,
     tid: u32,
@@ -474,7 +493,8 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32) -> u32 {
     if run.num_warps < 2 {
         return NONE;
     }
-    let Some(s) = super::take::steal::<WorkStealing>(w, *queue, true, 1, run.steal_attempts, rng)
+    let Some(s) =
+        super::take::steal::<WorkStealing>(w, *queue, Some(nq), 1, run.steal_attempts, rng)
     else {
         return NONE;
     };
@@ -489,7 +509,7 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32) -> u32 {
 ///
 /// # Safety
 /// The leader alone, after the step's barrier; a suspended task's frame is written back.
-unsafe fn settle<P: Program>(
+pub(super) unsafe fn settle<P: Program>(
     w: &WarpCtx,
     id: u32,
     step: Step,
@@ -498,7 +518,9 @@ unsafe fn settle<P: Program>(
     again: &mut u32,
 ) -> bool {
     let rec = w.record::<P::Task>(id);
-    let limit = P::MAX_CHILDREN.min(MAX_OUTSTANDING);
+    // `max_children` holds per thread and is checked at each spawn; the block's total is
+    // bounded only by what the join counter can count.
+    let limit = MAX_OUTSTANDING;
     if spawned > limit {
         // SAFETY: the task's own, live record.
         let index = P::task_index(unsafe { &*Record::task(rec) });
@@ -545,7 +567,7 @@ unsafe fn settle<P: Program>(
 ///
 /// # Safety
 /// Task `id` is complete and the join protocol chose this block to complete it.
-unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
+pub(super) unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
     loop {
         let rec = w.record::<P::Task>(id);
         // SAFETY: complete: nobody else touches the record until it is reallocated; its
@@ -588,7 +610,7 @@ unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
 /// Every thread of the block calls it (a uniform branch), with its own outcome and frame.
 #[cold]
 #[inline(never)]
-unsafe fn report_divergence<P: Program>(
+pub(super) unsafe fn report_divergence<P: Program>(
     w: &WarpCtx,
     words: *mut StepWords,
     leader: bool,
@@ -631,7 +653,7 @@ unsafe fn report_divergence<P: Program>(
 /// frame, written back by the leader before the call.
 #[cold]
 #[inline(never)]
-unsafe fn frames_agree<P: Program>(
+pub(super) unsafe fn frames_agree<P: Program>(
     w: &WarpCtx,
     words: *mut StepWords,
     leader: bool,

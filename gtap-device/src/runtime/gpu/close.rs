@@ -97,8 +97,9 @@ pub(super) fn close_round<P: Program, S: Scheduler>(
     // SAFETY: called by lane 0 between rounds (see the callers).
     unsafe { w.lane0() }.sp += freed;
     refill_free_stack::<P>(w);
-    let next = next_queue(w, current as usize, batch);
-    let (to_global, global_src) = publish_queues::<S>(w, next);
+    let nq = super::worker::thread_queues::<P>(w.run()) as usize;
+    let next = next_queue(w, current as usize, nq, batch);
+    let (to_global, global_src) = publish_queues::<S>(w, next, nq);
     Closed {
         next: next as u32,
         to_global,
@@ -148,13 +149,13 @@ fn refill_free_stack<P: Program>(w: &WarpCtx) {
     }
 }
 
-/// Lane 0: the queue the next round starts from (see [`close_round`]).
+/// Lane 0: the queue the next round starts from (see [`close_round`]), one of the `nq` that
+/// hold thread tasks.
 #[inline(always)]
-fn next_queue(w: &WarpCtx, current: usize, batch: u32) -> usize {
+fn next_queue(w: &WarpCtx, current: usize, nq: usize, batch: u32) -> usize {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
-    let nq = run.num_queues as usize;
     if nq == 1 {
         return current;
     }
@@ -187,10 +188,11 @@ fn next_queue(w: &WarpCtx, current: usize, batch: u32) -> usize {
 }
 
 /// Lane 0: keeps the newest (up to `keep_max`) of queue `next`'s new tasks and publishes the
-/// rest of every queue. Returns what the global-queue ablation must copy (see
-/// [`close_round`]).
+/// rest of every queue; queues from `nq` on (a mixed program's block tasks) are always
+/// published whole, for the block leaders to take. Returns what the global-queue ablation
+/// must copy (see [`close_round`]).
 #[inline(always)]
-fn publish_queues<S: Scheduler>(w: &WarpCtx, next: usize) -> (u32, u32) {
+fn publish_queues<S: Scheduler>(w: &WarpCtx, next: usize, nq_thread: usize) -> (u32, u32) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
@@ -202,7 +204,7 @@ fn publish_queues<S: Scheduler>(w: &WarpCtx, next: usize) -> (u32, u32) {
     for q in 0..nq {
         let staged = sh.staged[q].min(sh.room[q]);
         let total = sh.private[q] + staged;
-        let keep = if q == next || run.tuning & tuning::KEEP_EVERY_QUEUE != 0 {
+        let keep = if q == next || (q < nq_thread && run.tuning & tuning::KEEP_EVERY_QUEUE != 0) {
             total.min(run.keep_max)
         } else {
             0

@@ -14,6 +14,7 @@
 //! | root result | `size_of::<R>()` bytes | the root task, when it returns |
 //! | profile events (profiled kernel only) | `num_warps * profile_capacity` [`ProfileEvent`]s | warp `w`'s lane 0 into `w * profile_capacity ..`, once per round (see `profile`) |
 //! | profile headers (profiled kernel only) | `num_warps` [`ProfileWarp`]s | each warp's lane 0, at its start and end |
+//! | block board (mixed programs only) | one `u32` per thread block | a warp adds the block tasks it published, a leader subtracts those it took (atomics) |
 
 use core::time::Duration;
 
@@ -325,6 +326,10 @@ pub struct GpuRun {
     /// The granularity policy: which spawns run inline instead of as tasks (thread
     /// programs; see `runtime::granularity`). Off in a zeroed block.
     pub granularity: Granularity,
+    /// Mixed programs: the block board, one `u32` per thread block, zeroed by the host: how
+    /// many block tasks the block's warps published and no leader has taken yet (a hint for
+    /// idle leaders looking for block tasks, see `mixed`). 0 in other programs.
+    pub block_board: u64,
 }
 
 impl GpuRun {

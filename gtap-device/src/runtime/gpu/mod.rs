@@ -72,6 +72,8 @@ mod close;
 mod global_queue;
 #[cfg(target_arch = "nvptx64")]
 mod lanes;
+#[cfg(target_arch = "nvptx64")]
+mod mixed;
 pub mod sched;
 #[cfg(target_arch = "nvptx64")]
 mod spawn;
@@ -87,6 +89,8 @@ mod panic;
 
 #[cfg(target_arch = "nvptx64")]
 pub use block_worker::block_worker;
+#[cfg(target_arch = "nvptx64")]
+pub use mixed::mixed_worker;
 #[cfg(target_arch = "nvptx64")]
 pub use panic::{report_panic, set_sink};
 #[cfg(target_arch = "nvptx64")]

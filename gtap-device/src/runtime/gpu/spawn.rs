@@ -9,7 +9,8 @@ use crate::runtime::record::Record;
 use crate::task::{Ctx, Program};
 
 /// The device side of `spawn!`: allocates a record from the warp's slab, fills it, stages it
-/// in queue `queue`, and counts it in `ctx.spawned`.
+/// in queue `queue` (a mixed program's block task: in the worker's block-task queue), and
+/// counts it in `ctx.spawned`.
 ///
 /// # Safety
 /// As `crate::backend::spawn`: `ctx` is the context this runtime gave the running task.
@@ -30,13 +31,18 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
         });
         return;
     }
-    if queue >= w.run().num_queues {
+    let thread_queues = super::worker::thread_queues::<P>(w.run());
+    // A mixed program's block tasks all go to the worker's last queue, which block leaders
+    // take from (`mixed`); the EPAQ queue chosen for them is not used.
+    let to_block_queue = P::MIXED && P::task_is_block(&task);
+    if queue >= thread_queues && !to_block_queue {
         w.fail(RunError::BadQueue {
             queue,
-            num_queues: w.run().num_queues,
+            num_queues: thread_queues,
         });
         return;
     }
+    let queue = if to_block_queue { thread_queues } else { queue };
     let Some(id) = w.alloc() else { return };
     let rec = w.record::<P::Task>(id);
     // A program without `taskwait!` never reads a child's result, and the parent may be gone
@@ -81,7 +87,7 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     let run = w.run();
     let policy = &run.granularity;
     // A bad queue is the spawn's to report.
-    if policy.on == 0 || queue >= run.num_queues {
+    if policy.on == 0 || queue >= super::worker::thread_queues::<P>(run) {
         return false;
     }
     let sh = w.sh;

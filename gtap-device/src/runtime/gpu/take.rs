@@ -90,10 +90,12 @@ impl Batch {
 /// Always inlined, as every step below: a call would put what the kernel passes by
 /// reference (`rng`) in local memory for the whole loop, a load and a store around every use
 /// in the hottest code (results/perf-notes.md has the measurement).
+///
+/// `nq` is the number of queues that hold thread tasks: the first `nq` of the warp's (a
+/// mixed program's last queue holds block tasks, which thread rounds never take).
 #[inline(always)]
-pub(super) fn take_batch<S: Scheduler>(w: &WarpCtx, queue: u32, rng: &mut u32) -> Batch {
+pub(super) fn take_batch<S: Scheduler>(w: &WarpCtx, queue: u32, nq: u32, rng: &mut u32) -> Batch {
     let run = w.run();
-    let nq = run.num_queues;
     for step in 0..nq {
         let q = (queue + step) % nq;
         if let Some(b) = take_from_queue::<S>(w, q, rng) {
@@ -101,7 +103,7 @@ pub(super) fn take_batch<S: Scheduler>(w: &WarpCtx, queue: u32, rng: &mut u32) -
         }
     }
     if run.num_warps > 1
-        && let Some(s) = steal::<S>(w, queue, true, WARP_SIZE, run.steal_attempts, rng)
+        && let Some(s) = steal::<S>(w, queue, Some(nq), WARP_SIZE, run.steal_attempts, rng)
     {
         return Batch {
             n: s.n,
@@ -145,7 +147,7 @@ fn take_from_queue<S: Scheduler>(w: &WarpCtx, q: u32, rng: &mut u32) -> Option<B
     if b.n < WARP_SIZE
         && top_up > 0
         && (b.n > 0 || per_queue)
-        && let Some(s) = steal::<S>(w, q, false, WARP_SIZE - b.n, top_up, rng)
+        && let Some(s) = steal::<S>(w, q, None, WARP_SIZE - b.n, top_up, rng)
     {
         // The warp's own entries in lanes `0..own`, the stolen ones after them.
         b.source = if b.n > 0 {
@@ -230,20 +232,18 @@ pub(super) struct Stolen {
 }
 
 /// Lane 0: tries up to `attempts` random victims for up to `want` entries of queue `queue`
-/// (of queue `queue + attempt`, round-robin, when `vary_queue`). Inlined as
+/// (with `vary_queue = Some(nq)`, of queue `(queue + attempt) % nq`, round-robin). Inlined as
 /// [`take_batch`] is. The block worker steals one entry at a time with it.
 #[inline(always)]
 pub(super) fn steal<S: Scheduler>(
     w: &WarpCtx,
     queue: u32,
-    vary_queue: bool,
+    vary_queue: Option<u32>,
     want: u32,
     attempts: u32,
     rng: &mut u32,
 ) -> Option<Stolen> {
     let run = w.run();
-    // SAFETY: called by lane 0 (or the block's leader) between rounds (see the callers).
-    let stats = unsafe { &mut w.lane0().stats };
     for attempt in 0..attempts {
         *rng ^= *rng << 13;
         *rng ^= *rng >> 17;
@@ -252,45 +252,60 @@ pub(super) fn steal<S: Scheduler>(
         if victim >= w.warp {
             victim += 1;
         }
-        let q = if vary_queue {
-            (queue + attempt) % run.num_queues
-        } else {
-            queue
+        let q = match vary_queue {
+            Some(nq) => (queue + attempt) % nq,
+            None => queue,
         };
-        stats.steals_attempted += 1;
-        let d = w.deque(victim, q);
-        // Relaxed pre-check, to skip empty victims without touching their lock.
-        if d.count().load(Ordering::Relaxed) == 0 {
-            continue;
+        if let Some(s) = steal_from::<S>(w, victim, q, want) {
+            return Some(s);
         }
-        // Acquire: the previous thief's head update happens before our read of head.
-        if d.lock()
-            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            continue;
-        }
-        // Acquire: the owner's push (release fence + count add) happens before our reads of
-        // the ids and their records.
-        let k = if S::one_at_a_time(w.run()) {
-            claim_singly(d.count(), want, Ordering::Acquire)
-        } else {
-            claim(d.count(), |avail| avail.min(want), Ordering::Acquire)
-        };
-        if k == 0 {
-            d.lock().store(0, Ordering::Release);
-            continue;
-        }
-        let head = d.head().load(Ordering::Relaxed);
-        stats.steals_won += 1;
-        return Some(Stolen {
-            victim,
-            queue: q,
-            head,
-            n: k,
-        });
     }
     None
+}
+
+/// Lane 0 (or a block's leader): one try at up to `want` entries of `victim`'s queue `q`;
+/// on success the victim's steal lock stays held until [`finish_steal`].
+#[inline(always)]
+pub(super) fn steal_from<S: Scheduler>(
+    w: &WarpCtx,
+    victim: u32,
+    q: u32,
+    want: u32,
+) -> Option<Stolen> {
+    // SAFETY: called by lane 0 (or the block's leader) between rounds (see the callers).
+    let stats = unsafe { &mut w.lane0().stats };
+    stats.steals_attempted += 1;
+    let d = w.deque(victim, q);
+    // Relaxed pre-check, to skip empty victims without touching their lock.
+    if d.count().load(Ordering::Relaxed) == 0 {
+        return None;
+    }
+    // Acquire: the previous thief's head update happens before our read of head.
+    if d.lock()
+        .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        return None;
+    }
+    // Acquire: the owner's push (release fence + count add) happens before our reads of
+    // the ids and their records.
+    let k = if S::one_at_a_time(w.run()) {
+        claim_singly(d.count(), want, Ordering::Acquire)
+    } else {
+        claim(d.count(), |avail| avail.min(want), Ordering::Acquire)
+    };
+    if k == 0 {
+        d.lock().store(0, Ordering::Release);
+        return None;
+    }
+    let head = d.head().load(Ordering::Relaxed);
+    stats.steals_won += 1;
+    Some(Stolen {
+        victim,
+        queue: q,
+        head,
+        n: k,
+    })
 }
 
 /// Lane 0 (or the block worker's leader), once the stolen entries have been read: moves the

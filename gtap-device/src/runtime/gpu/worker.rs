@@ -46,8 +46,9 @@ const FLAG_PERIOD: u64 = 32;
 /// [`Hooks::start`] requires of `run` for `H`.
 pub unsafe fn thread_worker<P: Program, H: Hooks, S: Scheduler>(run: *mut GpuRun) {
     let lane = lane_id();
-    // SAFETY: `run` is the control block of program `P` (contract).
-    let Some(w) = (unsafe { enter::<P>(run, lane) }) else {
+    // SAFETY: `run` is the control block of program `P` (contract); the warps' shared states
+    // start the block's dynamic shared memory.
+    let Some(w) = (unsafe { enter::<P>(run, lane, 0) }) else {
         return;
     };
     let mut l = LoopState::new(w.warp);
@@ -61,24 +62,8 @@ pub unsafe fn thread_worker<P: Program, H: Hooks, S: Scheduler>(run: *mut GpuRun
         if unsafe { stop_requested(&w, lane, l.idle, stop) } {
             break;
         }
-        prof.round_start();
         // SAFETY: converged, as above.
-        let (b, id) = unsafe { take::<S>(&w, lane, &mut l) };
-        l.idle = b.n == 0;
-        if b.n == 0 {
-            // SAFETY: converged (`b.n` is uniform).
-            unsafe { idle::<P>(&w, lane, &mut l.backoff) };
-            prof.idle_round();
-            continue;
-        }
-        l.backoff = 0;
-        // SAFETY: converged; `id` (when not NONE) was claimed by this warp for this round.
-        let (r, c) = unsafe { run_round::<P, H, S>(&w, lane, id, &b, l.queue, &mut prof) };
-        l.lane_resumes += u64::from(r);
-        l.lane_completed += u64::from(c);
-        // SAFETY: converged, just after the round's barrier.
-        unsafe { publish_round::<P, S>(&w, lane, &b, &mut l) };
-        prof.round_end();
+        unsafe { round::<P, H, S>(&w, lane, &mut l, &mut prof) };
     }
     prof.finish();
     // SAFETY: every lane left the loop together (the flags were broadcast).
@@ -86,27 +71,27 @@ pub unsafe fn thread_worker<P: Program, H: Hooks, S: Scheduler>(run: *mut GpuRun
 }
 
 /// What a warp keeps from round to round, in registers (every step below is inlined).
-struct LoopState {
+pub(super) struct LoopState {
     /// The EPAQ queue the warp works on.
     queue: u32,
     /// The victim choice's xorshift state (lane 0's).
-    rng: u32,
+    pub(super) rng: u32,
     /// The idle sleep, doubled per idle round.
     backoff: u32,
     /// The last round found no task.
-    idle: bool,
+    pub(super) idle: bool,
     /// Programs without `taskwait!`: tasks this warp spawned and completed (lane 0's copy;
     /// warp 0 counts the root as spawned).
     spawned_total: u64,
     completed_total: u64,
     /// Per-lane counts, summed over the warp once at the end.
-    lane_resumes: u64,
-    lane_completed: u64,
+    pub(super) lane_resumes: u64,
+    pub(super) lane_completed: u64,
 }
 
 impl LoopState {
     #[inline(always)]
-    fn new(warp: u32) -> LoopState {
+    pub(super) fn new(warp: u32) -> LoopState {
         LoopState {
             queue: 0,
             rng: warp.wrapping_mul(0x9E37_79B9) | 1,
@@ -120,14 +105,52 @@ impl LoopState {
     }
 }
 
-/// The start of the kernel for one warp: its context, after checking the host's layout of
-/// program `P` and (warp 0) building the root task; `None` for a warp past the run's warps
-/// or a layout mismatch (reported).
+/// One round after the stop check: take a batch; with none, idle; else run it and publish
+/// what it made (steps 1 to 3).
 ///
 /// # Safety
-/// The whole warp calls it at kernel start; `run` is as [`thread_worker`] requires.
+/// The whole warp is converged, between rounds.
 #[inline(always)]
-unsafe fn enter<P: Program>(run: *mut GpuRun, lane: u32) -> Option<WarpCtx> {
+pub(super) unsafe fn round<P: Program, H: Hooks, S: Scheduler>(
+    w: &WarpCtx,
+    lane: u32,
+    l: &mut LoopState,
+    prof: &mut H,
+) {
+    prof.round_start();
+    // SAFETY: converged (contract).
+    let (b, id) = unsafe { take::<P, S>(w, lane, l) };
+    l.idle = b.n == 0;
+    if b.n == 0 {
+        // SAFETY: converged (`b.n` is uniform).
+        unsafe { idle::<P>(w, lane, &mut l.backoff) };
+        prof.idle_round();
+        return;
+    }
+    l.backoff = 0;
+    // SAFETY: converged; `id` (when not NONE) was claimed by this warp for this round.
+    let (r, c) = unsafe { run_round::<P, H, S>(w, lane, id, &b, l.queue, prof) };
+    l.lane_resumes += u64::from(r);
+    l.lane_completed += u64::from(c);
+    // SAFETY: converged, just after the round's barrier.
+    unsafe { publish_round::<P, S>(w, lane, b.n, l) };
+    prof.round_end();
+}
+
+/// The start of the kernel for one warp: its context, after checking the host's layout of
+/// program `P` and (warp 0) building the root task; `None` for a warp past the run's warps
+/// or a layout mismatch (reported). The block's warps keep their [`WarpShared`]s one after
+/// the other from byte `shared_base` of its dynamic shared memory.
+///
+/// # Safety
+/// The whole warp calls it at kernel start; `run` is as [`thread_worker`] requires, with
+/// the warps' shared states at `shared_base`.
+#[inline(always)]
+pub(super) unsafe fn enter<P: Program>(
+    run: *mut GpuRun,
+    lane: u32,
+    shared_base: usize,
+) -> Option<WarpCtx> {
     let warp = global_warp_id();
     // SAFETY: the control block lives for the kernel (contract).
     let cfg = unsafe { *run };
@@ -135,8 +158,10 @@ unsafe fn enter<P: Program>(run: *mut GpuRun, lane: u32) -> Option<WarpCtx> {
     if warp >= cfg.num_warps {
         return None;
     }
-    let sh: *mut WarpShared =
-        dynamic_shared_memory::<WarpShared>().wrapping_add(warp_id() as usize);
+    let sh: *mut WarpShared = dynamic_shared_memory::<u8>()
+        .wrapping_add(shared_base)
+        .cast::<WarpShared>()
+        .wrapping_add(warp_id() as usize);
     let w = WarpCtx { run, sh, warp };
 
     if !layout_matches::<P>(&w, &cfg, lane == 0) {
@@ -204,7 +229,7 @@ pub(super) unsafe fn init_worker<P: Program>(w: &WarpCtx, cfg: &GpuRun) {
 /// # Safety
 /// The whole warp is converged.
 #[inline(always)]
-unsafe fn stop_requested(w: &WarpCtx, lane: u32, idle: bool, stop: &AtomicU32) -> bool {
+pub(super) unsafe fn stop_requested(w: &WarpCtx, lane: u32, idle: bool, stop: &AtomicU32) -> bool {
     let mut flags = 0;
     if lane == 0 {
         // SAFETY: lane 0 between rounds.
@@ -237,7 +262,11 @@ unsafe fn stop_requested(w: &WarpCtx, lane: u32, idle: bool, stop: &AtomicU32) -
 /// # Safety
 /// The whole warp is converged.
 #[inline(always)]
-unsafe fn take<S: Scheduler>(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batch, u32) {
+unsafe fn take<P: Program, S: Scheduler>(
+    w: &WarpCtx,
+    lane: u32,
+    l: &mut LoopState,
+) -> (Batch, u32) {
     let warp = w.warp;
     let mut b = Batch {
         n: 0,
@@ -251,7 +280,7 @@ unsafe fn take<S: Scheduler>(w: &WarpCtx, lane: u32, l: &mut LoopState) -> (Batc
         source: batch_source::NONE,
     };
     if lane == 0 {
-        b = take_batch::<S>(w, l.queue, &mut l.rng);
+        b = take_batch::<S>(w, l.queue, thread_queues::<P>(w.run()), &mut l.rng);
     }
     // SAFETY: converged (contract; lane 0's work above is not a divergent barrier region).
     let b = unsafe { broadcast(b) };
@@ -311,7 +340,10 @@ unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, backoff: &mut u32) {
             Ordering::Release,
         );
     }
-    *backoff = (*backoff * 2).clamp(64, 4096);
+    // In a mixed program an idle warp must soon see its leader's next block step, which waits
+    // for it at a barrier: it sleeps less.
+    let longest = if P::MIXED { 512 } else { 4096 };
+    *backoff = (*backoff * 2).clamp(64, longest);
     nanosleep(*backoff);
 }
 
@@ -348,15 +380,17 @@ unsafe fn run_round<P: Program, H: Hooks, S: Scheduler>(
 
 /// Step 3, publish: lane 0 settles the allocator, every lane returns the round's freed
 /// records, lane 0 publishes the round's new tasks ([`close_round`]) and picks the next queue;
-/// with the global-queue ablation, the lanes copy the new tasks there.
+/// with the global-queue ablation, the lanes copy the new tasks there. `completed` is how
+/// many tasks completed on the warp in the round (lane 0's value counts): for programs
+/// without `taskwait!`, every task the round ran.
 ///
 /// # Safety
 /// The whole warp is converged, just after the round's run ([`run_round`]).
 #[inline(always)]
-unsafe fn publish_round<P: Program, S: Scheduler>(
+pub(super) unsafe fn publish_round<P: Program, S: Scheduler>(
     w: &WarpCtx,
     lane: u32,
-    b: &Batch,
+    completed: u32,
     l: &mut LoopState,
 ) {
     let warp = w.warp;
@@ -369,7 +403,7 @@ unsafe fn publish_round<P: Program, S: Scheduler>(
             // `taken`. Published before the round's new tasks are (in `close_round`), so a
             // completion counted anywhere comes after its spawn was counted.
             l.spawned_total += u64::from(taken);
-            l.completed_total += u64::from(b.n);
+            l.completed_total += u64::from(completed);
             let (s, c) = w.counts(warp);
             s.store(l.spawned_total, Ordering::Relaxed);
             // Release: the spawn count above and the round's work (ordered by the barrier
@@ -443,7 +477,7 @@ unsafe fn push_global(w: &WarpCtx, lane: u32, n: u32, src: u32, base: u32) {
 /// # Safety
 /// The whole warp is converged, after the loop.
 #[inline(always)]
-unsafe fn finish(w: &WarpCtx, lane: u32, l: &LoopState) {
+pub(super) unsafe fn finish(w: &WarpCtx, lane: u32, l: &LoopState) {
     // SAFETY: converged (contract).
     let resumes = unsafe { warp_sum(l.lane_resumes) };
     // SAFETY: as above.
@@ -513,4 +547,12 @@ unsafe fn warp_sum(v: u64) -> u64 {
         offset /= 2;
     }
     v
+}
+
+/// How many of a worker's queues hold thread tasks: all of them, but in a mixed program the
+/// last, which holds block tasks (`mixed`). A constant but for the one field in thread and
+/// block programs.
+#[inline(always)]
+pub(super) fn thread_queues<P: Program>(run: &GpuRun) -> u32 {
+    run.num_queues - u32::from(P::MIXED)
 }

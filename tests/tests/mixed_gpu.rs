@@ -1,0 +1,159 @@
+//! Programs with both thread tasks and block tasks on the GPU's mixed kernel: every warp runs
+//! thread tasks and every thread block, all its warps together, runs the block tasks its
+//! leader takes. The checks of `mixed_cpu.rs` on several launch shapes, a block task as the
+//! root, EPAQ queues beside the block queue, and the settings such programs refuse. Reported
+//! as ignored without a GPU (the GPU test harness).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{device_ptr, download, upload};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
+use gtap_tests::lang::Counter;
+use gtap_tests::mixed::{program, walk_reference};
+
+/// `grid` blocks of `block` threads; a run that hangs ends at the timeout instead.
+fn config(grid: u32, block: u32) -> GpuConfig {
+    GpuConfig::new()
+        .grid(grid)
+        .block(block)
+        .check_uniform(true)
+        .timeout(Duration::from_secs(30))
+}
+
+/// Runs `walk(n)` on `rt` with a fresh device counter: (result, counter, tasks).
+fn walk(rt: &mut GpuRuntime, n: u32) -> (u64, u64, u64) {
+    let gpu = rt.gpu().clone();
+    let cell = upload(&gpu, &[0u64]);
+    // SAFETY: a zeroed, aligned device u64 that outlives the run.
+    let c = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+    let (v, stats) = rt.run(program::walk(c, n)).unwrap();
+    (v, download(&gpu, &cell)[0], stats.tasks)
+}
+
+fn thread_and_block_tasks_join_each_other_on_several_launch_shapes() {
+    for (grid, block) in [(1, 32), (4, 64), (16, 128), (132, 256), (8, 512)] {
+        let Some(mut rt) = common::runtime(gtap_tests::PTX, config(grid, block)) else {
+            return;
+        };
+        for n in [0, 1, 7, 40, 200] {
+            let (v, count, tasks) = walk(&mut rt, n);
+            let shape = format!("{grid} blocks of {block}, n = {n}");
+            assert_eq!(v, walk_reference(n, block), "{shape}");
+            assert_eq!(count, u64::from(n * block), "{shape}");
+            // walk: n + 1 tasks; each team_step: itself, its square, a bump per thread.
+            assert_eq!(
+                tasks,
+                u64::from(n + 1) + u64::from(n) * (2 + u64::from(block)),
+                "{shape}"
+            );
+        }
+    }
+}
+
+fn a_block_task_can_be_the_root() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config(8, 128)) else {
+        return;
+    };
+    let gpu = rt.gpu().clone();
+    let cell = upload(&gpu, &[0u64]);
+    // SAFETY: a zeroed, aligned device u64 that outlives the run.
+    let c = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+    let (v, stats) = rt.run(program::team_step(c, 6)).unwrap();
+    assert_eq!(v, 128 + 36);
+    assert_eq!(download(&gpu, &cell)[0], 128);
+    assert_eq!(stats.tasks, 1 + 1 + 128);
+}
+
+fn epaq_queues_sit_beside_the_block_queue() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config(16, 64).num_queues(3)) else {
+        return;
+    };
+    let (v, count, _) = walk(&mut rt, 30);
+    assert_eq!(v, walk_reference(30, 64));
+    assert_eq!(count, 30 * 64);
+}
+
+fn runs_repeat_on_one_runtime() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config(132, 128)) else {
+        return;
+    };
+    for round in 0..20 {
+        let (v, count, _) = walk(&mut rt, 64);
+        assert_eq!(v, walk_reference(64, 128), "round {round}");
+        assert_eq!(count, 64 * 128, "round {round}");
+    }
+}
+
+fn settings_block_tasks_do_not_support_are_refused() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config(4, 64).profile(64)) else {
+        return;
+    };
+    let cell: &'static mut u64 = Box::leak(Box::new(0u64));
+    // SAFETY: zeroed, aligned, leaked; never touched (the run is refused).
+    let counter = unsafe { Counter::from_ptr(cell as *mut u64) };
+    let err = rt.run(program::walk(counter, 3)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GpuRunError::NotForBlockPrograms {
+                program: "mixed",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    rt.set_config(config(4, 64)).unwrap();
+    let (v, _, _) = walk(&mut rt, 3);
+    assert_eq!(v, walk_reference(3, 64));
+}
+
+fn mergesort_with_block_merges_sorts() {
+    use gtap_examples::buf::Buf;
+    use gtap_examples::mergesort_mixed::{Params, program as msort};
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config(132, 256)) else {
+        return;
+    };
+    let gpu = rt.gpu().clone();
+    let small = Params {
+        leaf: 16,
+        block_merge: 256,
+        part: 1000,
+    };
+    for (n, p) in [
+        (0, Params::default()),
+        (1, Params::default()),
+        (5000, small),
+        (100_003, small),
+        (1_000_000, Params::default()),
+        (3_000_017, Params::default()),
+    ] {
+        let input = common::random_input(n, n as u64 + 9);
+        // Device buffers of at least one element (an empty allocation is an error).
+        let mut padded = input.clone();
+        padded.resize(n.max(1), 0);
+        let data = upload(&gpu, &padded);
+        let tmp = upload(&gpu, &vec![0u32; n.max(1)]);
+        // SAFETY: both device buffers hold at least `n` u32s and outlive the run.
+        let (d, t) = unsafe {
+            (
+                Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
+                Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+            )
+        };
+        rt.run(msort::sort(d, t, 0, n, false, p)).unwrap();
+        let mut out = download(&gpu, &data);
+        out.truncate(n);
+        common::check_sorted_permutation(&input, &out);
+    }
+}
+
+gtap_host::gpu_test_main!(
+    mergesort_with_block_merges_sorts,
+    thread_and_block_tasks_join_each_other_on_several_launch_shapes,
+    a_block_task_can_be_the_root,
+    epaq_queues_sit_beside_the_block_queue,
+    runs_repeat_on_one_runtime,
+    settings_block_tasks_do_not_support_are_refused,
+);
