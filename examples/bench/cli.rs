@@ -398,18 +398,21 @@ pub struct SortArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_count)]
     pub n: Option<Vec<usize>>,
     /// GPU leaf: sort sequentially (insertion sort; mergesort-mixed: sort_unstable) at or
-    /// below this many elements [default: mergesort 128, mergesort-mixed 256, cilksort 64].
+    /// below this many elements [default: mergesort 128, cilksort 64, mergesort-mixed the
+    /// program's].
     #[arg(long, value_parser = parse_count)]
     pub cutoff: Option<usize>,
     /// cilksort on the GPU: merge sequentially at or below this many elements.
     #[arg(long, value_parser = parse_count, default_value = "256")]
     pub merge_cutoff: usize,
-    /// mergesort-mixed: merges of at least this many elements are split into block tasks.
-    #[arg(long, value_parser = parse_count, default_value = "8192")]
-    pub block_merge: usize,
-    /// mergesort-mixed: output elements per block task of a merge (at most 256 parts).
-    #[arg(long, value_parser = parse_count, default_value = "32768")]
-    pub part: usize,
+    /// mergesort-mixed: merges of at least this many elements are split into block tasks
+    /// [default: the program's, `mergesort_mixed::Params::default()`].
+    #[arg(long, value_parser = parse_count)]
+    pub block_merge: Option<usize>,
+    /// mergesort-mixed: output elements per block task of a merge, at most 256 parts
+    /// [default: the program's].
+    #[arg(long, value_parser = parse_count)]
+    pub part: Option<usize>,
     /// mergesort-mixed: threads per block, the team of a block task (its warps run thread
     /// tasks otherwise).
     #[arg(long, default_value_t = 256)]

@@ -124,10 +124,11 @@ fn gpu(
 /// elements by block tasks of about `--part` outputs each.
 fn mixed(h: &mut Harness, rt: &mut GpuRuntime, a: &SortArgs, input: &[u32], sorted: &[u32]) {
     let n = input.len();
+    let d = Params::default();
     let p = Params {
-        leaf: a.cutoff.unwrap_or(Params::default().leaf),
-        block_merge: a.block_merge,
-        part: a.part,
+        leaf: a.cutoff.unwrap_or(d.leaf),
+        block_merge: a.block_merge.unwrap_or(d.block_merge),
+        part: a.part.unwrap_or(d.part),
     };
     let base = rt.config().clone();
     rt.set_config(base.clone().block(a.team))

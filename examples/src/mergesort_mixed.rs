@@ -31,11 +31,14 @@ pub struct Params {
 }
 
 impl Default for Params {
+    /// The sizes that sorted 1e7 random `u32`s fastest in a sweep on an H100 with blocks of
+    /// 256 threads (results/2026-11-25-mixed-h100.md): small leaves and block merges from
+    /// 2048 elements, because one GPU thread merging or sorting alone is the slow part.
     fn default() -> Self {
         Params {
-            leaf: 256,
-            block_merge: 1 << 13,
-            part: 1 << 15,
+            leaf: 64,
+            block_merge: 1 << 11,
+            part: 1 << 14,
         }
     }
 }
