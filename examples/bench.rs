@@ -44,6 +44,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[path = "bench/batch.rs"]
+mod batch;
 #[path = "bench/blocks.rs"]
 mod blocks;
 #[path = "bench/cli.rs"]

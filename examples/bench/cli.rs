@@ -306,6 +306,9 @@ pub enum Command {
     /// uploading the initial depths and downloading the depths (BFS), uploading x and
     /// downloading y (SpMV).
     Graph(GraphArgs),
+    /// Many small roots: one launch for all (run_batch) against one launch per root; CPU:
+    /// rayon over the roots.
+    Batch(BatchArgs),
     /// The headline programs with their CPU baselines: fib(40), nqueens(16), mergesort 1e7,
     /// cilksort 1e8.
     Headline(HeadlineArgs),
@@ -360,6 +363,29 @@ pub struct FibArgs {
     /// sequential recursion below; one row per value (0: none).
     #[arg(long, value_delimiter = ',', default_values_t = [20u32], value_name = "LEVELS")]
     pub rayon_levels: Vec<u32>,
+}
+
+/// `batch`.
+#[derive(Parser, Debug, Clone)]
+pub struct BatchArgs {
+    /// Programs each root runs.
+    #[arg(long, value_delimiter = ',', default_values = ["nqueens10", "fib20"])]
+    pub program: Vec<BatchProgram>,
+    /// Roots in the batch.
+    #[arg(long, value_parser = parse_count, default_value = "100000")]
+    pub roots: usize,
+    /// Roots run one launch each, for the comparison.
+    #[arg(long, value_parser = parse_count, default_value = "2000")]
+    pub loop_roots: usize,
+}
+
+/// A root program of `batch`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchProgram {
+    /// nqueens(10) with tasks in the top 3 rows.
+    Nqueens10,
+    /// fib(20), one task per call.
+    Fib20,
 }
 
 /// `nqueens`.

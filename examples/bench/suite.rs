@@ -14,7 +14,7 @@ use crate::cli::{
 use crate::cli::{EpaqProgram, GpuArgs};
 use crate::device::{Want, open};
 use crate::harness::Harness;
-use crate::{epaq, fib, granularity, graph, nqueens, sort, table, tree, uts};
+use crate::{batch, epaq, fib, granularity, graph, nqueens, sort, table, tree, uts};
 
 /// What every family works with.
 pub struct Bench {
@@ -63,6 +63,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Epaq(a) => epaq::run(&mut b, &a.program),
         Command::Granularity(a) => granularity::run(&mut b, a),
         Command::Graph(a) => graph::run(&mut b, a),
+        Command::Batch(a) => batch::run(&mut b, a),
         Command::Headline(a) => headline(&mut b, a),
         Command::All => all(&mut b),
         Command::Join(_) => unreachable!("join is run before the GPU is opened"),

@@ -193,6 +193,23 @@ pub mod program {
         a.get() + b.get()
     }
 
+    /// Fails `depth` levels below itself, with a `spawn!(into ..)` past its slots: for the
+    /// tests of batches, which name the root a failing task belongs to.
+    #[gtap::task]
+    pub fn fail_below(depth: u32) -> u64 {
+        if depth == 0 {
+            let kids = slots!(u64; 2);
+            for i in 0..3 {
+                spawn!(into kids, square(i));
+            }
+            taskwait!();
+            return kids.iter().sum();
+        }
+        let below = spawn!(fail_below(depth - 1));
+        taskwait!();
+        below.get()
+    }
+
     /// Spawns more children than its program allows between two taskwaits.
     #[gtap::task]
     pub fn too_many(n: u32) {

@@ -210,6 +210,24 @@ impl<'a, T> Pool<'a, T> {
         Ok(cache.ids[cache.len])
     }
 
+    /// Takes `n` never-used records with consecutive ids, initialized and not live, and
+    /// returns the first id: for a run's roots, which the host builds before any worker
+    /// starts (and finds again by id). Fails when fewer than `n` never-used records are left.
+    pub fn alloc_fresh(&self, n: u32) -> Result<u32, RunError> {
+        let (start, end) = self.bump(n);
+        if end - start < n {
+            return Err(RunError::PoolExhausted {
+                capacity: self.capacity,
+            });
+        }
+        for id in start..end {
+            // SAFETY: ids from the bump region were never handed out in this run: nobody else
+            // can reach them, and `record` is in bounds.
+            unsafe { Record::init(self.record(id)) };
+        }
+        Ok(start)
+    }
+
     /// Returns record `id` (completed, its frame dropped) to the pool.
     #[inline]
     pub fn free(&self, cache: &mut LocalCache, id: u32) {

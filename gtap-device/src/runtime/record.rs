@@ -21,6 +21,11 @@ use super::sync::{AtomicI32, AtomicU32};
 /// "No record": the parent of the root task, and the end of the free stack.
 pub const NONE: u32 = u32::MAX;
 
+/// Where a record's header keeps its parent's id, in bytes from the record's start, whatever
+/// the task type (the header comes first and does not depend on it): for a host that follows
+/// parents in device memory after a failed run.
+pub const PARENT_OFFSET: usize = core::mem::offset_of!(Record<u8>, parent);
+
 /// One task record. `T` is the program's task enum.
 #[repr(C)]
 pub struct Record<T> {

@@ -22,6 +22,7 @@
 //!   between runs.
 
 use super::error::{ErrorSlot, Failure};
+use super::record::NONE;
 use super::sync::{AtomicU32, Ordering};
 
 /// Bit of [`Termination::stop`]: the root task completed.
@@ -29,13 +30,29 @@ pub const DONE: u32 = 1;
 /// Bit of [`Termination::stop`]: a worker recorded an error; everyone stops.
 pub const ABORT: u32 = 2;
 
+/// A root of the run completed; `left` counts the roots not completed yet (the number of
+/// roots when the run starts). Returns whether this was the last one, whose worker then
+/// raises [`DONE`]. Both backends count their roots with it (a run of one root included).
+///
+/// AcqRel: the decrements form one release sequence, so the worker that takes the count to
+/// zero has seen every other root's completion (and, through each root's join chain, its
+/// whole subtree's writes) before it raises `DONE` with Release.
+#[inline(always)]
+pub fn last_root(left: &AtomicU32) -> bool {
+    left.fetch_sub(1, Ordering::AcqRel) == 1
+}
+
 /// The run-wide stop flags and the first error. One per run, shared by all workers.
 pub struct Termination {
-    /// [`DONE`] | [`ABORT`]. Set by the worker that completes the root or hits an error; read
-    /// by every worker between tasks and while idle.
+    /// [`DONE`] | [`ABORT`]. Set by the worker that completes the last root or hits an error;
+    /// read by every worker between tasks and while idle.
     flags: AtomicU32,
     /// The first error of the run.
     error: ErrorSlot,
+    /// Roots not completed yet ([`last_root`]); set before the run.
+    roots_left: AtomicU32,
+    /// The record of a task whose spawn failed the run (the first to note one), or `NONE`.
+    error_record: AtomicU32,
 }
 
 impl Termination {
@@ -44,20 +61,50 @@ impl Termination {
         Termination {
             flags: AtomicU32::new(0),
             error: ErrorSlot::new(),
+            roots_left: AtomicU32::new(1),
+            error_record: AtomicU32::new(NONE),
         }
     }
 
-    /// Clears the flags and the error for the next run. Needs `&mut`: no worker is alive.
-    pub fn reset(&mut self) {
+    /// Clears the flags and the error for the next run, of `roots` roots. Needs `&mut`: no
+    /// worker is alive.
+    pub fn reset(&mut self, roots: u32) {
         self.flags = AtomicU32::new(0);
         self.error.reset();
+        self.roots_left = AtomicU32::new(roots);
+        self.error_record = AtomicU32::new(NONE);
     }
 
-    /// The root completed: every worker may stop.
-    pub fn finish(&self) {
-        // Release: everything the run wrote (the root's result included) happens before a
-        // worker's Acquire load that sees DONE. An RMW, not a store: it must not clear ABORT.
-        self.flags.fetch_add(DONE, Ordering::Release);
+    /// Sets how many roots the run has (1 after [`Termination::reset`]), before any worker
+    /// starts.
+    pub fn set_roots(&self, roots: u32) {
+        // Relaxed: the workers that count the roots down start after this (thread spawn
+        // orders it).
+        self.roots_left.store(roots, Ordering::Relaxed);
+    }
+
+    /// A root completed: when it was the last, every worker may stop.
+    pub fn root_completed(&self) {
+        if last_root(&self.roots_left) {
+            // Release: everything the run wrote (the results included) happens before a
+            // worker's Acquire load that sees DONE. An RMW, not a store: it must not clear
+            // ABORT.
+            self.flags.fetch_add(DONE, Ordering::Release);
+        }
+    }
+
+    /// Notes that a spawn of the task in record `record` failed the run (the first note
+    /// stays), so that the host can tell which root of a batch it belonged to.
+    pub fn note_failed_task(&self, record: u32) {
+        // Relaxed: read by the host after joining the workers.
+        let _ =
+            self.error_record
+                .compare_exchange(NONE, record, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// The record [`Termination::note_failed_task`] noted, if any.
+    pub fn failed_task(&self) -> Option<u32> {
+        Some(self.error_record.load(Ordering::Relaxed)).filter(|&r| r != NONE)
     }
 
     /// Records `error` (if it is the first) and tells every worker to stop. Returns whether
@@ -113,8 +160,10 @@ mod tests {
             t.error(),
             Some(Failure::Run(RunError::PoolExhausted { capacity: 1 }))
         );
-        t.reset();
-        t.finish();
+        t.reset(2);
+        t.root_completed();
+        assert!(!t.is_done(), "one of two roots");
+        t.root_completed();
         assert!(t.is_done());
         assert_eq!(t.error(), None);
     }

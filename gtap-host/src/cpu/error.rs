@@ -22,6 +22,18 @@ pub enum CpuError {
     /// next run.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// One root of a batch ([`CpuRuntime::run_batch`](super::CpuRuntime::run_batch)) failed
+    /// the run: the error, and the root that the failing task belonged to. The other roots'
+    /// results are lost with the run.
+    #[error("root {root} of the {roots} in the batch failed: {source}")]
+    InRoot {
+        /// The root's position in the batch.
+        root: usize,
+        /// How many roots the batch had.
+        roots: usize,
+        /// What went wrong.
+        source: Box<CpuError>,
+    },
     /// A task panicked. The run was abandoned.
     #[error("task `{task}` panicked: {message}")]
     TaskPanicked {

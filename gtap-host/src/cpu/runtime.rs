@@ -59,9 +59,9 @@ pub struct CpuRuntime {
 /// host frees it after joining every worker, or leaks it when a worker is stuck in a task.
 struct Shared<'m, P: Program, R> {
     run: Run<'m, P>,
-    /// Written by the worker that completes the root (through the pointer given to
-    /// [`Run::seed`]), read by the host after joining it.
-    result: UnsafeCell<MaybeUninit<R>>,
+    /// One per root: written by the worker that completes the root (through the pointer
+    /// given to [`Run::seed`]), read by the host after joining it.
+    results: Box<[UnsafeCell<MaybeUninit<R>>]>,
     /// The message of the panic that is the run's error, if it is one.
     panic_message: Mutex<Option<String>>,
     exits: Exits,
@@ -243,6 +243,37 @@ impl CpuRuntime {
         &mut self,
         root: Call<P, R>,
     ) -> Result<(R, CpuStats), CpuError> {
+        let (mut values, stats) = self.run_roots(vec![root])?;
+        Ok((values.pop().expect("one root, one result"), stats))
+    }
+
+    /// Runs every root of `roots` to completion in one run and returns their results in the
+    /// same order, with the run's statistics: independent task trees sharing the workers
+    /// (idle workers start the roots in order and steal from each other as usual).
+    ///
+    /// A failure ends the whole run; when it happened in a spawn (a limit), the error is
+    /// [`CpuError::InRoot`], which says which root's task failed.
+    ///
+    /// ```ignore
+    /// let roots: Vec<_> = (0..1000).map(|i| program::fib(10 + i % 10)).collect();
+    /// let (values, stats) = rt.run_batch(roots)?;
+    /// ```
+    pub fn run_batch<P: Program, R: Copy + Send + 'static>(
+        &mut self,
+        roots: impl IntoIterator<Item = Call<P, R>>,
+    ) -> Result<(Vec<R>, CpuStats), CpuError> {
+        let roots: Vec<Call<P, R>> = roots.into_iter().collect();
+        if roots.is_empty() {
+            return Ok((Vec::new(), CpuStats::default()));
+        }
+        self.run_roots(roots)
+    }
+
+    /// One run of `roots` (at least one).
+    fn run_roots<P: Program, R: Copy + Send + 'static>(
+        &mut self,
+        roots: Vec<Call<P, R>>,
+    ) -> Result<(Vec<R>, CpuStats), CpuError> {
         // How the workers borrow: they are not scoped threads, because a stuck worker must be
         // able to outlive this call. Everything they use is in two heap allocations that this
         // function reaches only through raw pointers while they run: the `CpuMemory` (taken
@@ -278,14 +309,15 @@ impl CpuRuntime {
         // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
         // from `Record::array_layout`) and is used by nothing else while the run lives:
         // `memory` is out of `self` until the run is over.
-        let shared = unsafe { Shared::<P, R>::new(run_memory, self.run_options()) };
+        let shared = unsafe { Shared::<P, R>::new(run_memory, self.run_options(), roots.len()) };
         let shared_raw = Box::into_raw(Box::new(shared));
         // SAFETY: `shared_raw` came from `Box::into_raw` just above; no worker exists yet, so
-        // this is the only reference. `result` has the root's result type and lives as long as
-        // the run (both are in the same allocation).
+        // this is the only reference. `results` has one slot of each root's result type and
+        // lives as long as the run (both are in the same allocation).
         let seeded = unsafe {
-            let result_slot = (*shared_raw).result.get().cast::<u8>();
-            (*shared_raw).run.seed(root.into_task(), result_slot)
+            let slots = (*shared_raw).results.iter().map(|r| r.get().cast::<u8>());
+            let tasks = roots.into_iter().map(Call::into_task);
+            (*shared_raw).run.seed(tasks.zip(slots))
         };
         if let Err(e) = seeded {
             // SAFETY: no worker was started; both pointers came from `Box::into_raw` above and
@@ -342,18 +374,21 @@ impl CpuRuntime {
 }
 
 impl<'m, P: Program, R: Copy> Shared<'m, P, R> {
-    /// The shared state of a run in `memory` with `options`, before its root is seeded.
+    /// The shared state of a run of `roots` roots in `memory` with `options`, before its roots
+    /// are seeded.
     ///
     /// # Safety
     ///
     /// As [`Run::new`]: `memory.records` is aligned for `Record<P::Task>` and valid for reads
     /// and writes of `memory.record_capacity` of them for `'m`, and nothing else uses it
     /// meanwhile.
-    unsafe fn new(memory: RunMemory<'m>, options: RunOptions) -> Self {
+    unsafe fn new(memory: RunMemory<'m>, options: RunOptions, roots: usize) -> Self {
         Shared {
             // SAFETY: the caller's contract.
             run: unsafe { Run::<P>::new(memory, options) },
-            result: UnsafeCell::new(MaybeUninit::uninit()),
+            results: (0..roots)
+                .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
+                .collect(),
             panic_message: Mutex::new(None),
             exits: Exits {
                 count: Mutex::new(0),
@@ -378,20 +413,34 @@ impl<'m, P: Program, R: Copy> Shared<'m, P, R> {
     }
 
     /// The run's outcome once every worker was joined (no worker refers to the shared state
-    /// any more: `&mut self`): the root's result, or the run's error with the message of the
-    /// task panic that caused it.
-    fn outcome(&mut self, timeout: Option<Duration>) -> Result<R, CpuError> {
+    /// any more: `&mut self`): the roots' results, or the run's error with the message of the
+    /// task panic that caused it (and, in a batch, the root whose task failed a spawn).
+    fn outcome(&mut self, timeout: Option<Duration>) -> Result<Vec<R>, CpuError> {
+        let roots = self.results.len();
+        let failed_root = self.run.failed_root();
         match self.run.finish() {
-            // SAFETY: the root completed, so it delivered its result into `result`, and the
-            // worker that did it was joined.
-            Ok(()) => Ok(unsafe { self.result.get_mut().assume_init() }),
+            // SAFETY: every root completed, so each delivered its result into its slot, and
+            // the workers that did it were joined.
+            Ok(()) => Ok(self
+                .results
+                .iter_mut()
+                .map(|r| unsafe { r.get_mut().assume_init() })
+                .collect()),
             Err(e) => {
                 let message = self
                     .panic_message
                     .get_mut()
                     .unwrap_or_else(PoisonError::into_inner)
                     .take();
-                Err(CpuError::from_failure(e, message, timeout))
+                let error = CpuError::from_failure(e, message, timeout);
+                Err(match failed_root {
+                    Some(root) if roots > 1 => CpuError::InRoot {
+                        root: root as usize,
+                        roots,
+                        source: Box::new(error),
+                    },
+                    _ => error,
+                })
             }
         }
     }

@@ -10,7 +10,7 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
-use gtap_device::runtime::gpu::layout::{GpuRun, tuning};
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, tuning};
 use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 
 use super::buffers::{DeviceArrays, addr, ensure};
@@ -51,6 +51,10 @@ pub(super) fn control_block(
         top_up: cfg.tuning.top_up,
         panic_report,
         args_size: plan.program.args_size as u32,
+        num_roots: plan.roots,
+        result_size: plan.program.result_size as u32,
+        roots_left: plan.roots,
+        error_record: NONE,
         keep_max: keep_max(cfg, kind),
         timeout_ns: u64::try_from(cfg.limits.timeout.as_nanos()).unwrap_or(u64::MAX),
         profile_events: arrays.profile_events,

@@ -67,28 +67,52 @@ fn merge_stats(bytes: &[u8]) -> WarpStats {
     total
 }
 
-/// Reads back the root's result.
+/// Reads back the roots' results.
 ///
 /// # Safety
 ///
 /// The run completed without error: the root task returned, writing an `R`.
-pub(super) unsafe fn read_result<R: Copy + 'static>(
+pub(super) unsafe fn read_results<R: Copy + 'static>(
     stream: &Arc<CudaStream>,
     b: &Buffers,
-) -> Result<R, GpuRunError> {
+    roots: usize,
+) -> Result<Vec<R>, GpuRunError> {
     let result_bytes = stream
         .clone_dtoh(
             &b.result
                 .as_ref()
                 .expect("allocated")
-                .slice(..size_of::<R>().max(1)),
+                .slice(..(roots * size_of::<R>()).max(1)),
         )
         .map_err(driver("cuMemcpyDtoH"))?;
-    // SAFETY: the root task wrote an `R` there when it returned (the run completed without
-    // error, the caller's contract); `R: Copy`, and the device compilation lays `R` out as the
-    // host does (checked for the records as a whole by the kernel).
-    Ok(unsafe { std::ptr::read_unaligned(result_bytes.as_ptr().cast()) })
+    Ok((0..roots)
+        .map(|i| {
+            // SAFETY: root `i` wrote an `R` at `i * size_of::<R>()` when it returned (the run
+            // completed without error, the caller's contract); `R: Copy`, and the device
+            // compilation lays `R` out as the host does (checked for the records as a whole by
+            // the kernel).
+            unsafe {
+                std::ptr::read_unaligned(result_bytes.as_ptr().add(i * size_of::<R>()).cast())
+            }
+        })
+        .collect())
 }
+
+/// The parent of record `id` (the `parent` word of its header), read from the device.
+pub(super) fn read_parent(
+    stream: &Arc<CudaStream>,
+    b: &Buffers,
+    record_size: usize,
+    id: u32,
+) -> Result<u32, GpuRunError> {
+    let at = id as usize * record_size + PARENT_OFFSET;
+    let bytes = stream
+        .clone_dtoh(&b.records.as_ref().expect("allocated").slice(at..at + 4))
+        .map_err(driver("cuMemcpyDtoH"))?;
+    Ok(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+}
+
+use gtap_device::runtime::record::PARENT_OFFSET;
 
 /// The run's statistics: `total` over all warps, the launch shape of `plan`, the kernel's
 /// time, the profile if there is one.

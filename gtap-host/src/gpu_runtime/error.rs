@@ -115,10 +115,42 @@ pub enum GpuRunError {
         value: u64,
     },
 
-    /// A setting that programs with block tasks (block or mixed programs) do not support.
+    /// One root of a batch ([`GpuRuntime::run_batch`](super::GpuRuntime::run_batch)) failed
+    /// the run: the error, and the root that the failing task belonged to. The other roots'
+    /// results are lost with the run (one launch ran them all).
+    #[error("root {root} of the {roots} in the batch failed: {source}")]
+    InRoot {
+        /// The root's position in the batch.
+        root: usize,
+        /// How many roots the batch had.
+        roots: usize,
+        /// What went wrong.
+        source: Box<GpuRunError>,
+    },
+
+    /// A batch that does not fit one launch: each worker builds and queues its share of the
+    /// roots at the start.
     #[error(
-        "program `{program}` has block tasks (#[gtap::task(block)]), which do not support {what}: \
-         leave it at its default for this program"
+        "a batch of {roots} roots puts {per_worker} on each of the {workers} workers, more than \
+         half of their {setting} ({limit}): run it in smaller batches, or raise {setting}"
+    )]
+    BatchTooLarge {
+        /// Roots in the batch.
+        roots: usize,
+        /// Roots per worker.
+        per_worker: u32,
+        /// Workers of the launch.
+        workers: usize,
+        /// The setting that bounds it (`tasks_per_warp` or `queue_capacity`).
+        setting: &'static str,
+        /// Its value.
+        limit: u32,
+    },
+
+    /// A setting or call that programs with block tasks (block or mixed programs) do not
+    /// support.
+    #[error(
+        "program `{program}` has block tasks (#[gtap::task(block)]), which do not support {what}"
     )]
     NotForBlockPrograms {
         /// The program's name.

@@ -103,19 +103,35 @@ pub(super) struct RunPlan {
     pub global_capacity: u32,
     /// Profile events per warp, 0 when profiling is off.
     pub profile_capacity: u32,
+    /// Root tasks of the run (1, or a batch's).
+    pub roots: u32,
     /// The length of each device array.
     pub lens: ArrayLens,
 }
 
 impl RunPlan {
-    /// The plan of a run of `program` on `grid` blocks with `cfg` on a device with `props`;
-    /// `max_threads` gives the kernel's most threads per block (asked only once the device's
-    /// memory and grid checks passed).
+    /// The plan of a run of one root of `program` on `grid` blocks with `cfg` on a device with
+    /// `props` ([`RunPlan::batch`] with one root).
+    #[cfg(test)]
     pub fn new(
         cfg: &GpuConfig,
         props: &DeviceProps,
         grid: u32,
         program: ProgramShape,
+        max_threads: impl FnOnce() -> Result<i32, GpuRunError>,
+    ) -> Result<RunPlan, GpuRunError> {
+        RunPlan::batch(cfg, props, grid, program, 1, max_threads)
+    }
+
+    /// The plan of a run of `roots` roots of `program` on `grid` blocks with `cfg` on a device
+    /// with `props`; `max_threads` gives the kernel's most threads per block (asked only once
+    /// the device's memory and grid checks passed).
+    pub fn batch(
+        cfg: &GpuConfig,
+        props: &DeviceProps,
+        grid: u32,
+        program: ProgramShape,
+        roots: usize,
         max_threads: impl FnOnce() -> Result<i32, GpuRunError>,
     ) -> Result<RunPlan, GpuRunError> {
         // Every size below comes from here: checked against the device before any allocation.
@@ -134,6 +150,7 @@ impl RunPlan {
             });
         }
         let warps = sizes.warps as usize;
+        let roots = check_batch(cfg, &program, warps, roots)?;
         let global = cfg.tuning.scheduler == Scheduler::GlobalQueue;
         let global_capacity = global_capacity(cfg, warps)?;
         let profile_capacity = cfg.launch.profile.unwrap_or(0);
@@ -146,7 +163,15 @@ impl RunPlan {
             global,
             global_capacity,
             profile_capacity,
-            lens: ArrayLens::new(&sizes, &program, grid, global_capacity, profile_capacity),
+            roots,
+            lens: ArrayLens::new(
+                &sizes,
+                &program,
+                grid,
+                roots,
+                global_capacity,
+                profile_capacity,
+            ),
         })
     }
 
@@ -158,6 +183,56 @@ impl RunPlan {
             shared_mem_bytes: self.shared_mem_bytes,
         }
     }
+}
+
+/// Checks that a batch of `roots` roots fits a launch of `workers` workers: each builds its
+/// share at the start and queues it (see `gtap_device::runtime::gpu::layout::roots_built`),
+/// so a share may take at most half of a worker's records and of its queue, leaving the rest
+/// for the roots' children. Returns the count as the control block holds it.
+fn check_batch(
+    cfg: &GpuConfig,
+    program: &ProgramShape,
+    workers: usize,
+    roots: usize,
+) -> Result<u32, GpuRunError> {
+    if roots > 1 && program.mixed {
+        return Err(GpuRunError::NotForBlockPrograms {
+            program: program.name,
+            what: "several roots in one launch (run_batch) when they are mixed with thread tasks",
+        });
+    }
+    if roots > 1 && cfg.tuning.scheduler == Scheduler::GlobalQueue {
+        // Its warps take from the global queue, never from the per-warp queues the roots
+        // start in.
+        return Err(GpuRunError::InvalidConfig {
+            setting: "scheduler",
+            value: roots as u64,
+            why: "the global-queue ablation runs one root per launch: use run, or work stealing",
+        });
+    }
+    let per_worker = u32::try_from(roots.div_ceil(workers.max(1))).unwrap_or(u32::MAX);
+    let bounds = [
+        ("tasks_per_warp", cfg.launch.tasks_per_warp),
+        ("queue_capacity", cfg.limits.queue_capacity),
+    ];
+    for (setting, limit) in bounds {
+        if roots > 1 && per_worker > limit / 2 {
+            return Err(GpuRunError::BatchTooLarge {
+                roots,
+                per_worker,
+                workers,
+                setting,
+                limit,
+            });
+        }
+    }
+    u32::try_from(roots).map_err(|_| GpuRunError::BatchTooLarge {
+        roots,
+        per_worker,
+        workers,
+        setting: "tasks_per_warp",
+        limit: cfg.launch.tasks_per_warp,
+    })
 }
 
 /// The global-queue ablation's ring: as large as all the warps' rings together (a power of
@@ -208,9 +283,9 @@ pub(super) struct ArrayLens {
     pub global_queue: usize,
     /// The global queue's ring (ids).
     pub global_ring: usize,
-    /// The root's result (bytes).
+    /// The roots' results (bytes).
     pub result: usize,
-    /// The root's arguments (bytes).
+    /// The roots' arguments (bytes).
     pub args: usize,
     /// The profiler's events (bytes; 0 when profiling is off).
     pub profile_events: usize,
@@ -225,6 +300,7 @@ impl ArrayLens {
         sizes: &DeviceFootprint,
         program: &ProgramShape,
         grid: u32,
+        roots: u32,
         global_capacity: u32,
         profile_capacity: u32,
     ) -> ArrayLens {
@@ -239,8 +315,8 @@ impl ArrayLens {
             counters: warps * size_of::<TaskCounts>(),
             global_queue: size_of::<GlobalQueue>(),
             global_ring: global_capacity as usize,
-            result: program.result_size,
-            args: program.args_size,
+            result: program.result_size * roots as usize,
+            args: program.args_size * roots as usize,
             profile_events: warps * profile_capacity as usize * size_of::<ProfileEvent>(),
             profile_warps: warps * size_of::<ProfileWarp>(),
             block_board: if program.mixed { grid as usize } else { 0 },
@@ -287,6 +363,43 @@ mod tests {
             .scheduler(Scheduler::GlobalQueue)
             .profile(64);
         check_program(&all, &shape(false)).unwrap();
+    }
+
+    #[test]
+    fn a_batch_sizes_its_arrays_and_must_fit_half_a_worker() {
+        let cfg = GpuConfig::new()
+            .block(64)
+            .tasks_per_warp(64)
+            .queue_capacity(128);
+        // 20 blocks of 2 warps: 40 workers.
+        let batch = |roots| RunPlan::batch(&cfg, &h100(), 20, shape(false), roots, || Ok(1024));
+        let p = batch(1000).unwrap();
+        assert_eq!((p.roots, p.lens.args, p.lens.result), (1000, 12_000, 8000));
+        // 40 x 32 roots fit (half of 64 records each); one more does not.
+        batch(40 * 32).unwrap();
+        match batch(40 * 32 + 1).unwrap_err() {
+            GpuRunError::BatchTooLarge {
+                per_worker,
+                workers,
+                setting,
+                limit,
+                ..
+            } => assert_eq!(
+                (per_worker, workers, setting, limit),
+                (33, 40, "tasks_per_warp", 64)
+            ),
+            other => panic!("expected BatchTooLarge, got {other:?}"),
+        }
+        let mixed = ProgramShape {
+            mixed: true,
+            ..shape(true)
+        };
+        let refused = RunPlan::batch(&cfg, &h100(), 20, mixed, 2, || Ok(1024)).unwrap_err();
+        assert!(
+            matches!(refused, GpuRunError::NotForBlockPrograms { .. }),
+            "{refused:?}"
+        );
+        RunPlan::batch(&cfg, &h100(), 20, mixed, 1, || Ok(1024)).unwrap();
     }
 
     #[test]

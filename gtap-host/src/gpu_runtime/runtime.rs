@@ -11,7 +11,7 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
-use gtap_device::runtime::gpu::layout::{GpuRun, PanicReport, error_code};
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, PanicReport, error_code, root_of_record};
 use gtap_device::task::{Call, Program};
 
 use super::buffers::Buffers;
@@ -249,22 +249,60 @@ impl GpuRuntime {
         &mut self,
         root: Call<P, R>,
     ) -> Result<(R, GpuStats), GpuRunError> {
+        let (mut values, stats) = self.launch_roots(vec![root])?;
+        Ok((values.pop().expect("one root, one result"), stats))
+    }
+
+    /// Runs every root of `roots` to completion in one launch and returns their results in
+    /// the same order, with the statistics of the whole launch.
+    ///
+    /// The roots are independent task trees (one per query or input, say) that share the
+    /// grid: each warp builds its share of them at the start and queues it, and work stealing
+    /// spreads them and their children. Thousands of small roots in one launch cost one
+    /// launch, not thousands. A batch may hold up to half of the grid's task records and
+    /// queue entries (`tasks_per_warp` and `queue_capacity` per warp), else
+    /// [`GpuRunError::BatchTooLarge`]; mixed programs run one root per launch.
+    ///
+    /// A failure ends the whole launch. When it happened in a spawn (a limit), the error is
+    /// [`GpuRunError::InRoot`], which says which root's task failed.
+    ///
+    /// ```ignore
+    /// let roots: Vec<_> = (0..10_000).map(|i| program::nqueens(10 + i % 3)).collect();
+    /// let (counts, stats) = rt.run_batch(roots)?;
+    /// ```
+    pub fn run_batch<P: Program, R: Copy + 'static>(
+        &mut self,
+        roots: impl IntoIterator<Item = Call<P, R>>,
+    ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
+        let roots: Vec<Call<P, R>> = roots.into_iter().collect();
+        if roots.is_empty() {
+            return Ok((Vec::new(), GpuStats::default()));
+        }
+        self.launch_roots(roots)
+    }
+
+    /// One launch for `roots` (at least one).
+    fn launch_roots<P: Program, R: Copy + 'static>(
+        &mut self,
+        roots: Vec<Call<P, R>>,
+    ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
         if self.stuck {
             // An earlier run's kernel still runs on this runtime's memory.
             return Err(GpuRunError::Stuck {
                 after: self.config.limits.timeout,
             });
         }
-        let (kernel, plan) = self.plan::<P, R>()?;
+        let (kernel, plan) = self.plan::<P, R>(roots.len())?;
         let stream = self.gpu.stream().clone();
 
-        // Device memory (reused across runs when large enough). The root task travels as its
-        // arguments; warp 0 builds its frame (see the kernel).
-        let args = root.into_args();
+        // Device memory (reused across runs when large enough). The roots travel as their
+        // arguments; the warps build their frames (see the kernel).
+        let args: Vec<P::Args> = roots.into_iter().map(Call::into_args).collect();
         // SAFETY: `P::Args` is a `repr(C)` value of `Copy` fields (the macro checks every task
-        // parameter); reading its bytes is fine, and it owns nothing to drop twice.
+        // parameter); reading the bytes of the vector's elements is fine, and they own nothing
+        // to drop twice.
         let args_bytes = unsafe {
-            std::slice::from_raw_parts((&raw const args).cast::<u8>(), size_of::<P::Args>())
+            std::slice::from_raw_parts(args.as_ptr().cast::<u8>(), size_of_val(args.as_slice()))
         };
         let arrays = self.buffers.prepare(&stream, &plan, args_bytes)?;
 
@@ -279,14 +317,14 @@ impl GpuRuntime {
         self.read_back::<P, R>(&stream, &plan, kernel_ms)
     }
 
-    /// The plan of a run of `P` with result `R` ([`plan`]), and the kernel it launches:
-    /// every check that can fail before device memory is touched.
-    fn plan<P: Program, R>(&self) -> Result<(Kernel, RunPlan), GpuRunError> {
+    /// The plan of a run of `P` with `roots` roots of result `R` ([`plan`]), and the kernel it
+    /// launches: every check that can fail before device memory is touched.
+    fn plan<P: Program, R>(&self, roots: usize) -> Result<(Kernel, RunPlan), GpuRunError> {
         let program = ProgramShape::of::<P, R>();
         plan::check_program(&self.config, &program)?;
         let kernel = self.kernel::<P>()?;
         let grid = self.grid_for::<P>()?;
-        let plan = RunPlan::new(&self.config, self.gpu.props(), grid, program, || {
+        let plan = RunPlan::batch(&self.config, self.gpu.props(), grid, program, roots, || {
             kernel
                 .function()
                 .max_threads_per_block()
@@ -313,22 +351,23 @@ impl GpuRuntime {
     }
 
     /// Reads back what the kernel of a run of `plan` left ([`decode`]): the first error on
-    /// the device, or the root's result with the statistics and the profile.
+    /// the device, or the roots' results with the statistics and the profile.
     fn read_back<P: Program, R: Copy + 'static>(
         &self,
         stream: &Arc<CudaStream>,
         plan: &RunPlan,
         kernel_ms: f32,
-    ) -> Result<(R, GpuStats), GpuRunError> {
+    ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
         let b = &self.buffers;
         let done = decode::read_control(stream, b)?;
         if done.error_code != error_code::NONE {
             let (size, align) = (plan.program.record_size, plan.program.record_align);
-            return Err(self.device_error::<P>(&done, size as u32, align as u32));
+            let error = self.device_error::<P>(&done, size as u32, align as u32);
+            return Err(self.in_root(stream, plan, &done, error));
         }
         let total = decode::read_stats(stream, b, plan.warps)?;
-        // SAFETY: the run completed without error (checked just above).
-        let value: R = unsafe { decode::read_result(stream, b) }?;
+        // SAFETY: the run completed without error (checked just above): every root returned.
+        let values: Vec<R> = unsafe { decode::read_results(stream, b, plan.roots as usize) }?;
         let profile = if plan.profile_capacity > 0 {
             Some(decode::read_profile(
                 stream,
@@ -339,7 +378,40 @@ impl GpuRuntime {
         } else {
             None
         };
-        Ok((value, decode::gpu_stats(&total, plan, kernel_ms, profile)))
+        Ok((values, decode::gpu_stats(&total, plan, kernel_ms, profile)))
+    }
+
+    /// `error`, as [`GpuRunError::InRoot`] when the run was a batch and the kernel noted the
+    /// task whose spawn failed: its root is found by following its parents in device memory
+    /// (every ancestor of a task is live while it is). Unchanged when that cannot be found.
+    fn in_root(
+        &self,
+        stream: &Arc<CudaStream>,
+        plan: &RunPlan,
+        done: &GpuRun,
+        error: GpuRunError,
+    ) -> GpuRunError {
+        if plan.roots < 2 || done.error_record == NONE {
+            return error;
+        }
+        let records = done.num_warps * done.tasks_per_warp;
+        let mut id = done.error_record;
+        // A chain no longer than the records (a longer one would be a corrupt header).
+        for _ in 0..records {
+            match decode::read_parent(stream, &self.buffers, plan.program.record_size, id) {
+                Ok(NONE) => break,
+                Ok(parent) if parent < records => id = parent,
+                _ => return error,
+            }
+        }
+        match root_of_record(id, done.tasks_per_warp, done.num_warps, done.num_roots) {
+            Some(root) => GpuRunError::InRoot {
+                root: root as usize,
+                roots: plan.roots as usize,
+                source: Box::new(error),
+            },
+            None => error,
+        }
     }
 
     /// The error for a kernel that failed: a panic's location when a task reported one.

@@ -44,7 +44,7 @@ use super::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use super::pool::{LocalCache, Pool, PoolState};
 use super::record::{NONE, Record};
 use super::rng::XorShift32;
-use super::sync::{AtomicU32, spin_loop};
+use super::sync::{AtomicU32, Ordering, spin_loop};
 use super::termination::Termination;
 use crate::task::{Ctx, Program, Step};
 
@@ -113,8 +113,11 @@ pub struct Run<'m, P: Program> {
     num_queues: u32,
     max_children: u32,
     idle: fn(),
-    /// The root task's record, [`NONE`] before [`Run::seed`].
-    root: u32,
+    /// The roots' records: `first_root..first_root + roots` ([`Run::seed`]).
+    first_root: u32,
+    roots: u32,
+    /// The next root no worker has started yet (`roots` once all have been).
+    next_root: AtomicU32,
     teams: &'m [TeamState],
     staging: &'m [AtomicU32],
     scratch: *mut u8,
@@ -184,7 +187,7 @@ impl<'m, P: Program> Run<'m, P> {
         }
 
         pool.reset();
-        termination.reset();
+        termination.reset(1);
         for d in deques.iter() {
             d.reset(&mut OwnerEnd::new());
         }
@@ -205,7 +208,9 @@ impl<'m, P: Program> Run<'m, P> {
             num_queues: options.num_queues,
             max_children: P::MAX_CHILDREN.min(MAX_OUTSTANDING),
             idle: options.idle,
-            root: NONE,
+            first_root: NONE,
+            roots: 0,
+            next_root: AtomicU32::new(0),
             teams,
             staging,
             scratch,
@@ -216,21 +221,51 @@ impl<'m, P: Program> Run<'m, P> {
         }
     }
 
-    /// Places the root task, whose result goes to `result_slot`. Call once, before the workers
-    /// start; worker 0 runs it first.
+    /// Places the run's roots, each a task with the slot its result goes to, in records with
+    /// consecutive ids. Call once, before the workers start; idle workers take the roots in
+    /// order, one at a time ([`Worker::run`]), and the run is done when every root completed.
     ///
     /// # Safety
-    /// `result_slot` points to writable storage for the root's result type, which stays valid
+    /// Each slot points to writable storage for its root's result type, which stays valid
     /// until the run is over.
-    pub unsafe fn seed(&mut self, root: P::Task, result_slot: *mut u8) -> Result<(), RunError> {
-        assert_eq!(self.root, NONE, "Run::seed called twice");
-        let mut cache = LocalCache::new(1);
-        let id = self.pool.alloc(&mut cache)?;
-        // SAFETY: `id` was just allocated by this thread; the workers that will read it are
-        // started after this (thread spawn orders it).
-        unsafe { Record::fill(self.pool.record(id), NONE, result_slot, 0, root) };
-        self.root = id;
+    ///
+    /// # Panics
+    /// If called twice, or with no root.
+    pub unsafe fn seed(
+        &mut self,
+        roots: impl ExactSizeIterator<Item = (P::Task, *mut u8)>,
+    ) -> Result<(), RunError> {
+        assert_eq!(self.first_root, NONE, "Run::seed called twice");
+        let n = u32::try_from(roots.len()).map_err(|_| RunError::PoolExhausted {
+            capacity: self.pool.capacity(),
+        })?;
+        assert!(n > 0, "a run needs a root");
+        let first = self.pool.alloc_fresh(n)?;
+        for (id, (task, result_slot)) in (first..).zip(roots) {
+            // SAFETY: `id` was just allocated by this thread; the workers that will read it
+            // are started after this (thread spawn orders it).
+            unsafe { Record::fill(self.pool.record(id), NONE, result_slot, 0, task) };
+        }
+        self.termination.set_roots(n);
+        (self.first_root, self.roots) = (first, n);
         Ok(())
+    }
+
+    /// Which root (its position in [`Run::seed`]'s order) the task whose spawn failed the run
+    /// belongs to, if a spawn failed it: found by following the task's parents, which are all
+    /// live while it is. Call after every worker returned.
+    pub fn failed_root(&self) -> Option<u32> {
+        let mut id = self.termination.failed_task()?;
+        for _ in 0..self.pool.touched() {
+            // SAFETY: the record was handed out in this run (an initialized header), and no
+            // worker is running (contract): its parent field is stable.
+            let parent = unsafe { Record::parent(self.pool.record(id)) };
+            if parent == NONE {
+                break;
+            }
+            id = parent;
+        }
+        id.checked_sub(self.first_root).filter(|&i| i < self.roots)
     }
 
     /// How many workers the run has.
@@ -261,7 +296,6 @@ impl<'m, P: Program> Run<'m, P> {
             owner: OwnerEnd::new(),
             cache: self.pool.new_cache(),
             rng: XorShift32::for_worker(index),
-            root: if index == 0 { self.root } else { NONE },
             current_task: "",
             stats: WorkerStats::default(),
         }
@@ -288,6 +322,7 @@ impl<'m, P: Program> Run<'m, P> {
                 task,
                 limit: self.max_children,
             });
+            self.termination.note_failed_task(ctx.record);
             return false;
         }
         if queue >= self.num_queues {
@@ -295,6 +330,7 @@ impl<'m, P: Program> Run<'m, P> {
                 queue,
                 num_queues: self.num_queues,
             });
+            self.termination.note_failed_task(ctx.record);
             return false;
         }
         true
@@ -316,6 +352,7 @@ impl<'m, P: Program> Run<'m, P> {
             Ok(id) => id,
             Err(e) => {
                 common.fail(e);
+                self.termination.note_failed_task(ctx.record);
                 return None;
             }
         };
@@ -358,6 +395,17 @@ impl<'m, P: Program> Run<'m, P> {
             &self.deques[index as usize],
             &self.rings[start..start + cap],
         )
+    }
+
+    /// The next root no worker has started, claimed for the calling worker.
+    pub(crate) fn take_root(&self) -> Option<u32> {
+        // Relaxed: the roots' records were written before the workers started (thread spawn
+        // orders them); the counter only hands each out once.
+        if self.next_root.load(Ordering::Relaxed) >= self.roots {
+            return None;
+        }
+        let i = self.next_root.fetch_add(1, Ordering::Relaxed);
+        (i < self.roots).then(|| self.first_root + i)
     }
 
     /// Stops the run with `error`, if it is the run's first error (returns whether it was).
@@ -477,8 +525,6 @@ pub struct Worker<'r, 'm, P: Program> {
     owner: OwnerEnd,
     cache: LocalCache,
     rng: XorShift32,
-    /// The root task's id, for worker 0 until it starts it; else [`NONE`].
-    root: u32,
     /// The name of the task being resumed (for errors; set before each resume, because the
     /// frame cannot be inspected while it runs).
     current_task: &'static str,
@@ -486,18 +532,20 @@ pub struct Worker<'r, 'm, P: Program> {
 }
 
 impl<P: Program> Worker<'_, '_, P> {
-    /// The worker loop; returns when the run is over (root completed or some worker failed).
+    /// The worker loop; returns when the run is over (every root completed, or some worker
+    /// failed): its own deque first, then the next root nobody started, then steals.
     pub fn run(&mut self) {
-        let root = core::mem::replace(&mut self.root, NONE);
-        if root != NONE {
-            self.execute(root);
-        }
         let mut idle = 0u32;
         loop {
             if self.common.failed || self.run.termination.stop() != 0 {
                 return;
             }
             if let Some(id) = self.deque.pop(&mut self.owner) {
+                idle = 0;
+                self.execute(id);
+                continue;
+            }
+            if let Some(id) = self.run.take_root() {
                 idle = 0;
                 self.execute(id);
                 continue;
@@ -636,7 +684,7 @@ impl<P: Program> Worker<'_, '_, P> {
             };
             self.run.pool.free(&mut self.cache, id);
             if parent == NONE {
-                self.run.termination.finish();
+                self.run.termination.root_completed();
                 return;
             }
             let prec = self.run.pool.record(parent);
@@ -706,6 +754,7 @@ impl<P: Program> Worker<'_, '_, P> {
         if let Err(e) = self.deque.push(&mut self.owner, id) {
             // The record stays live; `Run::finish` drops its frame.
             self.fail(e);
+            self.run.termination.note_failed_task(ctx.record);
         }
     }
 }
@@ -786,4 +835,5 @@ pub unsafe fn fail_slots_full(ctx: *mut Ctx, task: &'static str, capacity: u32) 
     // while the task runs (contract).
     let common = unsafe { &mut *(ctx.worker as *mut Common<'_>) };
     common.fail(RunError::SlotsFull { task, capacity });
+    common.termination.note_failed_task(ctx.record);
 }

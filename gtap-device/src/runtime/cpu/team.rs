@@ -309,7 +309,8 @@ impl<P: Program> Worker<'_, '_, P> {
         let view = member.view();
         set_team_env(member.env(self.index, &view));
         let team = member.team;
-        let mut next = core::mem::replace(&mut self.root, super::NONE);
+        // A block task whose taskwait found its children complete: run again next.
+        let mut next = super::NONE;
         let mut idle = 0u32;
         loop {
             if self.common.failed || member.common.failed || run.termination.stop() != 0 {
@@ -319,6 +320,8 @@ impl<P: Program> Worker<'_, '_, P> {
             let id = if next != super::NONE {
                 core::mem::replace(&mut next, super::NONE)
             } else if let Some(id) = self.deque.pop(&mut self.owner) {
+                id
+            } else if let Some(id) = run.take_root() {
                 id
             } else if let Some(id) = self.steal() {
                 id

@@ -46,7 +46,7 @@ use core::pin::Pin;
 use core::time::Duration;
 
 use super::close::{close_round, open_round, settle_allocator};
-use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, tuning};
+use super::layout::{GpuRun, NONE, STOP_ABORT, STOP_DONE, WarpStats, roots_built, tuning};
 use super::sched::WorkStealing;
 use super::warp::{WarpCtx, WarpShared};
 use super::worker::{init_worker, layout_matches, quiescent};
@@ -141,7 +141,7 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
         return;
     };
     let check_uniform = w.run().tuning & tuning::CHECK_UNIFORM != 0;
-    let mut l = BlockLoop::new(w.warp);
+    let mut l = BlockLoop::new(w.warp, w.run());
     // SAFETY: a field of the control block, which lives for the kernel.
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
     loop {
@@ -179,8 +179,8 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
 /// counts, except for `parity`, which every thread keeps).
 struct BlockLoop {
     stats: WarpStats,
-    /// Programs without `taskwait!`: tasks this worker spawned and completed (worker 0
-    /// counts the root as spawned).
+    /// Programs without `taskwait!`: tasks this worker spawned and completed (a worker counts
+    /// the roots it built as spawned).
     spawned_total: u64,
     completed_total: u64,
     /// The EPAQ queue the worker takes from first.
@@ -197,10 +197,10 @@ struct BlockLoop {
 }
 
 impl BlockLoop {
-    fn new(worker: u32) -> BlockLoop {
+    fn new(worker: u32, cfg: &GpuRun) -> BlockLoop {
         BlockLoop {
             stats: WarpStats::default(),
-            spawned_total: u64::from(worker == 0),
+            spawned_total: u64::from(roots_built(worker, cfg.num_warps, cfg.num_roots)),
             completed_total: 0,
             queue: 0,
             rng: worker.wrapping_mul(0x9E37_79B9) | 1,
@@ -579,13 +579,7 @@ pub(super) unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
         };
         w.free::<P::Task>(id);
         if parent == NONE {
-            // Release: the root's result and every task's writes happen before the host reads.
-            // SAFETY: a field of the live control block.
-            w.raise_stop(
-                unsafe { &raw mut (*w.run).stop },
-                STOP_DONE,
-                Ordering::Release,
-            );
+            w.root_completed();
             return;
         }
         let prec = w.record::<P::Task>(parent);

@@ -3,12 +3,11 @@
 
 use core::pin::Pin;
 
-use super::layout::{NONE, STOP_DONE, tuning};
+use super::layout::{NONE, tuning};
 use super::warp::WarpCtx;
 use crate::arch::warp::sync_warp;
 use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
 use crate::runtime::record::Record;
-use crate::runtime::sync::Ordering;
 use crate::task::{Ctx, Program, Step};
 
 const FULL: u32 = u32::MAX;
@@ -187,13 +186,7 @@ unsafe fn complete<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Option<
     if parent != NONE {
         return Some(Rmw::Child { parent });
     }
-    // The root: the run is done. Release: the root's result and every task's writes
-    // (acquired along the completion chain) happen before the host reads them.
-    // SAFETY: a field of the live control block.
-    w.raise_stop(
-        unsafe { &raw mut (*w.run).stop },
-        STOP_DONE,
-        Ordering::Release,
-    );
+    // A root: the run is done when it was the last.
+    w.root_completed();
     None
 }

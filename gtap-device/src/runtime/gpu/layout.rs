@@ -260,9 +260,10 @@ pub struct GpuRun {
     pub remote_free: u64,
     /// [`WarpStats`], one per warp.
     pub stats: u64,
-    /// Where the root task's result goes.
+    /// Where the roots' results go: root `i`'s at `root_result + i * result_size`.
     pub root_result: u64,
-    /// The root task's arguments (a `P::Args`), from which warp 0 builds its frame.
+    /// The roots' arguments (`P::Args` each, root `i`'s at `root_args + i * args_size`), from
+    /// which the kernel builds their frames ([`roots_built`] says which warp builds which).
     pub root_args: u64,
     /// Warps in the grid that take part (`grid * block / 32`).
     pub num_warps: u32,
@@ -326,6 +327,16 @@ pub struct GpuRun {
     /// The granularity policy: which spawns run inline instead of as tasks (thread
     /// programs; see `runtime::granularity`). Off in a zeroed block.
     pub granularity: Granularity,
+    /// How many root tasks the run has (1 for `GpuRuntime::run`, more for a batch).
+    pub num_roots: u32,
+    /// Bytes of one root's result.
+    pub result_size: u32,
+    /// Roots not completed yet: `num_roots` when the kernel starts; the warp that completes
+    /// the last one raises [`STOP_DONE`] (`crate::runtime::termination::last_root`).
+    pub roots_left: u32,
+    /// The record of a task whose spawn failed the run (the first to write it), or [`NONE`]
+    /// (set by the host): the host follows its parents to the root it belongs to.
+    pub error_record: u32,
     /// Mixed programs: the block board, one `u32` per thread block, zeroed by the host: how
     /// many block tasks the block's warps published and no leader has taken yet (a hint for
     /// idle leaders looking for block tasks, see `mixed`). 0 in other programs.
@@ -341,6 +352,24 @@ impl GpuRun {
             b: self.error_b,
         }
     }
+}
+
+/// How many of a run's `roots` roots warp `warp` (of `warps`) builds at its start: one root,
+/// in warp 0; a batch, round-robin: warp `w` builds roots `w, w + warps, ..`, the `k`-th of
+/// them in record `k` of its slab ([`root_of_record`] inverts this).
+pub fn roots_built(warp: u32, warps: u32, roots: u32) -> u32 {
+    if warp >= roots {
+        0
+    } else {
+        (roots - warp).div_ceil(warps)
+    }
+}
+
+/// Which root record `id` holds at the start of a run of `roots` roots on `warps` warps of
+/// `tasks_per_warp` records each, if it holds one (see [`roots_built`]).
+pub fn root_of_record(id: u32, tasks_per_warp: u32, warps: u32, roots: u32) -> Option<u32> {
+    let (warp, k) = (id / tasks_per_warp, id % tasks_per_warp);
+    (warp < warps && k < roots_built(warp, warps, roots)).then(|| warp + k * warps)
 }
 
 /// Where a round's batch of tasks came from ([`ProfileEvent::source`]).
@@ -600,6 +629,32 @@ mod tests {
             after: Duration::from_nanos(u64::MAX),
         });
         assert_eq!(KernelError::decode(e.encode()), Ok(Some(e)));
+    }
+
+    #[test]
+    fn every_root_is_built_once_and_found_again_from_its_record() {
+        for (warps, roots, per_warp) in [(1, 1, 4), (4, 1, 4), (4, 3, 4), (4, 10, 8), (3, 300, 100)]
+        {
+            let built: u32 = (0..warps).map(|w| roots_built(w, warps, roots)).sum();
+            assert_eq!(built, roots, "{warps} warps, {roots} roots");
+            let mut seen = std::vec![false; roots as usize];
+            for id in 0..warps * per_warp {
+                if let Some(i) = root_of_record(id, per_warp, warps, roots) {
+                    assert!(!seen[i as usize], "root {i} twice");
+                    seen[i as usize] = true;
+                    assert_eq!(i % warps, id / per_warp, "root {i} in warp {}", i % warps);
+                }
+            }
+            assert!(
+                seen.iter().all(|&s| s),
+                "{warps} warps, {roots} roots: a root not found"
+            );
+        }
+        // One root: warp 0, record 0.
+        assert_eq!(roots_built(0, 8, 1), 1);
+        assert_eq!(roots_built(1, 8, 1), 0);
+        assert_eq!(root_of_record(0, 16, 8, 1), Some(0));
+        assert_eq!(root_of_record(1, 16, 8, 1), None);
     }
 
     #[test]

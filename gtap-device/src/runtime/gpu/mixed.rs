@@ -156,7 +156,7 @@ pub unsafe fn mixed_worker<P: Program>(run: *mut GpuRun) {
     unsafe { sync_threads() };
     let check_uniform = w.run().tuning & tuning::CHECK_UNIFORM != 0;
     let leads = warp_id() == 0;
-    let mut l = LoopState::new(w.warp);
+    let mut l = LoopState::new(w.warp, w.run());
     // SAFETY: a field of the control block, which lives for the kernel.
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
     // SAFETY: the plain hooks need nothing of `run`.

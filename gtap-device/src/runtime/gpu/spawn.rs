@@ -29,6 +29,7 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
             task: index,
             limit: P::MAX_CHILDREN,
         });
+        w.note_failed_task(ctx.record);
         return;
     }
     let thread_queues = super::worker::thread_queues::<P>(w.run());
@@ -40,10 +41,14 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
             queue,
             num_queues: thread_queues,
         });
+        w.note_failed_task(ctx.record);
         return;
     }
     let queue = if to_block_queue { thread_queues } else { queue };
-    let Some(id) = w.alloc() else { return };
+    let Some(id) = w.alloc() else {
+        w.note_failed_task(ctx.record);
+        return;
+    };
     let rec = w.record::<P::Task>(id);
     // A program without `taskwait!` never reads a child's result, and the parent may be gone
     // when the child returns: no slot.
@@ -65,7 +70,9 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
             Record::set_depth(rec, depth + 1);
         }
     }
-    w.stage(queue, id);
+    if !w.stage(queue, id) {
+        w.note_failed_task(ctx.record);
+    }
 }
 
 /// The device side of the granularity policy ([`granularity::run_inline`]) for a spawn by
@@ -136,4 +143,6 @@ pub unsafe fn fail_slots_full(ctx: *mut Ctx, task_index: u32, capacity: u32) {
         task: task_index,
         capacity,
     });
+    // SAFETY: the running task's context (contract).
+    w.note_failed_task(unsafe { (*ctx).record });
 }

@@ -250,6 +250,34 @@ impl WarpCtx {
         }
     }
 
+    /// A root task completed: raises [`STOP_DONE`](super::layout::STOP_DONE) when it was the
+    /// run's last root (the run's end; Release: the results and every task's writes, acquired
+    /// along the completion chains and by the count, happen before the host reads them).
+    #[inline(always)]
+    pub fn root_completed(&self) {
+        // SAFETY: fields of the live control block.
+        let (left, stop) = unsafe { (&raw mut (*self.run).roots_left, &raw mut (*self.run).stop) };
+        if crate::runtime::termination::last_root(self.run_atomic(left)) {
+            self.raise_stop(stop, super::layout::STOP_DONE, Ordering::Release);
+        }
+    }
+
+    /// Notes that a spawn of the task in record `record` failed the run, for the host to tell
+    /// which root of a batch failed (the first task to note one wins; relaxed: the host reads
+    /// it after the kernel).
+    #[cold]
+    #[inline(never)]
+    pub fn note_failed_task(&self, record: u32) {
+        // SAFETY: a field of the live control block.
+        let word = self.run_atomic(unsafe { &raw mut (*self.run).error_record });
+        let _ = word.compare_exchange(
+            super::layout::NONE,
+            record,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
+
     /// Takes a record for a new task from this warp's slab, or fails the run.
     #[inline(always)]
     pub fn alloc(&self) -> Option<u32> {
@@ -447,9 +475,10 @@ impl WarpCtx {
         unsafe { self.push_chain::<T>(owner, id, id) };
     }
 
-    /// Stages task `id` in queue `q` (unpublished, above the owner end), or fails the run.
+    /// Stages task `id` in queue `q` (unpublished, above the owner end), or fails the run and
+    /// returns false.
     #[inline(always)]
-    pub fn stage(&self, q: u32, id: u32) {
+    pub fn stage(&self, q: u32, id: u32) -> bool {
         let run = self.run();
         let q = if q < run.num_queues {
             q
@@ -458,7 +487,7 @@ impl WarpCtx {
                 queue: q,
                 num_queues: run.num_queues,
             });
-            return;
+            return false;
         };
         let sh = self.sh;
         // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`.
@@ -470,17 +499,17 @@ impl WarpCtx {
             self.fail(RunError::QueueFull {
                 capacity: run.queue_capacity,
             });
-            return;
+            return false;
         }
         let pos = base.wrapping_add(idx);
         // Relaxed: published later by the round's push (release fence + count).
         self.ring(self.warp, q, pos).store(id, Ordering::Relaxed);
+        true
     }
 }
 
 /// Lane 0, at the start of the kernel: the warp's empty state and its copy of the run's
-/// configuration `cfg`. Warp 0 then builds the root
-/// task in record 0 and keeps it as its first round's task (see `thread_worker`).
+/// configuration `cfg`. The warp then builds its roots, if any (see `worker::init_worker`).
 pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
     *sh = WarpShared {
         cfg: *cfg,
@@ -499,8 +528,5 @@ pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
         remote_skip: 0,
         freed: [0; FREED_CAP],
     };
-    if warp == 0 {
-        sh.private[0] = 1;
-        sh.fresh = 1;
-    }
+    let _ = warp;
 }

@@ -10,7 +10,9 @@ use core::time::Duration;
 use super::close::{close_round, copy_freed, open_round, settle_allocator};
 use super::global_queue;
 use super::lanes::run_lanes;
-use super::layout::{GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source};
+use super::layout::{
+    GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source, roots_built,
+};
 use super::profile::Hooks;
 use super::sched::Scheduler;
 use super::take::{Batch, Stolen, broadcast, finish_steal, take_batch};
@@ -20,6 +22,7 @@ use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::{global_timer_ns, nanosleep};
 use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
 use crate::runtime::RunError;
+use crate::runtime::deque::publish;
 use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, Ordering};
 use crate::task::Program;
@@ -51,7 +54,7 @@ pub unsafe fn thread_worker<P: Program, H: Hooks, S: Scheduler>(run: *mut GpuRun
     let Some(w) = (unsafe { enter::<P>(run, lane, 0) }) else {
         return;
     };
-    let mut l = LoopState::new(w.warp);
+    let mut l = LoopState::new(w.warp, w.run());
     // SAFETY: a field of the control block, which lives for the kernel (contract).
     let stop = w.run_atomic(unsafe { &raw mut (*run).stop });
     // SAFETY: `run` is as `H` requires (contract).
@@ -81,7 +84,7 @@ pub(super) struct LoopState {
     /// The last round found no task.
     pub(super) idle: bool,
     /// Programs without `taskwait!`: tasks this warp spawned and completed (lane 0's copy;
-    /// warp 0 counts the root as spawned).
+    /// a warp counts the roots it built as spawned).
     spawned_total: u64,
     completed_total: u64,
     /// Per-lane counts, summed over the warp once at the end.
@@ -90,14 +93,15 @@ pub(super) struct LoopState {
 }
 
 impl LoopState {
+    /// The loop state of warp `warp` of a run with control block `cfg`.
     #[inline(always)]
-    pub(super) fn new(warp: u32) -> LoopState {
+    pub(super) fn new(warp: u32, cfg: &GpuRun) -> LoopState {
         LoopState {
             queue: 0,
             rng: warp.wrapping_mul(0x9E37_79B9) | 1,
             backoff: 0,
             idle: true,
-            spawned_total: u64::from(warp == 0),
+            spawned_total: u64::from(roots_built(warp, cfg.num_warps, cfg.num_roots)),
             completed_total: 0,
             lane_resumes: 0,
             lane_completed: 0,
@@ -193,10 +197,11 @@ pub(super) fn layout_matches<P: Program>(w: &WarpCtx, cfg: &GpuRun, reporter: bo
     ok
 }
 
-/// The worker's shared state at kernel start, and (worker 0) the root task: built here from
-/// its arguments (a frame's layout may differ between the host's compilation and this one;
-/// the `repr(C)` arguments' does not), in record 0, kept unpublished as worker 0's first
-/// task.
+/// The worker's shared state at kernel start, and its share of the run's roots
+/// ([`roots_built`]), built here from their arguments (a frame's layout may differ between
+/// the host's compilation and this one; the `repr(C)` arguments' does not). A run's one root
+/// goes to record 0 and stays unpublished as warp 0's first task; a batch's roots are
+/// published in queue 0 of the warps that built them, for every warp to steal.
 ///
 /// # Safety
 /// Lane 0 (or the block's leader) at kernel start, before the worker's first barrier, after
@@ -204,20 +209,34 @@ pub(super) fn layout_matches<P: Program>(w: &WarpCtx, cfg: &GpuRun, reporter: bo
 #[inline(always)]
 pub(super) unsafe fn init_worker<P: Program>(w: &WarpCtx, cfg: &GpuRun) {
     // SAFETY: lane 0 at kernel start (contract).
-    warp::init(unsafe { w.lane0() }, w.warp, cfg);
-    if w.warp != 0 {
-        return;
+    let sh = unsafe { w.lane0() };
+    warp::init(sh, w.warp, cfg);
+    let roots = roots_built(w.warp, cfg.num_warps, cfg.num_roots);
+    let slab = w.warp * cfg.tasks_per_warp;
+    for k in 0..roots {
+        let i = w.warp + k * cfg.num_warps;
+        // SAFETY: the host wrote `num_roots` `P::Args` at `root_args` (sizes checked,
+        // contract), and `i < num_roots`.
+        let args =
+            unsafe { core::ptr::read_unaligned((cfg.root_args as *const P::Args).add(i as usize)) };
+        let slot = (cfg.root_result + u64::from(i) * u64::from(cfg.result_size)) as *mut u8;
+        let rec = w.record::<P::Task>(slab + k);
+        // SAFETY: record `k` of this warp's slab is not handed out yet; nothing else runs it.
+        unsafe {
+            Record::init(rec);
+            Record::fill(rec, NONE, slot, 0, P::start(args));
+        }
+        w.ring(w.warp, 0, k).store(slab + k, Ordering::Relaxed);
     }
-    // SAFETY: the host wrote a `P::Args` at `root_args` (sizes checked, contract).
-    let args = unsafe { core::ptr::read_unaligned(cfg.root_args as *const P::Args) };
-    let rec = w.record::<P::Task>(0);
-    // SAFETY: record 0 is worker 0's first and not handed out yet; nothing else runs it.
-    unsafe {
-        Record::init(rec);
-        Record::fill(rec, NONE, cfg.root_result as *mut u8, 0, P::start(args));
+    sh.fresh = roots;
+    if cfg.num_roots == 1 {
+        // The first take reads it as a task the warp kept.
+        sh.private[0] = roots;
+    } else if roots > 0 {
+        sh.tail[0] = roots;
+        // Release: the records and ring entries written above happen before a thief's claim.
+        publish(w.deque(w.warp, 0).count(), roots);
     }
-    // `warp::init` counts it as kept in queue 0; the first take reads it there.
-    w.ring(0, 0, 0).store(0, Ordering::Relaxed);
 }
 
 /// Whether the run is over for this warp (done, failed, or past its timeout), counting the
