@@ -139,6 +139,10 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
 pub unsafe fn fail_slots_full(ctx: *mut Ctx, task_index: u32, capacity: u32) {
     // SAFETY: as in `spawn`.
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    // Counted like a failed spawn, so that the task suspends at its next taskwait for good
+    // (its record, noted below, stays its own) instead of going on past it.
+    // SAFETY: the running task's context (contract).
+    unsafe { (*ctx).spawned += 1 };
     w.fail(RunError::SlotsFull {
         task: task_index,
         capacity,
