@@ -181,27 +181,28 @@ impl CpuRuntime {
         })
     }
 
-    /// The options of the next run's scheduler.
-    fn run_options(&self) -> RunOptions {
+    /// The options of the next run's scheduler, for `roots` roots.
+    fn run_options(&self, roots: usize) -> RunOptions {
         RunOptions {
             num_queues: self.config.limits.num_queues,
             idle: std::thread::yield_now,
             team: self.config.workers.team,
             check_uniform: self.config.limits.check_uniform,
-            granularity: self.granularity(),
+            granularity: self.granularity(roots),
         }
     }
 
-    /// The granularity policy's settings for the next run: a child is a task within
-    /// `log2(threads) + 4` levels of the root (enough tasks for every worker, with slack,
+    /// The granularity policy's settings for the next run of `roots` roots: a child is a task
+    /// within `log2(threads / roots) + 4` levels of its root (enough tasks for every worker, with slack,
     /// before a subtree is committed to one), and after that while its worker's deque holds
     /// fewer than 4 tasks; it runs inline when the pool or the deque has at most 64 entries
     /// left (or a quarter of it, if smaller).
-    fn granularity(&self) -> Granularity {
+    fn granularity(&self, roots: usize) -> Granularity {
         if !self.config.limits.auto_granularity {
             return Granularity::OFF;
         }
-        let threads = self.config.workers.threads as u32;
+        // Workers per root: a batch's roots already spread over the workers.
+        let threads = (self.config.workers.threads as u32).div_ceil(roots.max(1) as u32);
         let smaller = self
             .config
             .workers
@@ -309,7 +310,8 @@ impl CpuRuntime {
         // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
         // from `Record::array_layout`) and is used by nothing else while the run lives:
         // `memory` is out of `self` until the run is over.
-        let shared = unsafe { Shared::<P, R>::new(run_memory, self.run_options(), roots.len()) };
+        let shared =
+            unsafe { Shared::<P, R>::new(run_memory, self.run_options(roots.len()), roots.len()) };
         let shared_raw = Box::into_raw(Box::new(shared));
         // SAFETY: `shared_raw` came from `Box::into_raw` just above; no worker exists yet, so
         // this is the only reference. `results` has one slot of each root's result type and

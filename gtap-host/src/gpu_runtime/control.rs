@@ -74,7 +74,8 @@ pub(super) fn control_block(
 const INLINE_DEPTH_MARGIN: u32 = 5;
 
 /// The granularity policy's settings ([`GpuTuning::inline_min_depth`] and
-/// [`GpuTuning::inline_min_queued`]); its reserve is 64 records and queue entries (two
+/// [`GpuTuning::inline_min_queued`]): by default, inline from `INLINE_DEPTH_MARGIN` levels
+/// below the depth at which a binary tree per root has a task for every lane; its reserve is 64 records and queue entries (two
 /// rounds' spawns of a warp that spawns one child per lane, and room for a round's resumed
 /// parents, which are never inline), or a quarter of the slab or ring if that is smaller.
 /// Block programs have no sequential versions, and the global-queue ablation has no
@@ -83,7 +84,11 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
     if !cfg.limits.auto_granularity || plan.program.block || plan.global {
         return Granularity::OFF;
     }
-    let lanes = (plan.warps as u32).saturating_mul(32);
+    // Lanes per root: a batch's roots already spread over the lanes, so each root's tree
+    // needs fewer levels of tasks before every lane has work.
+    let lanes = (plan.warps as u32)
+        .saturating_mul(32)
+        .div_ceil(plan.roots.max(1));
     let smaller = cfg.launch.tasks_per_warp.min(cfg.limits.queue_capacity);
     Granularity {
         on: 1,
@@ -282,6 +287,31 @@ mod tests {
         assert_eq!(run.granularity.on, 0);
         let thread = control_block(&cfg, &plan(&cfg, false), &arrays(), 0);
         assert_eq!(thread.num_queues, 3);
+    }
+
+    #[test]
+    fn a_batch_inlines_nearer_its_roots() {
+        let cfg = GpuConfig::new().block(64);
+        let plan_with = |roots: usize| {
+            let program = ProgramShape {
+                name: "test",
+                block: false,
+                mixed: false,
+                record_size: 320,
+                record_align: 32,
+                args_size: 24,
+                result_size: 8,
+            };
+            RunPlan::batch(&cfg, &h100(), 20, program, roots, || Ok(1024)).unwrap()
+        };
+        // 20 blocks of 2 warps: 1280 lanes, 11 levels for one root, plus the margin.
+        let depth = |roots| granularity(&cfg, &plan_with(roots)).min_depth;
+        assert_eq!(depth(1), 11 + INLINE_DEPTH_MARGIN);
+        assert_eq!(depth(10), 7 + INLINE_DEPTH_MARGIN);
+        assert_eq!(depth(5000), INLINE_DEPTH_MARGIN);
+        // A depth set by hand is kept.
+        let fixed = cfg.clone().inline_min_depth(3);
+        assert_eq!(granularity(&fixed, &plan_with(5000)).min_depth, 3);
     }
 
     #[test]
