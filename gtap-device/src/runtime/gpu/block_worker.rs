@@ -320,23 +320,12 @@ unsafe fn step<P: Program>(
     l: &mut BlockLoop,
 ) {
     let leader = tid == 0;
-    let rec = w.record::<P::Task>(id);
-    // SAFETY: the leader took `id` for this block; its frame is live, not written until
-    // every thread arrived at the next barrier.
-    let frame = unsafe { Record::task(rec) };
     let mut copy = MaybeUninit::<P::Task>::uninit();
-    // SAFETY: the frame is live and copied before anyone writes it (see above).
-    let (step, ctx) = unsafe { resume_copy::<P>(w, words, tid, id, frame, &mut copy) };
-    // SAFETY: every thread that read a task id comes here (the post is uniform).
-    unsafe { sync_threads() };
-    // SAFETY: updated before the barrier; rewritten only two iterations later.
-    let (lo, hi) = unsafe {
-        (
-            (&raw const (*words).outcome_min).read_volatile(),
-            (&raw const (*words).outcome_max).read_volatile(),
-        )
-    };
-    if lo != hi {
+    // SAFETY: every thread that read a task id comes here (the post is uniform), with the
+    // task the leader took for this block.
+    let (frame, step, ctx, diverged) =
+        unsafe { resume_together::<P>(w, words, tid, id, &mut copy) };
+    if diverged {
         let outcome = outcome_word(step, &ctx);
         // SAFETY: uniform branch (every thread read the same range).
         unsafe { report_divergence::<P>(w, words, leader, tid, outcome, &copy) };
@@ -357,6 +346,36 @@ unsafe fn step<P: Program>(
         // and reports before it.
         unsafe { close_step::<P>(w, words, id, step, ctx.resume_queue, l) };
     }
+}
+
+/// Every thread of the block: resumes its own copy (`copy`) of task `id`'s frame, meets the
+/// others at the step's barrier, and reads whether they all ended the same way. Returns the
+/// frame in the record, this thread's step and context, and whether the outcomes differed.
+///
+/// # Safety
+/// Every thread of the block calls it, with the task the leader took for the block: its
+/// frame is live and nobody writes it before the barrier; `words` are the step's.
+pub(super) unsafe fn resume_together<P: Program>(
+    w: &WarpCtx,
+    words: *mut StepWords,
+    tid: u32,
+    id: u32,
+    copy: &mut MaybeUninit<P::Task>,
+) -> (*mut P::Task, Step, Ctx, bool) {
+    // SAFETY: a live record (contract).
+    let frame = unsafe { Record::task(w.record::<P::Task>(id)) };
+    // SAFETY: the frame is live and copied before anyone writes it (contract).
+    let (step, ctx) = unsafe { resume_copy::<P>(w, words, tid, id, frame, copy) };
+    // SAFETY: every thread of the block comes here (contract).
+    unsafe { sync_threads() };
+    // SAFETY: updated before the barrier; rewritten only two steps later.
+    let (lo, hi) = unsafe {
+        (
+            (&raw const (*words).outcome_min).read_volatile(),
+            (&raw const (*words).outcome_max).read_volatile(),
+        )
+    };
+    (frame, step, ctx, lo != hi)
 }
 
 /// A thread's outcome word: [`RETURNED`], or the taskwait site.

@@ -35,7 +35,7 @@
 use core::mem::{MaybeUninit, size_of};
 
 use super::block_worker::{
-    StepWords, frames_agree, outcome_word, report_divergence, resume_copy, set_scratch_offset,
+    StepWords, frames_agree, outcome_word, report_divergence, resume_together, set_scratch_offset,
     settle,
 };
 use super::close::open_round;
@@ -450,23 +450,13 @@ unsafe fn block_step<P: Program>(
     // SAFETY: written by the leader before the barrier; rewritten two steps later.
     let id = unsafe { (&raw const (*words).post).read_volatile() };
     let leader = tid == 0;
-    // SAFETY: the leader took `id` for this block: a live record.
-    let frame = unsafe { Record::task(w.record::<P::Task>(id)) };
     let mut copy = MaybeUninit::<P::Task>::uninit();
-    // SAFETY: the leader took `id` for this block; its frame is live and not written before
-    // the next barrier.
-    let (step, ctx) = unsafe { resume_copy::<P>(w, words, tid, id, frame, &mut copy) };
-    // SAFETY: every thread comes here.
-    unsafe { sync_threads() };
-    // SAFETY: updated before the barrier; rewritten two steps later.
-    let (lo, hi) = unsafe {
-        (
-            (&raw const (*words).outcome_min).read_volatile(),
-            (&raw const (*words).outcome_max).read_volatile(),
-        )
-    };
+    // SAFETY: every thread of the block comes here (contract), with the task the leader took
+    // for the block, whose frame nobody writes before the barrier inside.
+    let (frame, step, ctx, diverged) =
+        unsafe { resume_together::<P>(w, words, tid, id, &mut copy) };
     let mut completed = 0;
-    if lo != hi {
+    if diverged {
         let outcome = outcome_word(step, &ctx);
         // SAFETY: a uniform branch (every thread read the same range).
         unsafe { report_divergence::<P>(w, words, leader, tid, outcome, &copy) };
