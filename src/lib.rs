@@ -44,6 +44,7 @@ pub mod __private {
     };
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
+    pub use gtap_device::task::checks::{frame_message, plain_task_call};
     pub use gtap_device::task::ctx::{
         assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,
         seq_spawn, seq_spawn_into, seq_wait, spawn, spawn_block, spawn_detached, spawn_into,
