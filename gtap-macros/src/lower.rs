@@ -115,6 +115,9 @@ struct Scope {
     entries: Vec<Entry>,
     /// Loop nesting depth at which this block was entered.
     loop_depth: usize,
+    /// The names that `.get()` is called on anywhere in this block: a task called like a
+    /// function into one of them was meant to be spawned (see [`Lowerer::plain_call_error`]).
+    read_as_handles: Vec<String>,
 }
 
 struct Lowerer {
@@ -172,6 +175,7 @@ impl Lowerer {
         self.scopes.push(Scope {
             entries: Vec::new(),
             loop_depth: self.loop_depth,
+            read_as_handles: get_receivers(block),
         });
         let mut out = Vec::with_capacity(block.stmts.len());
         for stmt in std::mem::take(&mut block.stmts) {
@@ -214,6 +218,7 @@ impl Lowerer {
                     }
                     _ => {
                         if let Some(init) = &mut local.init {
+                            self.plain_call_into_handle(&local.pat, &mut init.expr);
                             self.visit_expr_mut(&mut init.expr);
                             if let Some((_, diverge)) = &mut init.diverge {
                                 self.visit_expr_mut(diverge);
@@ -606,6 +611,28 @@ impl Lowerer {
         self.siblings.iter().find(|s| s.name == *name).cloned()
     }
 
+    /// `let a = fib(n - 1);` where the block reads `a.get()`: a spawn without `spawn!`. The
+    /// call is reported as any plain task call, and replaced by a stand-in handle, so that
+    /// `a.get()` raises no error of its own.
+    fn plain_call_into_handle(&mut self, pat: &Pat, init: &mut Expr) {
+        let (Pat::Ident(p), Expr::Call(call)) = (pat, &*init) else {
+            return;
+        };
+        let name = p.ident.to_string();
+        let read = self
+            .scopes
+            .iter()
+            .any(|s| s.read_as_handles.contains(&name));
+        if let (true, Some(task)) = (read, self.plain_task_call(call)) {
+            let call = call.clone();
+            self.plain_call_error(&call, &task);
+            let ret = &task.ret;
+            *init = syn::parse_quote_spanned! {call.span()=>
+                ::gtap::__private::plain_task_handle::<#ret>()
+            };
+        }
+    }
+
     /// Reports a plain call of task `task` and returns what replaces it: a stand-in of the
     /// task's result type, which never runs (the error stops the build), so that the code
     /// around the call type-checks as if it had been given the result.
@@ -734,6 +761,25 @@ impl VisitMut for Lowerer {
             _ => syn::visit_mut::visit_expr_mut(self, expr),
         }
     }
+}
+
+/// The names that `.get()` is called on (`h.get()`), anywhere in `block`.
+fn get_receivers(block: &Block) -> Vec<String> {
+    struct Gets(Vec<String>);
+    impl<'a> syn::visit::Visit<'a> for Gets {
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            if m.method == "get"
+                && let Expr::Path(p) = &*m.receiver
+                && let Some(ident) = p.path.get_ident()
+            {
+                self.0.push(ident.to_string());
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut gets = Gets(Vec::new());
+    syn::visit::Visit::visit_block(&mut gets, block);
+    gets.0
 }
 
 /// `unsafe { inner }` with the `unsafe` and braces marked as macro-made (mixed-site), so that

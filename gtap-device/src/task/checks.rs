@@ -32,6 +32,23 @@ pub fn plain_task_call<R>() -> R {
     unreachable!("a plain task call is a compile error")
 }
 
+/// Stands in for `let h = f(x);` inside a task body where `h.get()` is read later (a spawn
+/// written without `spawn!`), which `#[gtap::program]` reports as an error: `h.get()`
+/// type-checks, and nothing runs (the error stops the build first).
+pub fn plain_task_handle<R>() -> PlainTaskHandle<R> {
+    PlainTaskHandle(core::marker::PhantomData)
+}
+
+/// What [`plain_task_handle`] stands in with.
+pub struct PlainTaskHandle<R>(core::marker::PhantomData<R>);
+
+impl<R> PlainTaskHandle<R> {
+    /// The type of a result handle's `get`.
+    pub fn get(&self) -> R {
+        unreachable!("a plain task call is a compile error")
+    }
+}
+
 /// A message built in a constant's evaluation (where `format!` is not available).
 pub struct Message {
     buf: [u8; MESSAGE_CAP],
