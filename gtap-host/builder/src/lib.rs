@@ -1,10 +1,29 @@
-//! Builds a `#![no_std]` Rust device crate into PTX from a host crate's `build.rs`.
+//! Builds a `#![no_std]` Rust device crate into PTX from a host crate's `build.rs`. A
+//! user's crate reaches it as `gtap::build` (gtap's feature `build`):
 //!
 //! ```no_run
-//! // build.rs of a host crate whose device code lives in ./kernels:
-//! gtap_builder::PtxBuilder::new("kernels").build_or_exit();
-//! // then, in the host crate: gtap_host::include_ptx!("<crate name>")
+//! // build.rs of a crate whose library holds the task programs:
+//! gtap_builder::PtxBuilder::new(".").build_or_exit();
+//! // then, in the crate's host code: gtap::Runtime::new(gtap::include_ptx!())
 //! ```
+//!
+//! # Before it builds: the crate's set-up
+//! Mistakes that would otherwise surface as compiler errors far from their cause are found
+//! first, from the crate's files and `cargo metadata`, and reported together as
+//! [`BuildError::SetUp`], each [`SetUpProblem`] with what to change: no library (a program in
+//! `src/main.rs`), a library without `#![no_std]` or without the task features, a dependency
+//! that needs `std` in the GPU build (one whose crate root never says `no_std`), and, before
+//! that, a stable or beta compiler ([`BuildError::WrongToolchain`]; another nightly than
+//! [`PINNED`] gets a warning).
+//!
+//! # When the device compiler fails
+//! [`BuildError::DeviceCompile`] holds the compiler's errors as rustc renders them, the
+//! crate's own first, then a few of its dependencies', with what to change where that is
+//! known (a dependency that needs `std`, a task called like a function), and none of the
+//! build's noise ([`diagnostics`]). [`PtxBuilder::build_or_exit`] gives them to cargo as
+//! `cargo::error=` lines, which cargo prints ahead of everything else, not wrapped in
+//! "failed to run custom build command". `GTAP_BUILD_VERBOSE=1` adds the device build's
+//! whole output and command.
 //!
 //! # What it does
 //! It runs a second `cargo` on the device crate:
@@ -12,7 +31,8 @@
 //! with its own target directory (`<outer target>/gtap-ptx`) so that it never waits on the lock
 //! of the outer build, and with the project's link step as `-C linker` (see [`linker`]): rustup
 //! ships neither `core` nor `llvm-bitcode-linker` for this target. The PTX is copied to
-//! `$OUT_DIR/<crate>.ptx`.
+//! `$OUT_DIR/<crate>.ptx`, and its path is given to the crate's compilation as `GTAP_PTX`
+//! ([`PTX_ENV`]), which `gtap::include_ptx!()` reads.
 //!
 //! # When it rebuilds
 //! It prints `cargo:rerun-if-changed` for every source file the device build read (from that
