@@ -4,8 +4,8 @@
 //! `bench --scheduler` and their GPU tests; a second compilation of this crate alone, its
 //! dependencies are reused).
 fn main() {
-    gtap_builder::PtxBuilder::new(".").build_or_exit();
-    gtap_builder::PtxBuilder::new(".")
+    gtap::build::PtxBuilder::new(".").build_or_exit();
+    gtap::build::PtxBuilder::new(".")
         .lab(true)
         .output_name("gtap_examples_lab")
         .build_or_exit();

@@ -15,10 +15,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use gtap::host::Gpu;
+use gtap::host::cpu::{CpuConfig, CpuRuntime};
 use gtap_examples::buf::{Buf, Rng};
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
-use gtap_host::Gpu;
-use gtap_host::cpu::{CpuConfig, CpuRuntime};
 
 #[path = "smoke/gpu.rs"]
 mod gpu;
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
             println!("backend: GPU, {}", gpu.props());
             gpu::run(gpu, &gpu::configs(args.grid, args.block, args.all_configs))
         }
-        Err(e) if e.is_no_gpu() && !gtap_host::require_gpu() => {
+        Err(e) if e.is_no_gpu() && !gtap::host::require_gpu() => {
             println!("no GPU here ({e}); running on the CPU backend");
             on_cpu()
         }
@@ -92,7 +92,7 @@ fn sorted(mut v: Vec<u32>) -> Vec<u32> {
 }
 
 fn on_cpu() -> Result<usize, String> {
-    let s = |e: gtap_host::cpu::CpuError| e.to_string();
+    let s = |e: gtap::host::cpu::CpuError| e.to_string();
     let mut rt = CpuRuntime::new(CpuConfig::new().num_queues(3)).map_err(s)?;
     let mut runs = 0;
     check(

@@ -1,10 +1,70 @@
-//! gtap: GPU fork-join task parallelism in Rust. This facade re-exports the user-facing API.
+//! gtap: GPU fork-join task parallelism in Rust. Write recursive fork-join programs as
+//! tasks (`#[gtap::program]`, `#[gtap::task]`, `spawn!`, `taskwait!`) and run them on the
+//! GPU, or on CPU threads where there is none, through one [`Runtime`].
 //!
-//! | crate | what |
+//! ```
+//! #![feature(coroutines, coroutine_trait, type_alias_impl_trait)]
+//!
+//! #[gtap::program]
+//! pub mod fib {
+//!     #[gtap::task]
+//!     pub fn fib(n: u32) -> u64 {
+//!         if n < 2 {
+//!             return n as u64;
+//!         }
+//!         let a = spawn!(fib(n - 1)); // a child task; `a` is its result handle
+//!         let b = spawn!(fib(n - 2));
+//!         taskwait!(); // wait for both children
+//!         a.get() + b.get()
+//!     }
+//! }
+//!
+//! fn main() -> Result<(), gtap::RuntimeError> {
+//!     // The CPU backend, on two worker threads. A crate whose build.rs builds its PTX
+//!     // takes the GPU when there is one: `gtap::Runtime::new(gtap::include_ptx!())`.
+//!     let mut rt = gtap::Runtime::cpu(gtap::CpuConfig::new().threads(2))?;
+//!     println!("running on {}", rt.selection());
+//!     let (value, stats) = rt.run(fib::fib(20))?;
+//!     assert_eq!(value, 6765);
+//!     assert_eq!(stats.backend, gtap::Backend::Cpu);
+//!     println!("fib(20) = {value}: {stats}");
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # A crate of your own
+//! gtap's `template/` folder is a starter crate to copy: its `src/lib.rs` holds the task
+//! program (a `#![no_std]` library, which is what gets compiled for the GPU), its `main.rs`
+//! runs it, its `build.rs` builds the PTX, and its `rust-toolchain.toml` pins the nightly
+//! gtap needs. The README's "Your first program" walks through it. One dependency, twice:
+//!
+//! ```toml
+//! [dependencies]
+//! gtap = { path = "../gtap" }
+//! [build-dependencies]
+//! gtap = { path = "../gtap", default-features = false, features = ["build"] }
+//! ```
+//!
+//! Host-only dependencies (rayon, clap, ...) go under
+//! `[target.'cfg(not(target_arch = "nvptx64"))'.dependencies]`, so that the GPU build,
+//! which has no `std`, does not compile them; the builder names any that is in the wrong
+//! place.
+//!
+//! # What is here
+//! | item | what |
 //! |---|---|
-//! | [`device`] (`gtap-device`) | `no_std` device runtime, task model and PTX intrinsics |
-//! | [`host`] (`gtap-host`, not on the GPU) | loading PTX, launching kernels, the CPU backend |
-//! | `gtap-macros` | [`program`], [`task`], [`spawn!`], [`taskwait!`], [`slots!`] |
+//! | [`program`], [`task`], [`spawn!`], [`taskwait!`], [`slots!`] | the task language (`gtap-macros`) |
+//! | [`Runtime`], [`Stats`], [`RuntimeError`] | run a program on the GPU or the CPU backend |
+//! | [`GpuConfig`], [`CpuConfig`], [`Limits`] | each backend's settings; every setting's docs give its default and when to change it |
+//! | [`include_ptx!`], `build` (feature `build`) | the crate's PTX: built by `build.rs`, embedded in the host program |
+//! | [`host`] (`gtap-host`) | everything else on the host: the two backends on their own ([`host::gpu_runtime::GpuRuntime`], [`host::cpu::CpuRuntime`]), profiles, the GPU launcher |
+//! | [`device`] (`gtap-device`) | the `no_std` runtime and PTX intrinsics that run on the GPU |
+//!
+//! # Features
+//! - `runtime` (default): [`Runtime`] and everything host-side ([`host`]); off in the GPU
+//!   build, where only the task language exists.
+//! - `build`: `gtap::build` (crate `gtap-builder`), the PTX builder, for `build.rs` (a build-dependency without the
+//!   default features keeps the host runtime out of the build script).
 //!
 //! A task crate starts with
 //! `#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]` (tasks are lowered to
@@ -14,7 +74,7 @@
 #![no_std]
 
 pub use gtap_device as device;
-#[cfg(not(target_arch = "nvptx64"))]
+#[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
 pub use gtap_host as host;
 
 pub use gtap_device::task::{
@@ -22,6 +82,51 @@ pub use gtap_device::task::{
     Step,
 };
 pub use gtap_macros::{program, slots, spawn, task, taskwait};
+
+#[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
+pub use gtap_host::{
+    Limits, RunError,
+    cpu::CpuConfig,
+    gpu_runtime::GpuConfig,
+    runtime::{
+        Backend, BackendChoice, BackendStats, Reason, Runtime, RuntimeBuilder, RuntimeError,
+        Selection, Stats,
+    },
+};
+
+/// The PTX builder for a crate's `build.rs` (crate `gtap-builder`), with feature `build`:
+///
+/// ```no_run
+/// // The body of `fn main` in build.rs:
+/// gtap::build::PtxBuilder::new(".").build_or_exit();
+/// ```
+#[cfg(all(feature = "build", not(target_arch = "nvptx64")))]
+pub use gtap_builder as build;
+
+/// The PTX of this crate's task programs, built by its `build.rs`
+/// (`gtap::build::PtxBuilder`), embedded as a `&'static str` for
+/// [`Runtime::new`](crate::Runtime::new). `include_ptx!("name")` embeds a variant built
+/// with [`PtxBuilder::output_name`](https://docs.rs/gtap-builder) instead, e.g. one with the
+/// lab kernels.
+///
+/// ```ignore
+/// let mut rt = gtap::Runtime::new(gtap::include_ptx!())?;
+/// ```
+#[macro_export]
+macro_rules! include_ptx {
+    () => {
+        include_str!(env!(
+            "GTAP_PTX",
+            "gtap::include_ptx!() embeds the PTX that the crate's build.rs builds: add a \
+             build.rs with `fn main() { gtap::build::PtxBuilder::new(\".\").build_or_exit(); }` \
+             and gtap (features = [\"build\"]) under [build-dependencies], as gtap's template \
+             crate has"
+        ))
+    };
+    ($name:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/", $name, ".ptx"))
+    };
+}
 
 /// What task code needs in scope: `use gtap::prelude::*;`.
 pub mod prelude {
@@ -46,6 +151,7 @@ pub mod __private {
     };
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
+    pub use gtap_device::task::checks::{frame_message, plain_task_call, plain_task_handle};
     pub use gtap_device::task::ctx::{
         assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,
         seq_spawn, seq_spawn_into, seq_wait, spawn, spawn_block, spawn_detached, spawn_into,

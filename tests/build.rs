@@ -2,5 +2,5 @@
 //! with the lab kernels (the random programs run under every scheduler). The plain build's
 //! contents are checked on the examples' PTX (`profile_gpu`).
 fn main() {
-    gtap_builder::PtxBuilder::new(".").lab(true).build_or_exit();
+    gtap::build::PtxBuilder::new(".").lab(true).build_or_exit();
 }

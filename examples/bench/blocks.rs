@@ -6,8 +6,8 @@
 //! `--bp-queue` where given (GTaP ran its block BFS on 4000 blocks of 32 threads, its trees
 //! on 1000 of 64), and the scratch memory the block reductions need.
 
+use gtap::host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
 use gtap_examples::block_reduce::gpu_scratch_needed;
-use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
 
 use crate::cli::GpuArgs;
 use crate::harness::{Harness, Key, Sample};

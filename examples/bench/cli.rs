@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use gtap_host::gpu_runtime::{GpuConfig, QueueOrder, Scheduler};
+use gtap::host::gpu_runtime::{GpuConfig, QueueOrder, Scheduler};
 
 /// Text after `--help`: what the columns mean and how to pass lists.
 const AFTER_HELP: &str = "\

@@ -1,9 +1,9 @@
 //! The GPU side of the harness: opening the runtime (or saying why there is none) and the
 //! copies the programs' inputs and outputs need.
 
-use gtap_host::Gpu;
-use gtap_host::cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+use gtap::host::Gpu;
+use gtap::host::cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr};
+use gtap::host::gpu_runtime::{GpuConfig, GpuRuntime};
 
 /// What the flags ask of the GPU.
 pub struct Want {

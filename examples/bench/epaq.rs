@@ -9,9 +9,9 @@
 //! `--tasks-per-warp` and `--queue-capacity` say otherwise: a warp that follows one queue
 //! keeps more tasks alive.
 
+use gtap::host::gpu_runtime::{GpuConfig, GpuRuntime};
 use gtap_examples::fib::{self, Leaf};
 use gtap_examples::{buf::Buf, cilksort_epaq, nqueens};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 
 use crate::Bench;
 use crate::cli::{

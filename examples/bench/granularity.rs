@@ -17,8 +17,8 @@
 
 use rayon::prelude::*;
 
+use gtap::host::gpu_runtime::{GpuRunError, GpuRuntime, GpuStats};
 use gtap_examples::{tree, tree_block};
-use gtap_host::gpu_runtime::{GpuRunError, GpuRuntime, GpuStats};
 
 use crate::Bench;
 use crate::blocks::measure_block;

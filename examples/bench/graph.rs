@@ -10,6 +10,7 @@
 //! memory across runs; the GPU e2e time includes uploading the initial depths and
 //! downloading the depths (BFS), uploading x and downloading y (SpMV).
 
+use gtap::host::Gpu;
 use gtap_examples::bfs::{self, Depths};
 use gtap_examples::buf::Rng;
 use gtap_examples::graph::bfs::{bfs_parallel, bfs_sequential, traversed_edges};
@@ -17,7 +18,6 @@ use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv, spmv_parallel};
 use gtap_examples::graph::{Csr, kronecker};
 use gtap_examples::spmv::Spmv;
-use gtap_host::Gpu;
 
 use crate::Bench;
 use crate::blocks::measure_block;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use gtap_host::gpu_runtime::{GpuRunError, GpuStats};
+use gtap::host::gpu_runtime::{GpuRunError, GpuStats};
 
 use crate::cli::Common;
 

@@ -4,10 +4,10 @@
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
+use gtap::host::gpu_runtime::GpuRuntime;
 use gtap_examples::buf::{Buf, Rng};
 use gtap_examples::mergesort_mixed::{self, Params};
 use gtap_examples::{cilksort, mergesort};
-use gtap_host::gpu_runtime::GpuRuntime;
 use rayon::slice::ParallelSliceMut;
 
 use crate::Bench;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use gtap_host::gpu_runtime::GpuRuntime;
+use gtap::host::gpu_runtime::GpuRuntime;
 
 use crate::cli::{
     Cli, Command, FibArgs, GranularityArgs, GraphArgs, HeadlineArgs, NqueensArgs, SortArgs,

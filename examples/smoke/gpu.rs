@@ -5,6 +5,9 @@
 
 use std::sync::Arc;
 
+use gtap::host::Gpu;
+use gtap::host::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
+use gtap::host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
 use gtap_examples::bfs::{self, Depths};
 use gtap_examples::block_reduce::gpu_scratch_needed;
 use gtap_examples::buf::Buf;
@@ -14,9 +17,6 @@ use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
 use gtap_examples::graph::{kronecker, mtx};
 use gtap_examples::spmv::Spmv;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree, tree_block};
-use gtap_host::Gpu;
-use gtap_host::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
 
 use crate::{TABLE, check, input, sorted, table};
 

@@ -50,10 +50,10 @@ pub mod uts;
 
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]
-pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_examples.ptx"));
+pub const PTX: &str = gtap::include_ptx!();
 
 /// The same programs with their lab kernels too (`gtap_<name>_profiled` for
 /// `GpuConfig::profile`, `gtap_<name>_one_at_a_time` and `gtap_<name>_global_queue` for
 /// `GpuConfig::scheduler`), built by `build.rs` with `--cfg gtap_lab`.
 #[cfg(not(target_arch = "nvptx64"))]
-pub const PTX_LAB: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_examples_lab.ptx"));
+pub const PTX_LAB: &str = gtap::include_ptx!("gtap_examples_lab");

@@ -73,6 +73,7 @@
 //! | PTX text | [`ptx`] | `.target` and `.entry` read from the PTX before the driver sees it |
 //! | safe API | [`Gpu`], [`Module`], [`Kernel`], [`DeviceProps`] | open a GPU, load PTX, find kernels, wait and name the failing kernel |
 //! | errors | [`GpuError`] | one enum; every message says what happened and what to do |
+//! | one runtime | [`Runtime`], [`Stats`] | the GPU when there is one, the CPU backend otherwise, with one statistics type |
 //! | settings | [`Limits`] | the queue, timeout and block-program limits both backends share, part of [`gpu_runtime::GpuConfig`] and [`cpu::CpuConfig`] |
 //! | tests | [`Gpu::for_tests`], [`Gpu::for_fault_test`] | skip with a message where there is no GPU, unless `GTAP_REQUIRE_GPU=1`; run a faulting test in a child process |
 //!
@@ -100,6 +101,7 @@ mod limits;
 mod module;
 mod props;
 pub mod ptx;
+pub mod runtime;
 pub mod testing;
 
 pub use cudarc;
@@ -111,6 +113,7 @@ pub use gtap_device::runtime::RunError;
 pub use limits::Limits;
 pub use module::{Kernel, Module};
 pub use props::DeviceProps;
+pub use runtime::{Runtime, RuntimeError, Stats};
 pub use testing::{REQUIRE_GPU_ENV, require_gpu};
 
 /// The PTX that `gtap_builder` wrote for device crate `name` (its name with `-` as `_`),

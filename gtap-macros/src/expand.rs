@@ -11,7 +11,7 @@
 //!                                           pub struct Program;
 //!                                           pub enum Task { fib(__GtapFrame_fib), .. }
 //!                                           impl gtap::Program for Program { .. match on Task .. }
-//!                                           const _: () = assert!(size_of::<__GtapFrame_fib>() <= max_frame_bytes, "..");
+//!                                           const _: () = if size_of::<__GtapFrame_fib>() > max { panic!("{}", frame_message(..)) };
 //!                                           #[cfg(nvptx64)] extern "ptx-kernel" fn gtap_fib(run) { thread_worker::<Program, ProfileOff, SchedWorkStealing>(run) }
 //!                                           #[cfg(all(nvptx64, gtap_lab))] extern "ptx-kernel" fn gtap_fib_profiled(run) { .. }  // and _one_at_a_time, _global_queue
 //! ```
@@ -183,13 +183,23 @@ fn expand_tasks(
         .filter(|((_, b), e)| !**b && e.is_empty())
         .map(|((t, _), _)| (t.sig.ident.clone(), t.sig.inputs.len()))
         .collect();
+    // Every task, for the check that a body calls none like a function.
+    let siblings: Vec<lower::Sibling> = tasks
+        .iter()
+        .map(|t| lower::Sibling {
+            name: t.sig.ident.clone(),
+            ret: result_type(t),
+            seq: elide && seq_tasks.iter().any(|(n, _)| *n == t.sig.ident),
+        })
+        .collect();
     for ((task, &task_block), sig_errors) in tasks.iter().zip(block).zip(sig_errors) {
         if !sig_errors.is_empty() {
             errors.extend(sig_errors);
             outs.push(fallback_task(task));
             continue;
         }
-        let (out, waits, errs) = expand_task(task, task_block, elide.then_some(&seq_tasks[..]));
+        let (out, waits, errs) =
+            expand_task(task, task_block, elide.then_some(&seq_tasks[..]), &siblings);
         has_taskwait |= waits;
         errors.extend(errs);
         outs.push(out);
@@ -205,15 +215,19 @@ fn size_checks<'a>(
 ) -> impl Iterator<Item = TokenStream> + 'a {
     let max_frame = opts.max_frame_bytes as usize;
     outs.iter().filter(|o| !o.fallback).map(move |o| {
-        let msg = format!(
-            "gtap: the frame of task `{}` is larger than max_frame_bytes = {} of program `{}`: \
-             keep less state alive across taskwait!(), or raise the limit with \
-             #[gtap::program(max_frame_bytes = N)]",
-            o.name, max_frame, module_name
-        );
         let ty = &o.frame_ty;
+        let task = o.name.to_string();
         quote_spanned! {o.name.span()=>
-            const _: () = ::core::assert!(::core::mem::size_of::<#ty>() <= #max_frame, #msg);
+            const _: () = {
+                let size = ::core::mem::size_of::<#ty>();
+                if size > #max_frame {
+                    ::core::panic!(
+                        "{}",
+                        ::gtap::__private::frame_message(size, #max_frame, #task, #module_name)
+                            .as_str()
+                    );
+                }
+            };
         }
     })
 }
@@ -490,6 +504,7 @@ fn expand_task(
     task: &ItemFn,
     block: bool,
     seq_tasks: Option<&[(Ident, usize)]>,
+    siblings: &[lower::Sibling],
 ) -> (TaskOut, bool, Vec<syn::Error>) {
     let name = task.sig.ident.clone();
     let frame_ty = format_ident!("__GtapFrame_{}", name);
@@ -514,7 +529,7 @@ fn expand_task(
         .zip(&arg_types)
         .map(|(n, t)| quote!(#n: #t));
 
-    let lowered = lower::lower((*task.block).clone(), block);
+    let lowered = lower::lower((*task.block).clone(), block, siblings);
     let body = frame_body(task, &lowered.block, &arg_names, block_param.as_ref());
     // Block frames are copied to every thread of the team, so they must be movable: no
     // borrow of a local may cross a taskwait (the compiler checks it for a non-`static`
@@ -554,9 +569,16 @@ fn expand_task(
         pub struct #args_struct { #( pub #arg_names: #arg_types, )* }
     };
     let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
-    let seq = seq_tasks
-        .filter(|_| !block)
-        .map(|seq_tasks| seq::seq_task(task, &quote!(#params), &arg_names, &ret, seq_tasks));
+    let seq = seq_tasks.filter(|_| !block).map(|seq_tasks| {
+        seq::seq_task(
+            task,
+            &quote!(#params),
+            &arg_names,
+            &ret,
+            seq_tasks,
+            siblings,
+        )
+    });
     let out = TaskOut {
         name,
         frame_ty: quote!(#frame_ty),

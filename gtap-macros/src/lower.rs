@@ -16,6 +16,10 @@
 //!   top level of its own block, after it: otherwise a running child could write into frame
 //!   storage the parent has reused. `break`/`continue` may not leave such a block before that.
 //! - None of the three may appear inside closures, async blocks or nested items.
+//! - A task of the program called like a function (`fib(n - 1)` outside `spawn!`) runs
+//!   nothing: it only makes a `Call`. Each such call is an error that says to write `spawn!`
+//!   (or `seq::fib` for a plain call), and is replaced by a stand-in of the task's result
+//!   type, so that `fib(n - 1) + fib(n - 2)` gives that one error and no type errors.
 //!
 //! Reading a handle before its join is caught by the types: `taskwait!()` re-binds every
 //! handle in scope from `Pending` to `Joined`, and only `Joined` can be read.
@@ -27,6 +31,16 @@ use syn::visit_mut::VisitMut;
 use syn::{Block, Expr, Ident, Macro, Pat, Stmt};
 
 use crate::syntax::{Kind, SlotsArgs, SpawnArgs, TaskwaitArgs};
+
+/// A task of the program, as a body being lowered may name it.
+#[derive(Clone)]
+pub struct Sibling {
+    pub name: Ident,
+    /// Its result type, as written in its signature (`()` when none).
+    pub ret: TokenStream,
+    /// Whether it has a sequential version (`seq::name`).
+    pub seq: bool,
+}
 
 /// The result of lowering one task body.
 pub struct Lowered {
@@ -43,8 +57,9 @@ pub fn ctx_ident() -> Ident {
 /// Lowers `block`, the body of a task; `block_task` for `#[gtap::task(block)]` (see
 /// `gtap_device::task::block`: handle spawns are block-wide and own their slots, taskwaits
 /// always suspend and say which one they are, `into`/`slots!` are not available).
-pub fn lower(block: Block, block_task: bool) -> Lowered {
-    lower_with(block, block_task, None)
+/// `siblings`: every task of the program.
+pub fn lower(block: Block, block_task: bool, siblings: &[Sibling]) -> Lowered {
+    lower_with(block, block_task, None, siblings)
 }
 
 /// Lowers `block`, the body of a thread task, into the body of its sequential version (the
@@ -52,14 +67,20 @@ pub fn lower(block: Block, block_task: bool) -> Lowered {
 /// version when the call names one of `tasks` (name and number of arguments), and
 /// `taskwait!()` evaluates its queue and re-binds the handles as joined. The rules checked
 /// are the task's: a body that lowers without errors as a task lowers without errors here.
-pub fn lower_seq(block: Block, tasks: &[(Ident, usize)]) -> Lowered {
-    lower_with(block, false, Some(tasks.to_vec()))
+pub fn lower_seq(block: Block, tasks: &[(Ident, usize)], siblings: &[Sibling]) -> Lowered {
+    lower_with(block, false, Some(tasks.to_vec()), siblings)
 }
 
-fn lower_with(mut block: Block, block_task: bool, seq: Option<Vec<(Ident, usize)>>) -> Lowered {
+fn lower_with(
+    mut block: Block,
+    block_task: bool,
+    seq: Option<Vec<(Ident, usize)>>,
+    siblings: &[Sibling],
+) -> Lowered {
     let mut l = Lowerer {
         block_task,
         seq,
+        siblings: siblings.to_vec(),
         wait_sites: 0,
         ctx: ctx_ident(),
         scopes: Vec::new(),
@@ -94,6 +115,9 @@ struct Scope {
     entries: Vec<Entry>,
     /// Loop nesting depth at which this block was entered.
     loop_depth: usize,
+    /// The names that `.get()` is called on anywhere in this block: a task called like a
+    /// function into one of them was meant to be spawned (see [`Lowerer::plain_call_error`]).
+    read_as_handles: Vec<String>,
 }
 
 struct Lowerer {
@@ -102,6 +126,8 @@ struct Lowerer {
     /// Lowering a task's sequential version: the program's thread tasks that have one, with
     /// their numbers of arguments.
     seq: Option<Vec<(Ident, usize)>>,
+    /// Every task of the program: a call of one outside `spawn!` is an error.
+    siblings: Vec<Sibling>,
     /// Taskwaits lowered so far (a block task's taskwait sites are numbered from 1).
     wait_sites: u32,
     ctx: Ident,
@@ -149,6 +175,7 @@ impl Lowerer {
         self.scopes.push(Scope {
             entries: Vec::new(),
             loop_depth: self.loop_depth,
+            read_as_handles: get_receivers(block),
         });
         let mut out = Vec::with_capacity(block.stmts.len());
         for stmt in std::mem::take(&mut block.stmts) {
@@ -191,6 +218,7 @@ impl Lowerer {
                     }
                     _ => {
                         if let Some(init) = &mut local.init {
+                            self.plain_call_into_handle(&local.pat, &mut init.expr);
                             self.visit_expr_mut(&mut init.expr);
                             if let Some((_, diverge)) = &mut init.diverge {
                                 self.visit_expr_mut(diverge);
@@ -557,12 +585,83 @@ impl Lowerer {
         }
     }
 
-    /// Task macros nested inside a spawn's arguments are not allowed.
+    /// Task macros nested inside a spawn's arguments are not allowed. The spawned call
+    /// itself is what `spawn!` takes, so a task named there is no plain call; what its
+    /// arguments hold is checked as anywhere else.
     fn check_no_task_macros(&mut self, expr: &Expr) {
         let mut copy = expr.clone();
         self.opaque_depth += 1;
-        self.visit_expr_mut(&mut copy);
+        match &mut copy {
+            Expr::Call(c) => {
+                for arg in &mut c.args {
+                    self.visit_expr_mut(arg);
+                }
+            }
+            other => self.visit_expr_mut(other),
+        }
         self.opaque_depth -= 1;
+    }
+
+    /// The task that `call` calls like a function, written `name(..)` or `self::name(..)`.
+    fn plain_task_call(&self, call: &syn::ExprCall) -> Option<Sibling> {
+        let Expr::Path(p) = &*call.func else {
+            return None;
+        };
+        let name = direct_task(&p.path).filter(|_| p.qself.is_none())?;
+        self.siblings.iter().find(|s| s.name == *name).cloned()
+    }
+
+    /// `let a = fib(n - 1);` where the block reads `a.get()`: a spawn without `spawn!`. The
+    /// call is reported as any plain task call, and replaced by a stand-in handle, so that
+    /// `a.get()` raises no error of its own.
+    fn plain_call_into_handle(&mut self, pat: &Pat, init: &mut Expr) {
+        let (Pat::Ident(p), Expr::Call(call)) = (pat, &*init) else {
+            return;
+        };
+        let name = p.ident.to_string();
+        let read = self
+            .scopes
+            .iter()
+            .any(|s| s.read_as_handles.contains(&name));
+        if let (true, Some(task)) = (read, self.plain_task_call(call)) {
+            let call = call.clone();
+            self.plain_call_error(&call, &task);
+            let ret = &task.ret;
+            *init = syn::parse_quote_spanned! {call.span()=>
+                ::gtap::__private::plain_task_handle::<#ret>()
+            };
+        }
+    }
+
+    /// Reports a plain call of task `task` and returns what replaces it: a stand-in of the
+    /// task's result type, which never runs (the error stops the build), so that the code
+    /// around the call type-checks as if it had been given the result.
+    fn plain_call_error(&mut self, call: &syn::ExprCall, task: &Sibling) -> Expr {
+        let name = &task.name;
+        let written = call
+            .span()
+            .source_text()
+            .unwrap_or_else(|| format!("{name}(..)"));
+        let seq = if task.seq {
+            format!(
+                " To run it here as a plain function call instead, call its sequential version: `seq::{written}`."
+            )
+        } else {
+            String::new()
+        };
+        self.err(
+            call.span(),
+            format!(
+                "`{written}` calls task `{name}` like a function, which does not run it: it only \
+                 makes a task call. Spawn it as a child task: `let h = spawn!({written});`, then \
+                 `taskwait!();`, then read the result with `h.get()` (or `spawn!({written});` \
+                 when the result is not needed).{seq}"
+            ),
+        );
+        let ret = &task.ret;
+        syn::parse_quote_spanned! {call.span()=>
+            ::gtap::__private::plain_task_call::<#ret>()
+        }
     }
 
     /// Whether leaving the innermost loop (or a labelled one) would skip a required join.
@@ -623,6 +722,11 @@ impl VisitMut for Lowerer {
                     }
                 }
             }
+            Expr::Call(c) if self.plain_task_call(c).is_some() => {
+                let task = self.plain_task_call(c).expect("checked");
+                let c = c.clone();
+                *expr = self.plain_call_error(&c, &task);
+            }
             Expr::Closure(_) | Expr::Async(_) => {
                 self.opaque_depth += 1;
                 syn::visit_mut::visit_expr_mut(self, expr);
@@ -657,6 +761,25 @@ impl VisitMut for Lowerer {
             _ => syn::visit_mut::visit_expr_mut(self, expr),
         }
     }
+}
+
+/// The names that `.get()` is called on (`h.get()`), anywhere in `block`.
+fn get_receivers(block: &Block) -> Vec<String> {
+    struct Gets(Vec<String>);
+    impl<'a> syn::visit::Visit<'a> for Gets {
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            if m.method == "get"
+                && let Expr::Path(p) = &*m.receiver
+                && let Some(ident) = p.path.get_ident()
+            {
+                self.0.push(ident.to_string());
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut gets = Gets(Vec::new());
+    syn::visit::Visit::visit_block(&mut gets, block);
+    gets.0
 }
 
 /// `unsafe { inner }` with the `unsafe` and braces marked as macro-made (mixed-site), so that

@@ -49,12 +49,13 @@ pub fn seq_task(
     arg_names: &[syn::Ident],
     ret: &TokenStream,
     tasks: &[(syn::Ident, usize)],
+    siblings: &[lower::Sibling],
 ) -> SeqOut {
     let name = &task.sig.ident;
     let seq_fn = lower::seq_fn_ident(name);
     let vis = &task.vis;
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
-    let body = lower::lower_seq((*task.block).clone(), tasks).block;
+    let body = lower::lower_seq((*task.block).clone(), tasks, siblings).block;
     let doc = format!(
         "The sequential version of task `{name}`: its body with every `spawn!` a call and \
          every `taskwait!()` nothing (generated)."

@@ -16,7 +16,7 @@ pub mod random;
 
 /// This library's PTX (its kernels and the GPU kernel of [`lang`]), built by `build.rs`.
 #[cfg(not(target_arch = "nvptx64"))]
-pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_tests.ptx"));
+pub const PTX: &str = gtap::include_ptx!();
 
 // Links the device runtime in (its panic handler above all).
 use gtap_device as _;

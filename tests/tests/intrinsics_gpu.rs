@@ -13,7 +13,7 @@ use gtap_host::cudarc::driver::{
 use gtap_host::{Gpu, GpuError, Module};
 use gtap_tests::intrinsics::values::*;
 
-const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_tests.ptx"));
+const PTX: &str = gtap::include_ptx!();
 
 const SCOPES: [&str; 3] = ["cta", "gpu", "sys"];
 const RMW_ORDERINGS: [&str; 4] = ["relaxed", "acquire", "release", "acq_rel"];

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use gtap_tests::intrinsics::values::Op;
 
-const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_tests.ptx"));
+const PTX: &str = gtap::include_ptx!();
 
 /// The name prefixes of the kernels in `tests/src`: every `.entry` with one of them needs a
 /// row. (Kernels that linked-in crates export, if any, are not this file's business.)

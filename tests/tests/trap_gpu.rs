@@ -6,7 +6,7 @@
 use gtap_host::cudarc::driver::LaunchConfig;
 use gtap_host::{Gpu, GpuError};
 
-const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/gtap_tests.ptx"));
+const PTX: &str = gtap::include_ptx!();
 
 fn a_trap_is_reported_as_a_trap() {
     let Some(gpu) = Gpu::for_fault_test("a_trap_is_reported_as_a_trap") else {

@@ -22,8 +22,10 @@
 //! | [`program`] | the [`Program`] trait the macro implements: the task enum and its dispatch |
 //! | [`ctx`] | [`Ctx`], the resume argument, and the calls `spawn!`/`taskwait!` expand to |
 //! | [`handle`] | result slots and the pending/joined handle types |
+//! | [`checks`] | the compile-time frame-size check and the stand-in for a task called like a function |
 
 pub mod block;
+pub mod checks;
 pub mod ctx;
 pub mod handle;
 pub mod program;

@@ -104,7 +104,7 @@ pub enum Step {
 
 /// A call of a task, not yet run: what `fib(40)` evaluates to inside a program module.
 /// Spawn it with `spawn!`, or hand it to a runtime as the root task.
-#[must_use = "a task call does nothing until it is spawned or run"]
+#[must_use = "a task call does nothing until it is spawned (`spawn!(f(x))` inside a task) or run as a root task (`Runtime::run`); `seq::f(x)` calls a task as a plain function"]
 pub struct Call<P: Program, R> {
     task: P::Task,
     args: P::Args,

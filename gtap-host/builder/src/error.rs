@@ -2,6 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::setup::SetUpProblem;
+use crate::toolchain::PINNED;
+
 /// An error from [`PtxBuilder::build`](crate::PtxBuilder::build).
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
@@ -24,15 +27,47 @@ pub enum BuildError {
         why: &'static str,
     },
 
-    /// The device crate did not compile; the compiler's own messages were printed above.
+    /// The toolchain is not a nightly: gtap's task language and device build need unstable
+    /// features.
     #[error(
-        "the device crate `{krate}` failed to build for nvptx64-nvidia-cuda \
-         (the compiler's messages are above).\ncommand: {command}"
+        "gtap needs the nightly toolchain {PINNED} (tasks are coroutines, kernels use the PTX \
+         ABI, `core` is built for the GPU), but this build uses {version}.\n\
+         Put gtap's rust-toolchain.toml beside your Cargo.toml (it names channel = \"{PINNED}\" \
+         with the components rust-src and llvm-tools; the template crate has one), then run \
+         `rustup toolchain install` in that folder"
+    )]
+    WrongToolchain {
+        /// `rustc -vV`'s first line.
+        version: String,
+    },
+
+    /// The device crate's set-up has mistakes that would fail the device build; each says
+    /// what to change. Found before the device compiler runs.
+    #[error(
+        "`{krate}` is not set up for the GPU build:\n{}",
+        problems.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n")
+    )]
+    SetUp {
+        /// Device crate name.
+        krate: String,
+        /// Every problem found.
+        problems: Vec<SetUpProblem>,
+    },
+
+    /// The device crate did not compile: the compiler's errors, the crate's own first, with
+    /// what to change where it is known.
+    #[error(
+        "the GPU build of `{krate}` failed:\n\n{report}{}",
+        note.as_deref().map(|n| format!("\n\nnote: {n}")).unwrap_or_default()
     )]
     DeviceCompile {
         /// Device crate name.
         krate: String,
-        /// The command that failed.
+        /// The errors and what to change ([`crate::diagnostics`]).
+        report: String,
+        /// A remark on the toolchain, when it is not the one gtap is tested with.
+        note: Option<String>,
+        /// The command that failed (shown with `GTAP_BUILD_VERBOSE=1`).
         command: String,
     },
 
@@ -119,15 +154,57 @@ mod tests {
     }
 
     #[test]
-    fn a_device_compile_error_points_at_the_compiler_output() {
+    fn a_device_compile_error_shows_the_report_and_the_toolchain_note() {
         let e = BuildError::DeviceCompile {
             krate: "kernels".into(),
+            report: "error[E0308]: mismatched types".into(),
+            note: Some("another nightly".into()),
             command: "cargo rustc ...".into(),
         };
         let msg = e.to_string();
         assert!(
-            msg.contains("`kernels`") && msg.contains("messages are above"),
+            msg.starts_with("the GPU build of `kernels` failed:"),
             "{msg}"
         );
+        assert!(
+            msg.contains("E0308") && msg.ends_with("note: another nightly"),
+            "{msg}"
+        );
+        assert!(!msg.contains("cargo rustc"), "{msg}");
+    }
+
+    #[test]
+    fn the_wrong_toolchain_names_the_pinned_one_and_the_fix() {
+        let msg = BuildError::WrongToolchain {
+            version: "rustc 1.95.0 (59807616e 2026-04-14)".into(),
+        }
+        .to_string();
+        assert!(
+            msg.contains(PINNED) && msg.contains("rustc 1.95.0"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("rust-toolchain.toml") && msg.contains("rustup toolchain install"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn set_up_problems_are_listed_in_one_message() {
+        let msg = BuildError::SetUp {
+            krate: "app".into(),
+            problems: vec![
+                SetUpProblem::NotNoStd {
+                    lib: "src/lib.rs".into(),
+                },
+                SetUpProblem::NoLibrary { dir: "/x".into() },
+            ],
+        }
+        .to_string();
+        assert!(
+            msg.starts_with("`app` is not set up for the GPU build:\n- src/lib.rs has no"),
+            "{msg}"
+        );
+        assert_eq!(msg.matches("\n- ").count(), 2, "{msg}");
     }
 }

@@ -1,10 +1,29 @@
-//! Builds a `#![no_std]` Rust device crate into PTX from a host crate's `build.rs`.
+//! Builds a `#![no_std]` Rust device crate into PTX from a host crate's `build.rs`. A
+//! user's crate reaches it as `gtap::build` (gtap's feature `build`):
 //!
 //! ```no_run
-//! // build.rs of a host crate whose device code lives in ./kernels:
-//! gtap_builder::PtxBuilder::new("kernels").build_or_exit();
-//! // then, in the host crate: gtap_host::include_ptx!("<crate name>")
+//! // build.rs of a crate whose library holds the task programs:
+//! gtap_builder::PtxBuilder::new(".").build_or_exit();
+//! // then, in the crate's host code: gtap::Runtime::new(gtap::include_ptx!())
 //! ```
+//!
+//! # Before it builds: the crate's set-up
+//! Mistakes that would otherwise surface as compiler errors far from their cause are found
+//! first, from the crate's files and `cargo metadata`, and reported together as
+//! [`BuildError::SetUp`], each [`SetUpProblem`] with what to change: no library (a program in
+//! `src/main.rs`), a library without `#![no_std]` or without the task features, a dependency
+//! that needs `std` in the GPU build (one whose crate root never says `no_std`), and, before
+//! that, a stable or beta compiler ([`BuildError::WrongToolchain`]; another nightly than
+//! [`PINNED`] gets a warning).
+//!
+//! # When the device compiler fails
+//! [`BuildError::DeviceCompile`] holds the compiler's errors as rustc renders them, the
+//! crate's own first, then a few of its dependencies', with what to change where that is
+//! known (a dependency that needs `std`, a task called like a function), and none of the
+//! build's noise ([`diagnostics`]). [`PtxBuilder::build_or_exit`] gives them to cargo as
+//! `cargo::error=` lines, which cargo prints ahead of everything else, not wrapped in
+//! "failed to run custom build command". `GTAP_BUILD_VERBOSE=1` adds the device build's
+//! whole output and command.
 //!
 //! # What it does
 //! It runs a second `cargo` on the device crate:
@@ -12,7 +31,8 @@
 //! with its own target directory (`<outer target>/gtap-ptx`) so that it never waits on the lock
 //! of the outer build, and with the project's link step as `-C linker` (see [`linker`]): rustup
 //! ships neither `core` nor `llvm-bitcode-linker` for this target. The PTX is copied to
-//! `$OUT_DIR/<crate>.ptx`.
+//! `$OUT_DIR/<crate>.ptx`, and its path is given to the crate's compilation as `GTAP_PTX`
+//! ([`PTX_ENV`]), which `gtap::include_ptx!()` reads.
 //!
 //! # When it rebuilds
 //! It prints `cargo:rerun-if-changed` for every source file the device build read (from that
@@ -51,16 +71,23 @@
 #![warn(missing_docs)]
 
 mod arch;
+mod crate_attrs;
+pub mod diagnostics;
 mod error;
 pub mod linker;
+mod metadata;
+mod setup;
 mod toolchain;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 pub use arch::CudaArch;
 pub use error::BuildError;
-pub use toolchain::Toolchain;
+pub use setup::SetUpProblem;
+pub use toolchain::{Channel, PINNED, Toolchain};
+
+use metadata::Graph;
 
 /// The target triple of every device build.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
@@ -77,6 +104,15 @@ pub const LAB_ENV: &str = "GTAP_LAB";
 
 /// The cfg under which `#[gtap::program]` emits the lab kernels.
 pub const LAB_CFG: &str = "gtap_lab";
+
+/// The variable a build sets for the compilation of the crate's own targets (library,
+/// binaries, examples, tests): the path of the PTX a builder without
+/// [`output_name`](PtxBuilder::output_name) wrote, which `gtap::include_ptx!()` embeds.
+pub const PTX_ENV: &str = "GTAP_PTX";
+
+/// `GTAP_BUILD_VERBOSE=1`: a failed device build shows the device cargo's whole output and
+/// command, not only the errors.
+pub const VERBOSE_ENV: &str = "GTAP_BUILD_VERBOSE";
 
 /// Builds one device crate into PTX. See the crate docs.
 #[derive(Debug, Clone)]
@@ -166,14 +202,24 @@ impl PtxBuilder {
         self
     }
 
-    /// Like [`build`](Self::build), but on failure prints the error and exits the build script
-    /// with status 1, which is what a `build.rs` wants.
+    /// Like [`build`](Self::build), but on failure reports the error and stops the build,
+    /// which is what a `build.rs` wants. In a build script the report goes to cargo as
+    /// `cargo::error=` lines, which cargo shows as they are, ahead of everything else, and
+    /// the script exits normally (cargo fails the build for the errors); with
+    /// [`quiet`](Self::quiet) it goes to stderr and the process exits with status 1.
     pub fn build_or_exit(self) -> Option<Ptx> {
+        let quiet = self.quiet;
         match self.build() {
             Ok(ptx) => ptx,
-            Err(e) => {
+            Err(e) if quiet => {
                 eprintln!("error: {e}");
                 std::process::exit(1);
+            }
+            Err(e) => {
+                for line in e.to_string().lines() {
+                    println!("cargo::error={line}");
+                }
+                std::process::exit(0);
             }
         }
     }
@@ -193,8 +239,20 @@ impl PtxBuilder {
         };
         let lab = self.lab || env_flag(LAB_ENV)?;
         let tc = Toolchain::detect()?;
+        if let Some(warning) = tc.channel.warning() {
+            self.emit(&format!("cargo::warning={warning}"));
+        }
         let manifest = self.crate_dir.join("Cargo.toml");
         let crate_name = package_name(&manifest)?.replace('-', "_");
+        // The set-up checks, before anything is compiled.
+        let graph = Graph::load(&tc.cargo, &manifest)?;
+        let problems = setup::check(&graph);
+        if !problems.is_empty() {
+            return Err(BuildError::SetUp {
+                krate: graph.root.name.clone(),
+                problems,
+            });
+        }
         let target_dir = self.target_dir.clone().unwrap_or_else(default_target_dir);
         let linker = linker::write_link_script(&target_dir, &tc.llvm_bin)?;
 
@@ -210,6 +268,9 @@ impl PtxBuilder {
                 "-Zbuild-std=core",
                 "--crate-type",
                 "cdylib",
+                // Compiler messages as JSON lines, each naming its package: the report puts
+                // the crate's own errors first (`diagnostics`).
+                "--message-format=json",
             ])
             .arg("--target-dir")
             .arg(&target_dir);
@@ -239,14 +300,12 @@ impl PtxBuilder {
             .env("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "false")
             .env("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "false")
             .env("CARGO_PROFILE_RELEASE_PANIC", "abort")
-            .env("CARGO_PROFILE_RELEASE_LTO", "false")
-            .stdout(Stdio::inherit())
-            .stderr(Stdio::inherit());
-        let status = cmd.status().map_err(|source| BuildError::Spawn {
+            .env("CARGO_PROFILE_RELEASE_LTO", "false");
+        let out = cmd.output().map_err(|source| BuildError::Spawn {
             program: tc.cargo.display().to_string(),
             source,
         })?;
-        if !status.success() {
+        if !out.status.success() {
             let args: Vec<_> = cmd
                 .get_args()
                 .map(|a| a.to_string_lossy().into_owned())
@@ -257,8 +316,22 @@ impl PtxBuilder {
                 args.join(" "),
                 flags.join(" ")
             );
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let mut report = diagnostics::report(&diagnostics::errors(&stdout), &stderr, &graph);
+            if env_flag(VERBOSE_ENV)? {
+                report.push_str(&format!(
+                    "\n\nthe device build's output ({VERBOSE_ENV}):\n{stderr}\ncommand: {command}"
+                ));
+            } else {
+                report.push_str(&format!(
+                    "\n\n(the device build's whole output and command: {VERBOSE_ENV}=1)"
+                ));
+            }
             return Err(BuildError::DeviceCompile {
-                krate: crate_name,
+                krate: graph.root.name.clone(),
+                report,
+                note: tc.channel.warning(),
                 command,
             });
         }
@@ -282,6 +355,9 @@ impl PtxBuilder {
                 path: path.clone(),
                 source,
             })?;
+        }
+        if self.output_name.is_none() {
+            self.emit(&format!("cargo:rustc-env={PTX_ENV}={}", path.display()));
         }
         self.emit(&format!("cargo:rerun-if-changed={}", manifest.display()));
         for dep in dep_info(&release.join(format!("{crate_name}.d"))) {
@@ -343,7 +419,7 @@ fn default_target_dir() -> PathBuf {
 
 /// Removes what the outer cargo set for *its* build script, which would otherwise leak into
 /// the device build (features, cfgs, flags, wrappers such as clippy-driver, the jobserver).
-fn clean_env(cmd: &mut Command) {
+pub(crate) fn clean_env(cmd: &mut Command) {
     const EXACT: &[&str] = &[
         "RUSTFLAGS",
         "RUSTC_WRAPPER",
