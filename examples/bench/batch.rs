@@ -9,8 +9,8 @@
 
 use std::hint::black_box;
 
+use gtap::host::gpu_runtime::GpuStats;
 use gtap_examples::{fib, nqueens};
-use gtap_host::gpu_runtime::GpuStats;
 use rayon::prelude::*;
 
 use crate::Bench;

@@ -47,3 +47,32 @@ fn a_limit_hit_is_the_shared_run_error_and_the_runtime_stays_usable() {
     assert!(run.to_string().contains("task_capacity"), "{run}");
     assert_eq!(rt.run(fib::program::fib(3)).unwrap().0, 2);
 }
+
+#[test]
+fn a_batch_runs_through_the_runtime_and_names_a_failing_root() {
+    use gtap::RunError;
+    use gtap_tests::lang::program as lang;
+    let mut rt = Runtime::cpu(CpuConfig::new().threads(2).auto_granularity(false)).unwrap();
+    let (values, stats) = rt
+        .run_batch((0..40u32).map(|n| fib::program::fib(n % 15)))
+        .unwrap();
+    let expected: Vec<u64> = (0..40u32).map(|n| fib::reference(n % 15)).collect();
+    assert_eq!(values, expected);
+    assert_eq!(
+        stats.tasks_executed,
+        (0..40u32).map(|n| fib::task_count(n % 15)).sum::<u64>()
+    );
+    let roots = (0..8).map(|i| {
+        if i == 5 {
+            lang::fail_below(2)
+        } else {
+            lang::loop_join(3)
+        }
+    });
+    let err = rt.run_batch(roots).unwrap_err();
+    assert_eq!(err.failed_root(), Some(5), "{err}");
+    assert!(
+        matches!(err.run_error(), Some(RunError::SlotsFull { .. })),
+        "{err}"
+    );
+}

@@ -50,9 +50,35 @@ pub enum RuntimeError {
 impl RuntimeError {
     /// The run-time error both backends report alike (a limit hit, a timeout, a block
     /// task's divergent taskwait), if this is one.
+    /// Also inside the error of a batch's failing root.
     pub fn run_error(&self) -> Option<&RunError> {
+        fn gpu(e: &GpuRunError) -> Option<&RunError> {
+            match e {
+                GpuRunError::Run(e) => Some(e),
+                GpuRunError::InRoot { source, .. } => gpu(source),
+                _ => None,
+            }
+        }
+        fn cpu(e: &CpuError) -> Option<&RunError> {
+            match e {
+                CpuError::Run(e) => Some(e),
+                CpuError::InRoot { source, .. } => cpu(source),
+                _ => None,
+            }
+        }
         match self {
-            RuntimeError::Gpu(GpuRunError::Run(e)) | RuntimeError::Cpu(CpuError::Run(e)) => Some(e),
+            RuntimeError::Gpu(e) => gpu(e),
+            RuntimeError::Cpu(e) => cpu(e),
+            _ => None,
+        }
+    }
+
+    /// The root of a batch ([`Runtime::run_batch`](super::Runtime::run_batch)) whose task
+    /// failed the run, when a spawn failed it.
+    pub fn failed_root(&self) -> Option<usize> {
+        match self {
+            RuntimeError::Gpu(GpuRunError::InRoot { root, .. })
+            | RuntimeError::Cpu(CpuError::InRoot { root, .. }) => Some(*root),
             _ => None,
         }
     }

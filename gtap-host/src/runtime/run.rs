@@ -145,6 +145,32 @@ impl Runtime {
         }
     }
 
+    /// Runs every root of `roots` (independent task trees: one per query, input or item) in
+    /// one run, one launch on the GPU, and returns their results in order, with the statistics
+    /// of the whole run. A failure ends the whole run; a failing spawn's error names its root
+    /// (`GpuRunError::InRoot`, `CpuError::InRoot`). See `GpuRuntime::run_batch` for the limits
+    /// of one launch.
+    ///
+    /// ```ignore
+    /// let (values, stats) = rt.run_batch((0..10_000).map(|i| fib::fib(10 + i % 10)))?;
+    /// ```
+    pub fn run_batch<P: Program, R: Copy + Send + 'static>(
+        &mut self,
+        roots: impl IntoIterator<Item = Call<P, R>>,
+    ) -> Result<(Vec<R>, Stats), RuntimeError> {
+        let start = Instant::now();
+        match &mut self.inner {
+            Inner::Gpu(rt) => {
+                let (values, stats) = rt.run_batch(roots)?;
+                Ok((values, Stats::from_gpu(stats, start.elapsed())))
+            }
+            Inner::Cpu(rt) => {
+                let (values, stats) = rt.run_batch(roots)?;
+                Ok((values, Stats::from_cpu(stats, start.elapsed())))
+            }
+        }
+    }
+
     /// The GPU backend, when it runs on the GPU.
     pub fn as_gpu(&self) -> Option<&GpuRuntime> {
         match &self.inner {
