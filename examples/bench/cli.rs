@@ -386,6 +386,8 @@ pub enum SortAlgo {
     MergesortMixed,
     /// Four quarters, parallel merges.
     Cilksort,
+    /// Cilksort whose chunk sorts and large merges are block tasks, the rest thread tasks.
+    CilksortMixed,
 }
 
 /// `sort`.
@@ -397,20 +399,26 @@ pub struct SortArgs {
     /// Elements [default: mergesort 1e7, cilksort 1e8].
     #[arg(long, value_delimiter = ',', value_parser = parse_count)]
     pub n: Option<Vec<usize>>,
-    /// GPU leaf: sort sequentially (insertion sort; mergesort-mixed: sort_unstable) at or
-    /// below this many elements [default: mergesort 128, mergesort-mixed 256, cilksort 64].
+    /// GPU leaf: sort sequentially on one thread (insertion sort; the mixed programs:
+    /// sort_unstable) at or below this many elements [default: mergesort 128,
+    /// mergesort-mixed and cilksort-mixed 256, cilksort 64].
     #[arg(long, value_parser = parse_count)]
     pub cutoff: Option<usize>,
-    /// cilksort on the GPU: merge sequentially at or below this many elements.
+    /// cilksort and cilksort-mixed on the GPU: a thread merge is sequential at or below this
+    /// many elements.
     #[arg(long, value_parser = parse_count, default_value = "256")]
     pub merge_cutoff: usize,
-    /// mergesort-mixed: merges of at least this many elements are split into block tasks.
+    /// The mixed programs: merges of at least this many elements are split into block tasks.
     #[arg(long, value_parser = parse_count, default_value = "8192")]
     pub block_merge: usize,
-    /// mergesort-mixed: output elements per block task of a merge (at most 256 parts).
+    /// The mixed programs: output elements per block task of a merge (at most 256 parts).
     #[arg(long, value_parser = parse_count, default_value = "32768")]
     pub part: usize,
-    /// mergesort-mixed: threads per block, the team of a block task (its warps run thread
+    /// cilksort-mixed: a sort of more than --cutoff and at most this many elements is one
+    /// block task (a block-wide sort); 0: none.
+    #[arg(long, value_parser = parse_count, default_value = "65536")]
+    pub block_sort: usize,
+    /// The mixed programs: threads per block, the team of a block task (its warps run thread
     /// tasks otherwise).
     #[arg(long, default_value_t = 256)]
     pub team: u32,

@@ -1,12 +1,12 @@
 //! `sort`: mergesort and cilksort of random `u32`s. On the GPU the task programs (leaves by
-//! insertion sort); its e2e time includes uploading the input and downloading the sorted
-//! output. On the CPU: what a user reaches for (`sort_unstable`, rayon's
+//! insertion sort; the mixed programs' by `sort_unstable`, with block tasks for large merges
+//! and, in cilksort-mixed, chunk sorts); its e2e time includes uploading the input and
+//! downloading the sorted output. On the CPU: what a user reaches for (`sort_unstable`, rayon's
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
 use gtap_examples::buf::{Buf, Rng};
-use gtap_examples::mergesort_mixed::{self, Params};
-use gtap_examples::{cilksort, mergesort};
+use gtap_examples::{cilksort, cilksort_mixed, mergesort, mergesort_mixed};
 use gtap_host::gpu_runtime::GpuRuntime;
 use rayon::slice::ParallelSliceMut;
 
@@ -27,7 +27,7 @@ impl SortAlgo {
     fn name(self) -> &'static str {
         match self {
             SortAlgo::Mergesort | SortAlgo::MergesortMixed => "mergesort",
-            SortAlgo::Cilksort => "cilksort",
+            SortAlgo::Cilksort | SortAlgo::CilksortMixed => "cilksort",
         }
     }
 
@@ -35,7 +35,16 @@ impl SortAlgo {
     fn default_n(self) -> usize {
         match self {
             SortAlgo::Mergesort | SortAlgo::MergesortMixed => 10_000_000,
-            SortAlgo::Cilksort => 100_000_000,
+            SortAlgo::Cilksort | SortAlgo::CilksortMixed => 100_000_000,
+        }
+    }
+
+    /// The thread program whose CPU rows a mixed one shares, if it is mixed.
+    fn thread_twin(self) -> Option<SortAlgo> {
+        match self {
+            SortAlgo::MergesortMixed => Some(SortAlgo::Mergesort),
+            SortAlgo::CilksortMixed => Some(SortAlgo::Cilksort),
+            SortAlgo::Mergesort | SortAlgo::Cilksort => None,
         }
     }
 }
@@ -50,8 +59,10 @@ pub fn run(b: &mut Bench, a: &SortArgs) {
             if let Some(rt) = b.rt.as_mut() {
                 gpu(&mut b.h, rt, algo, a, &input, &sorted);
             }
-            // The two mergesorts share their CPU rows.
-            let shared = algo == SortAlgo::MergesortMixed && a.algo.contains(&SortAlgo::Mergesort);
+            // A mixed program shares its thread twin's CPU rows.
+            let shared = algo
+                .thread_twin()
+                .is_some_and(|twin| a.algo.contains(&twin));
             if !b.h.gpu_only() && !shared {
                 cpu(&mut b.h, algo, a, &input, &sorted);
             }
@@ -70,16 +81,16 @@ fn gpu(
 ) {
     let n = input.len();
     let name = algo.name();
+    if algo.thread_twin().is_some() {
+        mixed(h, rt, algo, a, input, sorted);
+        return;
+    }
     let gpu = rt.gpu().clone();
     // Allocated once, as the runtime's own buffers: allocation is not in the e2e time.
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
-    if algo == SortAlgo::MergesortMixed {
-        mixed(h, rt, a, input, sorted);
-        return;
-    }
     let (key, cutoff) = match algo {
-        SortAlgo::MergesortMixed => unreachable!("measured by `mixed`"),
+        SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => unreachable!("measured by `mixed`"),
         SortAlgo::Mergesort => {
             let c = a.cutoff.unwrap_or(128);
             let key = Key::new(name, fmt_count(n), "gpu", "insertion-sort leaves").cutoff(c);
@@ -104,7 +115,9 @@ fn gpu(
                 )
             };
             let r = match algo {
-                SortAlgo::MergesortMixed => unreachable!("measured by `mixed`"),
+                SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => {
+                    unreachable!("measured by `mixed`")
+                }
                 SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff)),
                 SortAlgo::Cilksort => {
                     let root = cilksort::program::cilksort(d, t, 0, n, cutoff, a.merge_cutoff);
@@ -119,25 +132,56 @@ fn gpu(
     });
 }
 
-/// The GPU row of mergesort-mixed, on blocks of `--team` threads (the runtime's configuration
-/// is restored afterwards): leaves by `sort_unstable`, merges of at least `--block-merge`
-/// elements by block tasks of about `--part` outputs each.
-fn mixed(h: &mut Harness, rt: &mut GpuRuntime, a: &SortArgs, input: &[u32], sorted: &[u32]) {
+/// The GPU row of a mixed program, on blocks of `--team` threads (the runtime's configuration
+/// is restored afterwards): leaves by `sort_unstable` up to `--cutoff` elements, merges of at
+/// least `--block-merge` elements by block tasks of about `--part` outputs each, and in
+/// cilksort-mixed chunks of up to `--block-sort` elements sorted by one block task each.
+fn mixed(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    algo: SortAlgo,
+    a: &SortArgs,
+    input: &[u32],
+    sorted: &[u32],
+) {
     let n = input.len();
-    let p = Params {
-        leaf: a.cutoff.unwrap_or(Params::default().leaf),
-        block_merge: a.block_merge,
-        part: a.part,
-    };
+    let name = algo.name();
     let base = rt.config().clone();
     rt.set_config(base.clone().block(a.team))
-        .unwrap_or_else(|e| panic!("mergesort-mixed: blocks of {} threads: {e}", a.team));
+        .unwrap_or_else(|e| panic!("{name} (mixed): blocks of {} threads: {e}", a.team));
     let gpu = rt.gpu().clone();
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
-    let variant = format!("mixed: block merges (merge path), teams of {}", a.team);
-    let key = Key::new("mergesort", fmt_count(n), "gpu", variant)
-        .cutoff(format!("{}/{}/{}", p.leaf, p.block_merge, p.part));
+    let merge = mergesort_mixed::Params {
+        leaf: a.cutoff.unwrap_or(mergesort_mixed::Params::default().leaf),
+        block_merge: a.block_merge,
+        part: a.part,
+    };
+    let cilk = cilksort_mixed::Params {
+        leaf: a.cutoff.unwrap_or(cilksort_mixed::Params::default().leaf),
+        block_sort: a.block_sort,
+        merge_leaf: a.merge_cutoff,
+        block_merge: a.block_merge,
+        part: a.part,
+    };
+    let (variant, cutoff) = match algo {
+        SortAlgo::MergesortMixed => (
+            format!("mixed: block merges (merge path), teams of {}", a.team),
+            format!("{}/{}/{}", merge.leaf, merge.block_merge, merge.part),
+        ),
+        SortAlgo::CilksortMixed => (
+            format!(
+                "mixed: block sorts and block merges (merge path), teams of {}",
+                a.team
+            ),
+            format!(
+                "{}/{}/{}/{}/{}",
+                cilk.leaf, cilk.block_sort, cilk.merge_leaf, cilk.block_merge, cilk.part
+            ),
+        ),
+        SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
+    };
+    let key = Key::new(name, fmt_count(n), "gpu", variant).cutoff(cutoff);
     h.measure(key.queues(1), || {
         let (e2e, (out, s)) = timed(|| {
             upload_into(&gpu, input, &mut data);
@@ -148,14 +192,19 @@ fn mixed(h: &mut Harness, rt: &mut GpuRuntime, a: &SortArgs, input: &[u32], sort
                     Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
                 )
             };
-            let (_, s) = rt
-                .run(mergesort_mixed::program::sort(d, t, 0, n, false, p))
-                .unwrap_or_else(|e| panic!("mergesort-mixed on the GPU: {e}"));
+            let r = match algo {
+                SortAlgo::MergesortMixed => {
+                    rt.run(mergesort_mixed::program::sort(d, t, 0, n, false, merge))
+                }
+                SortAlgo::CilksortMixed => rt.run(cilksort_mixed::program::sort(d, t, 0, n, cilk)),
+                SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
+            };
+            let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
             (download(&gpu, &data), s)
         });
         assert!(
             out == sorted,
-            "mergesort-mixed of {n} on the GPU: not sorted"
+            "{name} (mixed) of {n} on the GPU: not sorted"
         );
         Sample::gpu(s, e2e)
     });
@@ -192,7 +241,7 @@ fn cpu(h: &mut Harness, algo: SortAlgo, a: &SortArgs, input: &[u32], sorted: &[u
             );
             row(h, key.cutoff(c), &mut |d, t| match algo {
                 SortAlgo::Mergesort | SortAlgo::MergesortMixed => cpu_sort::mergesort(d, t, c, par),
-                SortAlgo::Cilksort => cpu_sort::cilksort(d, t, c, par),
+                SortAlgo::Cilksort | SortAlgo::CilksortMixed => cpu_sort::cilksort(d, t, c, par),
             });
         }
     }

@@ -9,6 +9,7 @@
 //! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
 //! | [`mergesort_mixed`] | merge sort whose large merges are split by merge path into block tasks | thread tasks and block tasks in one program |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
+//! | [`cilksort_mixed`] | the same with block tasks for chunk sorts and large merges (merge path) | ping-pong buffers; a block-wide sort |
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
@@ -35,6 +36,7 @@ pub mod block_reduce;
 pub mod buf;
 pub mod cilksort;
 pub mod cilksort_epaq;
+pub mod cilksort_mixed;
 pub mod csr_view;
 pub mod fib;
 pub mod fib_expanded;

@@ -53,3 +53,46 @@ fn mergesort_with_block_merges_sorts_on_every_team_shape() {
         }
     }
 }
+
+#[test]
+fn cilksort_with_block_sorts_and_merges_sorts_on_every_team_shape() {
+    use gtap_examples::buf::Buf;
+    use gtap_examples::cilksort_mixed::{Params, program as csort};
+    // Small sizes, so that every kind of step runs: thread leaves (up to 8), block sorts (up
+    // to 40), thread merges (sequential up to 6) and block merges (from 100, parts of 37).
+    let small = Params {
+        leaf: 8,
+        block_sort: 40,
+        merge_leaf: 6,
+        block_merge: 100,
+        part: 37,
+    };
+    for (threads, team) in [(1, 1), (1, 4), (2, 3), (3, 4), (2, 8)] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).team(team)).unwrap();
+        for (n, p) in [
+            (0, small),
+            (1, small),
+            (7, small),
+            (40, small),
+            (41, small),
+            (333, small),
+            (5000, small),
+            (20_011, small),
+            (20_011, small.threads_only()),
+            (70_001, Params::default()),
+        ] {
+            for dups in [false, true] {
+                let mut input = common::random_input(n, n as u64 + 5);
+                if dups {
+                    // Many equal keys: every merge path meets long runs of ties.
+                    input.iter_mut().for_each(|v| *v %= 7);
+                }
+                let mut data = input.clone();
+                let mut tmp = vec![0u32; n];
+                let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+                rt.run(csort::sort(d, t, 0, n, p)).unwrap();
+                common::check_sorted_permutation(&input, &data);
+            }
+        }
+    }
+}

@@ -149,8 +149,58 @@ fn mergesort_with_block_merges_sorts() {
     }
 }
 
+fn cilksort_with_block_sorts_and_merges_sorts() {
+    use gtap_examples::buf::Buf;
+    use gtap_examples::cilksort_mixed::{Params, program as csort};
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config(132, 256)) else {
+        return;
+    };
+    let gpu = rt.gpu().clone();
+    let small = Params {
+        leaf: 16,
+        block_sort: 1000,
+        merge_leaf: 64,
+        block_merge: 3000,
+        part: 1000,
+    };
+    for (n, p, dups) in [
+        (0, Params::default(), false),
+        (1, Params::default(), false),
+        (900, small, false),
+        (5000, small, true),
+        (100_003, small, false),
+        (100_003, small.threads_only(), true),
+        (1_000_000, Params::default(), true),
+        (3_000_017, Params::default(), false),
+        (20_000_000, Params::default(), false),
+    ] {
+        let mut input = common::random_input(n, n as u64 + 11);
+        if dups {
+            input.iter_mut().for_each(|v| *v %= 7);
+        }
+        // Device buffers of at least one element (an empty allocation is an error).
+        let mut padded = input.clone();
+        padded.resize(n.max(1), 0);
+        let data = upload(&gpu, &padded);
+        let tmp = upload(&gpu, &vec![0u32; n.max(1)]);
+        // SAFETY: both device buffers hold at least `n` u32s and outlive the run.
+        let (d, t) = unsafe {
+            (
+                Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
+                Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+            )
+        };
+        rt.run(csort::sort(d, t, 0, n, p))
+            .unwrap_or_else(|e| panic!("cilksort-mixed of {n} with {p:?}: {e}"));
+        let mut out = download(&gpu, &data);
+        out.truncate(n);
+        common::check_sorted_permutation(&input, &out);
+    }
+}
+
 gtap_host::gpu_test_main!(
     mergesort_with_block_merges_sorts,
+    cilksort_with_block_sorts_and_merges_sorts,
     thread_and_block_tasks_join_each_other_on_several_launch_shapes,
     a_block_task_can_be_the_root,
     epaq_queues_sit_beside_the_block_queue,
