@@ -14,6 +14,7 @@
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
 //! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, atomics on shared data, no join |
+//! | [`bfs_mixed`] | BFS expanding short adjacency lists in thread tasks, long ones in block tasks | a child's kind chosen at its spawn |
 //! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
@@ -32,6 +33,7 @@
 extern crate std;
 
 pub mod bfs;
+pub mod bfs_mixed;
 pub mod block_reduce;
 pub mod buf;
 pub mod cilksort;

@@ -96,3 +96,65 @@ fn cilksort_with_block_sorts_and_merges_sorts_on_every_team_shape() {
         }
     }
 }
+
+/// BFS depths from `source` by the mixed program, block tasks from `block_degree` up.
+fn mixed_bfs(
+    rt: &mut CpuRuntime,
+    g: &gtap_examples::graph::Csr,
+    source: u32,
+    block_degree: u32,
+    grains: Option<(u32, u32)>,
+) -> Vec<u32> {
+    use gtap_examples::bfs_mixed::{self, Bfs, Depths, UNREACHED};
+    use gtap_examples::csr_view::CsrView;
+    let mut depths = vec![UNREACHED; g.n as usize];
+    depths[source as usize] = 0;
+    let mut s = Bfs::new(CsrView::new(g), Depths::new(&mut depths), block_degree);
+    if let Some((grain, block_grain)) = grains {
+        s = s.grains(grain, block_grain);
+    }
+    rt.run(bfs_mixed::root(s, source)).unwrap();
+    depths
+}
+
+#[test]
+fn bfs_with_thread_and_block_expansions_finds_every_depth() {
+    use gtap_examples::graph::bfs::bfs_sequential;
+    use gtap_examples::graph::{Csr, kronecker, road};
+    let mut graphs: Vec<(String, Csr)> = vec![
+        ("small.mtx".into(), common::sample_graph()),
+        ("two components".into(), common::two_components()),
+        ("a directed graph".into(), common::directed_graph()),
+    ];
+    for (scale, seed) in [(7, 1), (8, 2)] {
+        graphs.push((
+            format!("kronecker({scale}, 16, {seed})"),
+            kronecker(scale, 16, seed).unwrap(),
+        ));
+    }
+    graphs.push(("road(8, 3)".into(), road(8, 3).unwrap()));
+    for (threads, team) in [(1, 1), (2, 2), (1, 3)] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).team(team)).unwrap();
+        for (what, g) in &graphs {
+            // The hub, and the last vertex (an end of a road, maybe an isolated one).
+            let hub = (0..g.n).max_by_key(|&v| g.degree(v)).unwrap();
+            for source in [hub, g.n - 1] {
+                let want = bfs_sequential(g, source);
+                // Blocks only, hubs by blocks, most vertices by blocks, threads only; with
+                // the default grains, and (where a hub has 24 or more neighbours) with rows
+                // split into ranges of 3 and 5 entries.
+                for block_degree in [0, 3, 24, u32::MAX] {
+                    let split = (block_degree >= 24).then_some(Some((3, 5)));
+                    for grains in std::iter::once(None).chain(split) {
+                        assert_eq!(
+                            mixed_bfs(&mut rt, g, source, block_degree, grains),
+                            want,
+                            "{what} from {source}, blocks from degree {block_degree}, \
+                             grains {grains:?}, {threads} x {team}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

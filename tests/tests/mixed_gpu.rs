@@ -198,8 +198,75 @@ fn cilksort_with_block_sorts_and_merges_sorts() {
     }
 }
 
+fn bfs_with_thread_and_block_expansions_finds_every_depth() {
+    use gtap_examples::bfs_mixed::{self, Bfs, Depths, UNREACHED};
+    use gtap_examples::graph::bfs::bfs_sequential;
+    use gtap_examples::graph::device::DeviceCsr;
+    use gtap_examples::graph::{Csr, kronecker, road};
+    let mut graphs: Vec<(String, Csr)> = vec![
+        ("small.mtx".into(), common::sample_graph()),
+        ("two components".into(), common::two_components()),
+        ("a directed graph".into(), common::directed_graph()),
+        ("one vertex".into(), Csr::from_edges(1, &[], true).unwrap()),
+    ];
+    for (scale, seed) in [(10, 2), (12, 3), (14, 1)] {
+        graphs.push((
+            format!("kronecker({scale}, 16, {seed})"),
+            kronecker(scale, 16, seed).unwrap(),
+        ));
+    }
+    for (scale, seed) in [(12, 1), (14, 2)] {
+        graphs.push((format!("road({scale}, {seed})"), road(scale, seed).unwrap()));
+    }
+    // A task spawns a child per improved neighbour, a thread task a hub's whole adjacency
+    // into its warp's queue: room for it.
+    for (grid, block, room) in [(16, 64, 1 << 16), (132, 256, 1 << 15), (8, 512, 1 << 16)] {
+        let config = config(grid, block)
+            .tasks_per_warp(room)
+            .queue_capacity(room);
+        let Some(mut rt) = common::runtime(gtap_examples::PTX, config) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        for (what, g) in &graphs {
+            let dg = DeviceCsr::upload(&gpu, g).unwrap();
+            let hub = (0..g.n).max_by_key(|&v| g.degree(v)).unwrap();
+            for source in [hub, g.n - 1, 0] {
+                let want = bfs_sequential(g, source);
+                let mut init = vec![UNREACHED; g.n as usize];
+                init[source as usize] = 0;
+                // Blocks only, hubs by blocks, most vertices by blocks, threads only; with
+                // the default grains, and rows split into small ranges.
+                for (block_degree, grains) in [
+                    (0, (256, 8192)),
+                    (4, (256, 8192)),
+                    (64, (256, 8192)),
+                    (u32::MAX, (256, 8192)),
+                    (0, (3, 300)),
+                    (32, (7, 5)),
+                    (u32::MAX, (2, 2)),
+                ] {
+                    let depths = upload(&gpu, &init);
+                    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
+                    let view =
+                        unsafe { Depths::from_raw(device_ptr(&gpu, &depths) as *mut u32, g.n) };
+                    let s = Bfs::new(dg.view(), view, block_degree).grains(grains.0, grains.1);
+                    let shape = format!(
+                        "{what} from {source}, blocks from degree {block_degree}, grains \
+                         {grains:?}, {grid} blocks of {block}"
+                    );
+                    rt.run(bfs_mixed::root(s, source))
+                        .unwrap_or_else(|e| panic!("BFS of {shape}: {e}"));
+                    assert_eq!(download(&gpu, &depths), want, "BFS of {shape}");
+                }
+            }
+        }
+    }
+}
+
 gtap_host::gpu_test_main!(
     mergesort_with_block_merges_sorts,
+    bfs_with_thread_and_block_expansions_finds_every_depth,
     cilksort_with_block_sorts_and_merges_sorts,
     thread_and_block_tasks_join_each_other_on_several_launch_shapes,
     a_block_task_can_be_the_root,
