@@ -584,6 +584,17 @@ pub struct GranularityArgs {
     /// FMAs per node.
     #[arg(long, value_delimiter = ',', default_values_t = [256u32])]
     pub compute_iters: Vec<u32>,
+    /// The mixed programs (gpu-mixed rows): a node with at least this many loads does its
+    /// work as a block task (`inf`: never by loads).
+    #[arg(long, default_value = "8192", value_parser = parse_degree)]
+    pub heavy_mem: u32,
+    /// The mixed programs: a node with at least this many FMAs does its work as a block task
+    /// (`inf`: never by FMAs).
+    #[arg(long, default_value = "16384", value_parser = parse_degree)]
+    pub heavy_fma: u32,
+    /// The mixed programs: threads per block, the team of a block task [default: --block].
+    #[arg(long)]
+    pub team: Option<u32>,
 }
 
 /// A program of `graph`.
@@ -650,7 +661,7 @@ pub struct GraphArgs {
     pub mixed_room: u32,
 }
 
-/// Parses a degree threshold: a count, or `inf` for none.
+/// Parses a threshold (a degree, a node's work): a count, or `inf` for none.
 pub fn parse_degree(s: &str) -> Result<u32, String> {
     if s.trim() == "inf" {
         return Ok(u32::MAX);
@@ -659,7 +670,7 @@ pub fn parse_degree(s: &str) -> Result<u32, String> {
     u32::try_from(n).map_err(|_| format!("`{s}` is too large for a degree (use inf)"))
 }
 
-/// A degree threshold as `parse_degree` reads it.
+/// A threshold as `parse_degree` reads it.
 pub fn fmt_degree(d: u32) -> String {
     if d == u32::MAX {
         "inf".into()

@@ -58,6 +58,7 @@ use crate::csr_view::CsrView;
 
 /// What every task of a search shares: the graph, the depths, and the sizes that decide who
 /// expands what.
+#[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Bfs {
     /// The graph (its rows are the adjacency lists).

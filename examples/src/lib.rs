@@ -13,6 +13,7 @@
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
+//! | [`tree_mixed`] | the same trees walked by thread tasks, a heavy node's work on a block | block tasks only where they pay |
 //! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, atomics on shared data, no join |
 //! | [`bfs_mixed`] | BFS expanding short adjacency lists in thread tasks, long ones in block tasks | a child's kind chosen at its spawn |
 //! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
@@ -50,6 +51,7 @@ pub mod nqueens;
 pub mod spmv;
 pub mod tree;
 pub mod tree_block;
+pub mod tree_mixed;
 pub mod uts;
 
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.

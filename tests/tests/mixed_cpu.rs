@@ -158,3 +158,50 @@ fn bfs_with_thread_and_block_expansions_finds_every_depth() {
         }
     }
 }
+
+#[test]
+fn trees_with_heavy_nodes_on_blocks_match_the_thread_programs() {
+    use gtap_examples::tree::{self, Work};
+    use gtap_examples::tree_mixed::{Heavy, full_binary_mixed, pruned_mixed};
+    let table = common::tree_table();
+    for (threads, team) in [(1, 1), (2, 4), (3, 3)] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).team(team)).unwrap();
+        for (mem_ops, iters) in [(0, 0), (8, 16), (64, 5)] {
+            let w = Work::new(table, mem_ops, iters);
+            for heavy in [
+                Heavy::NEVER,
+                Heavy::ALWAYS,
+                Heavy {
+                    mem_ops: 32,
+                    compute_iters: 16,
+                },
+            ] {
+                let shape = format!("{threads} x {team}, work {mem_ops}/{iters}, {heavy:?}");
+                // A heavy node is two tasks: itself and its work.
+                let per_node = if heavy.is(w) { 2 } else { 1 };
+                for depth in [0, 1, 6] {
+                    let (v, stats) = rt.run(full_binary_mixed::node(depth, 0, w, heavy)).unwrap();
+                    let want = tree::full_binary_reference(depth, 0, w);
+                    assert_eq!(v, want, "full tree of depth {depth}, {shape}");
+                    assert_eq!(
+                        stats.tasks_executed,
+                        per_node * want.0,
+                        "full tree, {shape}"
+                    );
+                }
+                for max_depth in [1, 5, 9] {
+                    let (v, stats) = rt
+                        .run(pruned_mixed::node(0, max_depth, 7, w, heavy))
+                        .unwrap();
+                    let want = tree::pruned_reference(0, max_depth, 7, w);
+                    assert_eq!(v, want, "pruned tree of depth {max_depth}, {shape}");
+                    assert_eq!(
+                        stats.tasks_executed,
+                        per_node * want.0,
+                        "pruned tree, {shape}"
+                    );
+                }
+            }
+        }
+    }
+}

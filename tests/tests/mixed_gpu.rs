@@ -264,8 +264,53 @@ fn bfs_with_thread_and_block_expansions_finds_every_depth() {
     }
 }
 
+fn trees_with_heavy_nodes_on_blocks_match_the_thread_programs() {
+    use gtap_examples::tree::{self, Work};
+    use gtap_examples::tree_mixed::{Heavy, full_binary_mixed, pruned_mixed};
+    let leaked = common::tree_table();
+    for (grid, block) in [(16, 64), (132, 256), (4, 512)] {
+        let Some(mut rt) = common::runtime(gtap_examples::PTX, config(grid, block)) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        let table = upload(&gpu, leaked);
+        for (m, c) in [(16, 16), (0, 5), (100, 3), (1000, 1000)] {
+            // SAFETY: the device table holds 4096 u64s and outlives the runs.
+            let w =
+                unsafe { Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c) };
+            let host = Work::new(leaked, m, c);
+            let some = Heavy {
+                mem_ops: 100,
+                compute_iters: 1000,
+            };
+            for heavy in [Heavy::NEVER, Heavy::ALWAYS, some] {
+                let shape = format!("mem {m}, fma {c}, {heavy:?}, {grid} blocks of {block}");
+                // A heavy node is two tasks: itself and its work.
+                let per_node = if heavy.is(host) { 2 } else { 1 };
+                for depth in [0, 1, 5, 12] {
+                    let (got, stats) = rt
+                        .run(full_binary_mixed::node(depth, 0, w, heavy))
+                        .unwrap_or_else(|e| panic!("full tree of depth {depth}, {shape}: {e}"));
+                    let want = tree::full_binary_reference(depth, 0, host);
+                    assert_eq!(got, want, "full tree of depth {depth}, {shape}");
+                    assert_eq!(stats.tasks, per_node * want.0, "full tree, {shape}");
+                }
+                for depth in [4, 12, 16] {
+                    let (got, stats) = rt
+                        .run(pruned_mixed::node(0, depth, 0, w, heavy))
+                        .unwrap_or_else(|e| panic!("pruned tree of depth {depth}, {shape}: {e}"));
+                    let want = tree::pruned_reference(0, depth, 0, host);
+                    assert_eq!(got, want, "pruned tree of depth {depth}, {shape}");
+                    assert_eq!(stats.tasks, per_node * want.0, "pruned tree, {shape}");
+                }
+            }
+        }
+    }
+}
+
 gtap_host::gpu_test_main!(
     mergesort_with_block_merges_sorts,
+    trees_with_heavy_nodes_on_blocks_match_the_thread_programs,
     bfs_with_thread_and_block_expansions_finds_every_depth,
     cilksort_with_block_sorts_and_merges_sorts,
     thread_and_block_tasks_join_each_other_on_several_launch_shapes,
