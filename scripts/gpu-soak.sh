@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The soak run on a GPU machine: random fork-join programs and block programs across launch
+# The soak run on a GPU machine: random fork-join programs (thread tasks only, and mixed with
+# block tasks) and block programs across launch
 # shapes, EPAQ queue counts and orders, top-up, inline resumes and the ablation schedulers
 # for SECONDS (default 480), every result checked (tests/tests/soak_gpu.rs), from binaries
 # that scripts/gpu-build.sh put in .gpu-bin/. The last line counts programs, tasks, wrong
