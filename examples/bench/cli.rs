@@ -417,9 +417,9 @@ pub struct SortArgs {
     #[arg(long, value_parser = parse_count, default_value = "32768")]
     pub part: usize,
     /// cilksort-mixed: a sort of more than --cutoff and at most this many elements is one
-    /// block task (a block-wide sort); 0: none.
-    #[arg(long, value_parser = parse_count, default_value = "65536")]
-    pub block_sort: usize,
+    /// block task (a block-wide sort); 0: none. One row per value.
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "65536")]
+    pub block_sort: Vec<usize>,
     /// The mixed programs: threads per block, the team of a block task (its warps run thread
     /// tasks otherwise).
     #[arg(long, default_value_t = 256)]

@@ -132,10 +132,18 @@ fn gpu(
     });
 }
 
-/// The GPU row of a mixed program, on blocks of `--team` threads (the runtime's configuration
-/// is restored afterwards): leaves by `sort_unstable` up to `--cutoff` elements, merges of at
-/// least `--block-merge` elements by block tasks of about `--part` outputs each, and in
-/// cilksort-mixed chunks of up to `--block-sort` elements sorted by one block task each.
+/// The sizes of a mixed sort's row.
+#[derive(Clone, Copy)]
+enum MixedParams {
+    Merge(mergesort_mixed::Params),
+    Cilk(cilksort_mixed::Params),
+}
+
+/// The GPU rows of a mixed program, on blocks of `--team` threads (the runtime's
+/// configuration is restored afterwards): leaves by `sort_unstable` up to `--cutoff`
+/// elements, merges of at least `--block-merge` elements by block tasks of about `--part`
+/// outputs each, and in cilksort-mixed chunks of up to `--block-sort` elements sorted by one
+/// block task each (a row per value).
 fn mixed(
     h: &mut Harness,
     rt: &mut GpuRuntime,
@@ -152,62 +160,71 @@ fn mixed(
     let gpu = rt.gpu().clone();
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
-    let merge = mergesort_mixed::Params {
-        leaf: a.cutoff.unwrap_or(mergesort_mixed::Params::default().leaf),
-        block_merge: a.block_merge,
-        part: a.part,
-    };
-    let cilk = cilksort_mixed::Params {
-        leaf: a.cutoff.unwrap_or(cilksort_mixed::Params::default().leaf),
-        block_sort: a.block_sort,
-        merge_leaf: a.merge_cutoff,
-        block_merge: a.block_merge,
-        part: a.part,
-    };
-    let (variant, cutoff) = match algo {
-        SortAlgo::MergesortMixed => (
-            format!("mixed: block merges (merge path), teams of {}", a.team),
-            format!("{}/{}/{}", merge.leaf, merge.block_merge, merge.part),
-        ),
-        SortAlgo::CilksortMixed => (
-            format!(
-                "mixed: block sorts and block merges (merge path), teams of {}",
-                a.team
-            ),
-            format!(
-                "{}/{}/{}/{}/{}",
-                cilk.leaf, cilk.block_sort, cilk.merge_leaf, cilk.block_merge, cilk.part
-            ),
-        ),
+    let rows: Vec<MixedParams> = match algo {
+        SortAlgo::MergesortMixed => vec![MixedParams::Merge(mergesort_mixed::Params {
+            leaf: a.cutoff.unwrap_or(mergesort_mixed::Params::default().leaf),
+            block_merge: a.block_merge,
+            part: a.part,
+        })],
+        SortAlgo::CilksortMixed => a
+            .block_sort
+            .iter()
+            .map(|&block_sort| {
+                MixedParams::Cilk(cilksort_mixed::Params {
+                    leaf: a.cutoff.unwrap_or(cilksort_mixed::Params::default().leaf),
+                    block_sort,
+                    merge_leaf: a.merge_cutoff,
+                    block_merge: a.block_merge,
+                    part: a.part,
+                })
+            })
+            .collect(),
         SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
     };
-    let key = Key::new(name, fmt_count(n), "gpu", variant).cutoff(cutoff);
-    h.measure(key.queues(1), || {
-        let (e2e, (out, s)) = timed(|| {
-            upload_into(&gpu, input, &mut data);
-            // SAFETY: both device buffers hold `n` u32s and outlive the run.
-            let (d, t) = unsafe {
-                (
-                    Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                    Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                )
-            };
-            let r = match algo {
-                SortAlgo::MergesortMixed => {
-                    rt.run(mergesort_mixed::program::sort(d, t, 0, n, false, merge))
-                }
-                SortAlgo::CilksortMixed => rt.run(cilksort_mixed::program::sort(d, t, 0, n, cilk)),
-                SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
-            };
-            let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
-            (download(&gpu, &data), s)
+    for params in rows {
+        let (variant, cutoff) = match params {
+            MixedParams::Merge(p) => (
+                format!("mixed: block merges (merge path), teams of {}", a.team),
+                format!("{}/{}/{}", p.leaf, p.block_merge, p.part),
+            ),
+            MixedParams::Cilk(p) => (
+                format!(
+                    "mixed: block sorts and block merges (merge path), teams of {}",
+                    a.team
+                ),
+                format!(
+                    "{}/{}/{}/{}/{}",
+                    p.leaf, p.block_sort, p.merge_leaf, p.block_merge, p.part
+                ),
+            ),
+        };
+        let key = Key::new(name, fmt_count(n), "gpu", variant).cutoff(cutoff);
+        h.measure(key.queues(1), || {
+            let (e2e, (out, s)) = timed(|| {
+                upload_into(&gpu, input, &mut data);
+                // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                let (d, t) = unsafe {
+                    (
+                        Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                        Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                    )
+                };
+                let r = match params {
+                    MixedParams::Merge(p) => {
+                        rt.run(mergesort_mixed::program::sort(d, t, 0, n, false, p))
+                    }
+                    MixedParams::Cilk(p) => rt.run(cilksort_mixed::program::sort(d, t, 0, n, p)),
+                };
+                let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
+                (download(&gpu, &data), s)
+            });
+            assert!(
+                out == sorted,
+                "{name} (mixed) of {n} on the GPU: not sorted"
+            );
+            Sample::gpu(s, e2e)
         });
-        assert!(
-            out == sorted,
-            "{name} (mixed) of {n} on the GPU: not sorted"
-        );
-        Sample::gpu(s, e2e)
-    });
+    }
     rt.set_config(base).expect("configuration");
 }
 
