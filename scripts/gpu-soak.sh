@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The soak run on a GPU machine: random fork-join programs and block programs across launch
-# shapes, EPAQ queue counts and orders, top-up, inline resumes and the ablation schedulers
-# for SECONDS (default 480), every result checked (tests/tests/soak_gpu.rs), from binaries
-# that scripts/gpu-build.sh put in .gpu-bin/. The last line counts programs, tasks, wrong
-# answers and hangs. The log goes to $OUT (or /tmp) as soak.log.
+# The soak run on a GPU machine: random fork-join programs (thread tasks only, and mixed with
+# block tasks) and block programs across launch shapes, EPAQ queue counts and orders, top-up,
+# inline resumes and the ablation schedulers for SECONDS (default 480), every result checked
+# (tests/tests/soak_gpu.rs), from binaries that scripts/gpu-build.sh put in .gpu-bin/. The last
+# line counts programs, tasks, wrong answers and hangs. The log goes to $OUT (or /tmp) as soak.log.
 # Usage (from the repository root): bash scripts/gpu-soak.sh [SECONDS]
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Plots a granularity sweep (scripts/sweep-granularity.sh) with gtap-plot: one PNG per tree and
 # sweep, median kernel time against the swept parameter, a line per backend (gpu: thread
-# program, gpu-block: block program, rayon: CPU), log-scaled time as GTaP's Fig. 7 and 8.
+# program, gpu-block: block program, gpu-mixed: mixed program, rayon: CPU), log-scaled time as
+# GTaP's Fig. 7 and 8.
 # Usage: bash scripts/plot-granularity.sh SWEEP.csv OUT_DIR   (on a machine with cargo)
 set -euo pipefail
 cd "$(dirname "$0")/.."

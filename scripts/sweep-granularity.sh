@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # GTaP's worker-granularity study (section 6.3, Fig. 7 and 8): the synthetic trees as thread
-# programs (backend gpu) and block programs (gpu-block), sweeping one of the tree depth D,
+# programs (backend gpu), block programs (gpu-block) and mixed programs (gpu-mixed: thread
+# tasks, a heavy node's work on a block; thresholds by `-- --heavy-mem M --heavy-fma F`),
+# sweeping one of the tree depth D,
 # mem_ops and compute_iters while the other two stay fixed, with GTaP's sweeps (its
 # repository, evaluation/2-comparison/{binary_tree,prob_Bary_tree}/compare_tree_*.sh).
 # Runs the bench from .gpu-bin (scripts/gpu-build.sh) on a GPU machine, one process per point

@@ -298,9 +298,11 @@ pub enum Command {
     /// 32768 task records and 16384 queue entries per warp unless --tasks-per-warp and
     /// --queue-capacity say otherwise. Every run checks the value and the task count.
     Epaq(EpaqArgs),
-    /// GTaP 6.3: the synthetic trees as thread and block programs, against rayon.
+    /// GTaP 6.3: the synthetic trees as thread, block and mixed programs, against rayon.
     Granularity(GranularityArgs),
-    /// BFS and SpMV block programs on Kronecker graphs, against sequential and rayon references.
+    /// BFS (block program, and mixed: thread tasks for short adjacency lists, block tasks for
+    /// long ones) and SpMV (block program) on Kronecker graphs, road-like grids and Matrix
+    /// Market files, against sequential and rayon references.
     ///
     /// The graph stays in device memory (uploaded once). The GPU's e2e time includes
     /// uploading the initial depths and downloading the depths (BFS), uploading x and
@@ -412,6 +414,8 @@ pub enum SortAlgo {
     MergesortMixed,
     /// Four quarters, parallel merges.
     Cilksort,
+    /// Cilksort whose chunk sorts and large merges are block tasks, the rest thread tasks.
+    CilksortMixed,
 }
 
 /// `sort`.
@@ -423,23 +427,28 @@ pub struct SortArgs {
     /// Elements [default: mergesort 1e7, cilksort 1e8].
     #[arg(long, value_delimiter = ',', value_parser = parse_count)]
     pub n: Option<Vec<usize>>,
-    /// GPU leaf: sort sequentially (insertion sort; mergesort-mixed: sort_unstable) at or
-    /// below this many elements [default: mergesort 128, cilksort 64, mergesort-mixed the
-    /// program's].
+    /// GPU leaf: sort sequentially on one thread (insertion sort; the mixed programs:
+    /// sort_unstable) at or below this many elements [default: mergesort 128, cilksort 64,
+    /// the mixed programs their own].
     #[arg(long, value_parser = parse_count)]
     pub cutoff: Option<usize>,
-    /// cilksort on the GPU: merge sequentially at or below this many elements.
+    /// cilksort and cilksort-mixed on the GPU: a thread merge is sequential at or below this
+    /// many elements.
     #[arg(long, value_parser = parse_count, default_value = "256")]
     pub merge_cutoff: usize,
-    /// mergesort-mixed: merges of at least this many elements are split into block tasks
-    /// [default: the program's, `mergesort_mixed::Params::default()`].
+    /// The mixed programs: merges of at least this many elements are split into block tasks
+    /// [default: the program's].
     #[arg(long, value_parser = parse_count)]
     pub block_merge: Option<usize>,
-    /// mergesort-mixed: output elements per block task of a merge, at most 256 parts
+    /// The mixed programs: output elements per block task of a merge, at most 256 parts
     /// [default: the program's].
     #[arg(long, value_parser = parse_count)]
     pub part: Option<usize>,
-    /// mergesort-mixed: threads per block, the team of a block task (its warps run thread
+    /// cilksort-mixed: a sort of more than --cutoff and at most this many elements is one
+    /// block task (a block-wide sort); 0: none. One row per value.
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "65536")]
+    pub block_sort: Vec<usize>,
+    /// The mixed programs: threads per block, the team of a block task (its warps run thread
     /// tasks otherwise).
     #[arg(long, default_value_t = 256)]
     pub team: u32,
@@ -603,6 +612,17 @@ pub struct GranularityArgs {
     /// FMAs per node.
     #[arg(long, value_delimiter = ',', default_values_t = [256u32])]
     pub compute_iters: Vec<u32>,
+    /// The mixed programs (gpu-mixed rows): a node with at least this many loads does its
+    /// work as a block task (`inf`: never by loads).
+    #[arg(long, default_value = "8192", value_parser = parse_degree)]
+    pub heavy_mem: u32,
+    /// The mixed programs: a node with at least this many FMAs does its work as a block task
+    /// (`inf`: never by FMAs).
+    #[arg(long, default_value = "16384", value_parser = parse_degree)]
+    pub heavy_fma: u32,
+    /// The mixed programs: threads per block, the team of a block task [default: --block].
+    #[arg(long)]
+    pub team: Option<u32>,
 }
 
 /// A program of `graph`.
@@ -614,22 +634,77 @@ pub enum GraphAlgo {
     Spmv,
 }
 
+/// A generated graph of `graph`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphKind {
+    /// Graph500's Kronecker graphs: skewed degrees, small diameter.
+    Kronecker,
+    /// A 2-D grid with a quarter of its streets closed and a few local short cuts: degrees 1
+    /// to 6 (mostly 2 to 4), a diameter in the thousands.
+    Road,
+}
+
 /// `graph`.
 #[derive(Parser, Debug, Clone)]
 pub struct GraphArgs {
     /// Programs.
     #[arg(long, value_delimiter = ',', default_values = ["bfs", "spmv"])]
     pub algo: Vec<GraphAlgo>,
-    /// Kronecker scales (2^SCALE vertices).
+    /// Generated graphs [default: kronecker, none when --mtx is given].
+    #[arg(long, value_delimiter = ',')]
+    pub graph: Option<Vec<GraphKind>>,
+    /// Scales of the generated graphs (2^SCALE vertices).
     #[arg(long, value_delimiter = ',', default_values_t = [20u32, 21, 22],
           value_parser = clap::value_parser!(u32).range(1..=31))]
     pub scale: Vec<u32>,
-    /// Edges per vertex of the generator.
+    /// Edges per vertex of the Kronecker generator.
     #[arg(long, default_value_t = 16)]
     pub edge_factor: u32,
+    /// Matrix Market files to read as further inputs (BFS follows their entries as edges).
+    #[arg(long, value_delimiter = ',', value_name = "PATH")]
+    pub mtx: Vec<PathBuf>,
     /// SpMV: rows per leaf task.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub grain: u32,
+    /// BFS (mixed program): a vertex with at least this many neighbours is expanded by a
+    /// block task, the others by thread tasks; one row per value (`inf`: thread tasks only,
+    /// 0: block tasks only).
+    #[arg(long, value_delimiter = ',', value_parser = parse_degree,
+          default_values = ["inf", "32", "256", "2048"])]
+    pub block_degree: Vec<u32>,
+    /// BFS (mixed program): the most row entries a thread task expands (longer ranges are
+    /// split in halves).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub bfs_grain: u32,
+    /// BFS (mixed program): the most row entries a block task expands (longer ranges are
+    /// split into chunks).
+    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(1..))]
+    pub bfs_block_grain: u32,
+    /// BFS (mixed program): threads per block, the team of a block task.
+    #[arg(long, default_value_t = 256)]
+    pub team: u32,
+    /// BFS (mixed program): task records and queue entries per warp (every improved
+    /// neighbour is a task).
+    #[arg(long, default_value_t = 1 << 16)]
+    pub mixed_room: u32,
+}
+
+/// Parses a threshold (a degree, a node's work): a count, or `inf` for none.
+pub fn parse_degree(s: &str) -> Result<u32, String> {
+    if s.trim() == "inf" {
+        return Ok(u32::MAX);
+    }
+    let n = parse_count(s)?;
+    u32::try_from(n).map_err(|_| format!("`{s}` is too large for a degree (use inf)"))
+}
+
+/// A threshold as `parse_degree` reads it.
+pub fn fmt_degree(d: u32) -> String {
+    if d == u32::MAX {
+        "inf".into()
+    } else {
+        d.to_string()
+    }
 }
 
 /// `headline`.
@@ -727,6 +802,28 @@ mod tests {
         }
         let a = UtsArgs::parse_from(["uts"]);
         assert_eq!(a.tree, [UtsTree::T1l, UtsTree::T3l]);
+    }
+
+    #[test]
+    fn graph_inputs_and_thresholds() {
+        let g = GraphArgs::parse_from(["graph"]);
+        assert_eq!(g.graph, None);
+        assert_eq!(g.block_degree, [u32::MAX, 32, 256, 2048]);
+        let g = GraphArgs::parse_from([
+            "graph",
+            "--graph",
+            "road,kronecker",
+            "--mtx",
+            "a.mtx,b.mtx",
+            "--block-degree",
+            "0,1e3,inf",
+        ]);
+        assert_eq!(g.graph, Some(vec![GraphKind::Road, GraphKind::Kronecker]));
+        assert_eq!(g.mtx.len(), 2);
+        assert_eq!(g.block_degree, [0, 1000, u32::MAX]);
+        assert_eq!(fmt_degree(u32::MAX), "inf");
+        assert!(GraphArgs::try_parse_from(["graph", "--block-degree", "1e10"]).is_err());
+        assert!(GraphArgs::try_parse_from(["graph", "--graph", "grid"]).is_err());
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! `granularity`: GTaP's worker-granularity study (paper section 6.3, Fig. 7 and 8). The
-//! synthetic trees as thread programs (`gpu`, one node per GPU thread) and as block programs
-//! (`gpu-block`, one node per thread block), against rayon on every CPU core, over every
-//! combination of the tree depths, loads per node (`--mem-ops`) and FMAs per node
+//! synthetic trees as thread programs (`gpu`, one node per GPU thread), as block programs
+//! (`gpu-block`, one node per thread block) and as mixed programs (`gpu-mixed`: one node per
+//! GPU thread, the work of a heavy node on a block, heavy from `--heavy-mem` loads or
+//! `--heavy-fma` FMAs, the thresholds in the cutoff column), against rayon on every CPU core,
+//! over every combination of the tree depths, loads per node (`--mem-ops`) and FMAs per node
 //! (`--compute-iters`) given. Rows: benchmark `full binary tree` or `pruned 3-ary tree`, size
 //! the depth, variant `mem M, fma F`.
 //!
@@ -12,17 +14,19 @@
 //! granularities. `scripts/sweep-granularity.sh` runs them.
 //!
 //! Every GPU result is checked: against the rayon result of the same tree, or under
-//! `--gpu-only` (no CPU runs, which take minutes at the largest points) the block program's
-//! against the thread program's (the tests check both against the sequential reference).
+//! `--gpu-only` (no CPU runs, which take minutes at the largest points) the block and mixed
+//! programs' against the thread program's (the tests check all three against the sequential
+//! reference). The mixed rows run on blocks of `--team` threads (default: `--block`).
 
 use rayon::prelude::*;
 
 use gtap::host::gpu_runtime::{GpuRunError, GpuRuntime, GpuStats};
+use gtap_examples::tree_mixed::{self, Heavy};
 use gtap_examples::{tree, tree_block};
 
 use crate::Bench;
-use crate::blocks::measure_block;
-use crate::cli::{GpuArgs, GranularityArgs, TreeKind};
+use crate::blocks::{measure_block, measure_under, mixed_config};
+use crate::cli::{GpuArgs, GranularityArgs, TreeKind, fmt_degree};
 use crate::device::{dptr, upload};
 use crate::harness::{Harness, Key, Sample, cpu_checked, timed};
 use crate::tree::{TREE_TABLE, table, tree_rayon};
@@ -105,6 +109,11 @@ pub fn run(b: &mut Bench, a: &GranularityArgs) {
                                 .0
                         });
                         gpu_rows(&mut b.h, rt, &b.gpu, p, w, want);
+                        let heavy = Heavy {
+                            mem_ops: a.heavy_mem,
+                            compute_iters: a.heavy_fma,
+                        };
+                        mixed_row(&mut b.h, rt, a.team, p, w, heavy, want);
                     }
                     let Some(want) = want else { continue };
                     b.h.measure(p.key("rayon"), || {
@@ -150,6 +159,37 @@ fn gpu_rows(
         let (e2e, r) = timed(|| match p.which {
             TreeKind::Full => rt.run(tree_block::full_binary_block::node(p.depth, 0, w)),
             TreeKind::Pruned => rt.run(tree_block::pruned_block::node(0, p.depth, 0, w)),
+        });
+        let (v, s) = r?;
+        assert_eq!(v, want, "{label} on the GPU");
+        Ok(Sample::gpu(s, e2e))
+    });
+}
+
+/// The mixed program's row: thread tasks, the work of heavy nodes on blocks of `team` threads
+/// (default: the harness's block).
+fn mixed_row(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    team: Option<u32>,
+    p: Point,
+    w: tree::Work,
+    heavy: Heavy,
+    want: (u64, u64),
+) {
+    let team = team.unwrap_or_else(|| rt.config().launch().block());
+    let config = mixed_config(rt.config(), team, None);
+    let thresholds = format!(
+        "heavy from mem {} or fma {}, teams of {team}",
+        fmt_degree(heavy.mem_ops),
+        fmt_degree(heavy.compute_iters)
+    );
+    let key = p.key("gpu-mixed").cutoff(thresholds).queues(1);
+    let label = key.label();
+    measure_under(h, rt, config, key, |rt| {
+        let (e2e, r) = timed(|| match p.which {
+            TreeKind::Full => rt.run(tree_mixed::full_binary_mixed::node(p.depth, 0, w, heavy)),
+            TreeKind::Pruned => rt.run(tree_mixed::pruned_mixed::node(0, p.depth, 0, w, heavy)),
         });
         let (v, s) = r?;
         assert_eq!(v, want, "{label} on the GPU");

@@ -1,13 +1,13 @@
 //! `sort`: mergesort and cilksort of random `u32`s. On the GPU the task programs (leaves by
-//! insertion sort); its e2e time includes uploading the input and downloading the sorted
-//! output. On the CPU: what a user reaches for (`sort_unstable`, rayon's
+//! insertion sort; the mixed programs' by `sort_unstable`, with block tasks for large merges
+//! and, in cilksort-mixed, chunk sorts); its e2e time includes uploading the input and
+//! downloading the sorted output. On the CPU: what a user reaches for (`sort_unstable`, rayon's
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
 use gtap::host::gpu_runtime::GpuRuntime;
 use gtap_examples::buf::{Buf, Rng};
-use gtap_examples::mergesort_mixed::{self, Params};
-use gtap_examples::{cilksort, mergesort};
+use gtap_examples::{cilksort, cilksort_mixed, mergesort, mergesort_mixed};
 use rayon::slice::ParallelSliceMut;
 
 use crate::Bench;
@@ -27,7 +27,7 @@ impl SortAlgo {
     fn name(self) -> &'static str {
         match self {
             SortAlgo::Mergesort | SortAlgo::MergesortMixed => "mergesort",
-            SortAlgo::Cilksort => "cilksort",
+            SortAlgo::Cilksort | SortAlgo::CilksortMixed => "cilksort",
         }
     }
 
@@ -35,7 +35,16 @@ impl SortAlgo {
     fn default_n(self) -> usize {
         match self {
             SortAlgo::Mergesort | SortAlgo::MergesortMixed => 10_000_000,
-            SortAlgo::Cilksort => 100_000_000,
+            SortAlgo::Cilksort | SortAlgo::CilksortMixed => 100_000_000,
+        }
+    }
+
+    /// The thread program whose CPU rows a mixed one shares, if it is mixed.
+    fn thread_twin(self) -> Option<SortAlgo> {
+        match self {
+            SortAlgo::MergesortMixed => Some(SortAlgo::Mergesort),
+            SortAlgo::CilksortMixed => Some(SortAlgo::Cilksort),
+            SortAlgo::Mergesort | SortAlgo::Cilksort => None,
         }
     }
 }
@@ -50,8 +59,10 @@ pub fn run(b: &mut Bench, a: &SortArgs) {
             if let Some(rt) = b.rt.as_mut() {
                 gpu(&mut b.h, rt, algo, a, &input, &sorted);
             }
-            // The two mergesorts share their CPU rows.
-            let shared = algo == SortAlgo::MergesortMixed && a.algo.contains(&SortAlgo::Mergesort);
+            // A mixed program shares its thread twin's CPU rows.
+            let shared = algo
+                .thread_twin()
+                .is_some_and(|twin| a.algo.contains(&twin));
             if !b.h.gpu_only() && !shared {
                 cpu(&mut b.h, algo, a, &input, &sorted);
             }
@@ -70,16 +81,16 @@ fn gpu(
 ) {
     let n = input.len();
     let name = algo.name();
+    if algo.thread_twin().is_some() {
+        mixed(h, rt, algo, a, input, sorted);
+        return;
+    }
     let gpu = rt.gpu().clone();
     // Allocated once, as the runtime's own buffers: allocation is not in the e2e time.
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
-    if algo == SortAlgo::MergesortMixed {
-        mixed(h, rt, a, input, sorted);
-        return;
-    }
     let (key, cutoff) = match algo {
-        SortAlgo::MergesortMixed => unreachable!("measured by `mixed`"),
+        SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => unreachable!("measured by `mixed`"),
         SortAlgo::Mergesort => {
             let c = a.cutoff.unwrap_or(128);
             let key = Key::new(name, fmt_count(n), "gpu", "insertion-sort leaves").cutoff(c);
@@ -104,7 +115,9 @@ fn gpu(
                 )
             };
             let r = match algo {
-                SortAlgo::MergesortMixed => unreachable!("measured by `mixed`"),
+                SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => {
+                    unreachable!("measured by `mixed`")
+                }
                 SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff)),
                 SortAlgo::Cilksort => {
                     let root = cilksort::program::cilksort(d, t, 0, n, cutoff, a.merge_cutoff);
@@ -119,47 +132,103 @@ fn gpu(
     });
 }
 
-/// The GPU row of mergesort-mixed, on blocks of `--team` threads (the runtime's configuration
-/// is restored afterwards): leaves by `sort_unstable`, merges of at least `--block-merge`
-/// elements by block tasks of about `--part` outputs each.
-fn mixed(h: &mut Harness, rt: &mut GpuRuntime, a: &SortArgs, input: &[u32], sorted: &[u32]) {
+/// The sizes of a mixed sort's row.
+#[derive(Clone, Copy)]
+enum MixedParams {
+    Merge(mergesort_mixed::Params),
+    Cilk(cilksort_mixed::Params),
+}
+
+/// The GPU rows of a mixed program, on blocks of `--team` threads (the runtime's
+/// configuration is restored afterwards): leaves by `sort_unstable` up to `--cutoff`
+/// elements, merges of at least `--block-merge` elements by block tasks of about `--part`
+/// outputs each, and in cilksort-mixed chunks of up to `--block-sort` elements sorted by one
+/// block task each (a row per value).
+fn mixed(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    algo: SortAlgo,
+    a: &SortArgs,
+    input: &[u32],
+    sorted: &[u32],
+) {
     let n = input.len();
-    let d = Params::default();
-    let p = Params {
-        leaf: a.cutoff.unwrap_or(d.leaf),
-        block_merge: a.block_merge.unwrap_or(d.block_merge),
-        part: a.part.unwrap_or(d.part),
-    };
+    let name = algo.name();
     let base = rt.config().clone();
     rt.set_config(base.clone().block(a.team))
-        .unwrap_or_else(|e| panic!("mergesort-mixed: blocks of {} threads: {e}", a.team));
+        .unwrap_or_else(|e| panic!("{name} (mixed): blocks of {} threads: {e}", a.team));
     let gpu = rt.gpu().clone();
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
-    let variant = format!("mixed: block merges (merge path), teams of {}", a.team);
-    let key = Key::new("mergesort", fmt_count(n), "gpu", variant)
-        .cutoff(format!("{}/{}/{}", p.leaf, p.block_merge, p.part));
-    h.measure(key.queues(1), || {
-        let (e2e, (out, s)) = timed(|| {
-            upload_into(&gpu, input, &mut data);
-            // SAFETY: both device buffers hold `n` u32s and outlive the run.
-            let (d, t) = unsafe {
-                (
-                    Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                    Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                )
-            };
-            let (_, s) = rt
-                .run(mergesort_mixed::program::sort(d, t, 0, n, false, p))
-                .unwrap_or_else(|e| panic!("mergesort-mixed on the GPU: {e}"));
-            (download(&gpu, &data), s)
+    let rows: Vec<MixedParams> = match algo {
+        SortAlgo::MergesortMixed => {
+            let d = mergesort_mixed::Params::default();
+            vec![MixedParams::Merge(mergesort_mixed::Params {
+                leaf: a.cutoff.unwrap_or(d.leaf),
+                block_merge: a.block_merge.unwrap_or(d.block_merge),
+                part: a.part.unwrap_or(d.part),
+            })]
+        }
+        SortAlgo::CilksortMixed => a
+            .block_sort
+            .iter()
+            .map(|&block_sort| {
+                let d = cilksort_mixed::Params::default();
+                MixedParams::Cilk(cilksort_mixed::Params {
+                    leaf: a.cutoff.unwrap_or(d.leaf),
+                    block_sort,
+                    merge_leaf: a.merge_cutoff,
+                    block_merge: a.block_merge.unwrap_or(d.block_merge),
+                    part: a.part.unwrap_or(d.part),
+                })
+            })
+            .collect(),
+        SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
+    };
+    for params in rows {
+        let (variant, cutoff) = match params {
+            MixedParams::Merge(p) => (
+                format!("mixed: block merges (merge path), teams of {}", a.team),
+                format!("{}/{}/{}", p.leaf, p.block_merge, p.part),
+            ),
+            MixedParams::Cilk(p) => (
+                format!(
+                    "mixed: block sorts and block merges (merge path), teams of {}",
+                    a.team
+                ),
+                format!(
+                    "{}/{}/{}/{}/{}",
+                    p.leaf, p.block_sort, p.merge_leaf, p.block_merge, p.part
+                ),
+            ),
+        };
+        let key = Key::new(name, fmt_count(n), "gpu", variant).cutoff(cutoff);
+        h.measure(key.queues(1), || {
+            let (e2e, (out, s)) = timed(|| {
+                upload_into(&gpu, input, &mut data);
+                // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                let (d, t) = unsafe {
+                    (
+                        Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                        Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                    )
+                };
+                let r = match params {
+                    MixedParams::Merge(p) => {
+                        rt.run(mergesort_mixed::program::sort(d, t, 0, n, false, p))
+                    }
+                    MixedParams::Cilk(p) => rt.run(cilksort_mixed::program::sort(d, t, 0, n, p)),
+                };
+                let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
+                (download(&gpu, &data), s)
+            });
+            assert!(
+                out == sorted,
+                "{name} (mixed) of {n} on the GPU: not sorted"
+            );
+            Sample::gpu(s, e2e)
         });
-        assert!(
-            out == sorted,
-            "mergesort-mixed of {n} on the GPU: not sorted"
-        );
-        Sample::gpu(s, e2e)
-    });
+    }
     rt.set_config(base).expect("configuration");
 }
 
@@ -193,7 +262,7 @@ fn cpu(h: &mut Harness, algo: SortAlgo, a: &SortArgs, input: &[u32], sorted: &[u
             );
             row(h, key.cutoff(c), &mut |d, t| match algo {
                 SortAlgo::Mergesort | SortAlgo::MergesortMixed => cpu_sort::mergesort(d, t, c, par),
-                SortAlgo::Cilksort => cpu_sort::cilksort(d, t, c, par),
+                SortAlgo::Cilksort | SortAlgo::CilksortMixed => cpu_sort::cilksort(d, t, c, par),
             });
         }
     }

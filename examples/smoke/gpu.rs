@@ -1,7 +1,9 @@
 //! The smoke run on the GPU: every program family at a small size, on each configuration of
 //! [`configs`], each result checked against its CPU reference. Thread programs run on
-//! thread-level workers; BFS, SpMV and the block trees on block-level workers (every
-//! configuration but the ablation schedulers, which block programs refuse).
+//! thread-level workers; BFS, SpMV and the block trees on block-level workers, and the mixed
+//! programs (sorts with block merges and block sorts, BFS with hubs on blocks, a tree with
+//! its nodes' work on blocks) on the mixed kernel (every configuration but the ablation
+//! schedulers, which block and mixed programs refuse).
 
 use std::sync::Arc;
 
@@ -16,7 +18,10 @@ use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
 use gtap_examples::graph::{kronecker, mtx};
 use gtap_examples::spmv::Spmv;
-use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree, tree_block};
+use gtap_examples::{
+    bfs_mixed, cilksort, cilksort_epaq, cilksort_mixed, fib, mergesort, mergesort_mixed, nqueens,
+    tree, tree_block, tree_mixed,
+};
 
 use crate::{TABLE, check, input, sorted, table};
 
@@ -86,6 +91,7 @@ pub fn run(gpu: Gpu, configs: &[(&str, GpuConfig)]) -> Res<usize> {
                 .queue_capacity(1 << 14);
             rt.set_config(block_config).map_err(s)?;
             runs += block_programs(&mut rt)?;
+            runs += mixed_programs(&mut rt)?;
         }
     }
     Ok(runs)
@@ -222,5 +228,79 @@ fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
     let y = stream.clone_dtoh(&dy).map_err(|e| e.to_string())?;
     check_close(&spmv(&kron, &x), &y, 1e-6).map_err(|e| format!("SpMV: {e}"))?;
     println!("SpMV of kronecker(8): close to the reference (correct)");
+    Ok(4)
+}
+
+fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
+    let stream = rt.gpu().stream().clone();
+    let n = 20_000;
+    let host = input(n, 13);
+    for name in [
+        "mergesort, block merges",
+        "cilksort, block sorts and merges",
+    ] {
+        let data = upload(&stream, &host)?;
+        let tmp = upload(&stream, &vec![0u32; n])?;
+        // SAFETY: both device buffers hold `n` u32s and outlive the run.
+        let (a, t) = unsafe {
+            (
+                Buf::from_raw(addr(&stream, &data) as *mut u32, n),
+                Buf::from_raw(addr(&stream, &tmp) as *mut u32, n),
+            )
+        };
+        let ran = if name.starts_with("mergesort") {
+            let p = mergesort_mixed::Params {
+                leaf: 64,
+                block_merge: 1000,
+                part: 1500,
+            };
+            rt.run(mergesort_mixed::program::sort(a, t, 0, n, false, p))
+        } else {
+            let p = cilksort_mixed::Params {
+                leaf: 64,
+                block_sort: 1000,
+                merge_leaf: 128,
+                block_merge: 2000,
+                part: 1500,
+            };
+            rt.run(cilksort_mixed::program::sort(a, t, 0, n, p))
+        };
+        ran.map_err(s)?;
+        let out = stream.clone_dtoh(&data).map_err(|e| e.to_string())?;
+        check(
+            &format!("{name} of {n}: sorted"),
+            out == sorted(host.clone()),
+            true,
+        )?;
+    }
+    let kron = kronecker(8, 16, 1).map_err(|e| e.to_string())?;
+    let dg = DeviceCsr::upload(rt.gpu(), &kron).map_err(|e| e.to_string())?;
+    let mut init = vec![bfs::UNREACHED; kron.n as usize];
+    init[0] = 0;
+    let depths = upload(&stream, &init)?;
+    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
+    let view = unsafe { Depths::from_raw(addr(&stream, &depths) as *mut u32, kron.n) };
+    let search = bfs_mixed::Bfs::new(dg.view(), view, 16).grains(8, 64);
+    rt.run(bfs_mixed::root(search, 0)).map_err(s)?;
+    let got = stream.clone_dtoh(&depths).map_err(|e| e.to_string())?;
+    check(
+        "BFS of kronecker(8), hubs on blocks",
+        got == bfs_sequential(&kron, 0),
+        true,
+    )?;
+    let host_table = table();
+    let dev_table = upload(&stream, host_table)?;
+    // SAFETY: the device table holds TABLE u64s and outlives the run.
+    let work =
+        unsafe { tree::Work::from_raw(addr(&stream, &dev_table) as *const u64, TABLE, 64, 8) };
+    let heavy = tree_mixed::Heavy {
+        mem_ops: 64,
+        compute_iters: u32::MAX,
+    };
+    let (v, _) = rt
+        .run(tree_mixed::pruned_mixed::node(0, 10, 0, work, heavy))
+        .map_err(s)?;
+    let want = tree::pruned_reference(0, 10, 0, tree::Work::new(host_table, 64, 8));
+    check("pruned tree, depth 10, work on blocks", v, want)?;
     Ok(4)
 }

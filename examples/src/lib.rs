@@ -9,10 +9,13 @@
 //! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
 //! | [`mergesort_mixed`] | merge sort whose large merges are split by merge path into block tasks | thread tasks and block tasks in one program |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
+//! | [`cilksort_mixed`] | the same with block tasks for chunk sorts and large merges (merge path) | ping-pong buffers; a block-wide sort |
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
+//! | [`tree_mixed`] | the same trees walked by thread tasks, a heavy node's work on a block | block tasks only where they pay |
 //! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, atomics on shared data, no join |
+//! | [`bfs_mixed`] | BFS expanding short adjacency lists in thread tasks, long ones in block tasks | a child's kind chosen at its spawn |
 //! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
@@ -31,10 +34,12 @@
 extern crate std;
 
 pub mod bfs;
+pub mod bfs_mixed;
 pub mod block_reduce;
 pub mod buf;
 pub mod cilksort;
 pub mod cilksort_epaq;
+pub mod cilksort_mixed;
 pub mod csr_view;
 pub mod fib;
 pub mod fib_expanded;
@@ -46,6 +51,7 @@ pub mod nqueens;
 pub mod spmv;
 pub mod tree;
 pub mod tree_block;
+pub mod tree_mixed;
 pub mod uts;
 
 /// This library's PTX (the GPU kernels of every program above), built by `build.rs`.

@@ -136,8 +136,9 @@ pub fn merge_path(a: &[u32], b: &[u32], diag: usize) -> usize {
 }
 
 /// Merges the outputs `[from, to)` of the merge of `src[lo..mid]` and `src[mid..hi]` into
-/// `dst[lo + from..lo + to]`.
-fn merge_range(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: usize, to: usize) {
+/// `dst[lo + from..lo + to]`. The caller owns those outputs of `dst` (another buffer than
+/// `src`), and no task writes `src[lo..hi]` meanwhile.
+pub fn merge_range(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: usize, to: usize) {
     // SAFETY: the sorted runs are read-only during the merge, and the caller owns outputs
     // `from..to` of `dst`, another buffer.
     let (a, b, out) = unsafe {
@@ -178,7 +179,7 @@ pub fn merge_part_block(
 }
 
 /// Share `k` of `of` equal shares of `0..n`: `[n k / of, n (k + 1) / of)`.
-fn share(n: usize, k: usize, of: usize) -> (usize, usize) {
+pub fn share(n: usize, k: usize, of: usize) -> (usize, usize) {
     (n * k / of, n * (k + 1) / of)
 }
 

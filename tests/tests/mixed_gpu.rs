@@ -149,8 +149,170 @@ fn mergesort_with_block_merges_sorts() {
     }
 }
 
+fn cilksort_with_block_sorts_and_merges_sorts() {
+    use gtap_examples::buf::Buf;
+    use gtap_examples::cilksort_mixed::{Params, program as csort};
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config(132, 256)) else {
+        return;
+    };
+    let gpu = rt.gpu().clone();
+    let small = Params {
+        leaf: 16,
+        block_sort: 1000,
+        merge_leaf: 64,
+        block_merge: 3000,
+        part: 1000,
+    };
+    for (n, p, dups) in [
+        (0, Params::default(), false),
+        (1, Params::default(), false),
+        (900, small, false),
+        (5000, small, true),
+        (100_003, small, false),
+        (100_003, small.threads_only(), true),
+        (1_000_000, Params::default(), true),
+        (3_000_017, Params::default(), false),
+        (20_000_000, Params::default(), false),
+    ] {
+        let mut input = common::random_input(n, n as u64 + 11);
+        if dups {
+            input.iter_mut().for_each(|v| *v %= 7);
+        }
+        // Device buffers of at least one element (an empty allocation is an error).
+        let mut padded = input.clone();
+        padded.resize(n.max(1), 0);
+        let data = upload(&gpu, &padded);
+        let tmp = upload(&gpu, &vec![0u32; n.max(1)]);
+        // SAFETY: both device buffers hold at least `n` u32s and outlive the run.
+        let (d, t) = unsafe {
+            (
+                Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
+                Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+            )
+        };
+        rt.run(csort::sort(d, t, 0, n, p))
+            .unwrap_or_else(|e| panic!("cilksort-mixed of {n} with {p:?}: {e}"));
+        let mut out = download(&gpu, &data);
+        out.truncate(n);
+        common::check_sorted_permutation(&input, &out);
+    }
+}
+
+fn bfs_with_thread_and_block_expansions_finds_every_depth() {
+    use gtap_examples::bfs_mixed::{self, Bfs, Depths, UNREACHED};
+    use gtap_examples::graph::bfs::bfs_sequential;
+    use gtap_examples::graph::device::DeviceCsr;
+    use gtap_examples::graph::{Csr, kronecker, road};
+    let mut graphs: Vec<(String, Csr)> = vec![
+        ("small.mtx".into(), common::sample_graph()),
+        ("two components".into(), common::two_components()),
+        ("a directed graph".into(), common::directed_graph()),
+        ("one vertex".into(), Csr::from_edges(1, &[], true).unwrap()),
+    ];
+    for (scale, seed) in [(10, 2), (12, 3), (14, 1)] {
+        graphs.push((
+            format!("kronecker({scale}, 16, {seed})"),
+            kronecker(scale, 16, seed).unwrap(),
+        ));
+    }
+    for (scale, seed) in [(12, 1), (14, 2)] {
+        graphs.push((format!("road({scale}, {seed})"), road(scale, seed).unwrap()));
+    }
+    // A task spawns a child per improved neighbour, a thread task a hub's whole adjacency
+    // into its warp's queue: room for it.
+    for (grid, block, room) in [(16, 64, 1 << 16), (132, 256, 1 << 15), (8, 512, 1 << 16)] {
+        let config = config(grid, block)
+            .tasks_per_warp(room)
+            .queue_capacity(room);
+        let Some(mut rt) = common::runtime(gtap_examples::PTX, config) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        for (what, g) in &graphs {
+            let dg = DeviceCsr::upload(&gpu, g).unwrap();
+            let hub = (0..g.n).max_by_key(|&v| g.degree(v)).unwrap();
+            for source in [hub, g.n - 1, 0] {
+                let want = bfs_sequential(g, source);
+                let mut init = vec![UNREACHED; g.n as usize];
+                init[source as usize] = 0;
+                // Blocks only, hubs by blocks, most vertices by blocks, threads only; with
+                // the default grains, and rows split into small ranges.
+                for (block_degree, grains) in [
+                    (0, (256, 8192)),
+                    (4, (256, 8192)),
+                    (64, (256, 8192)),
+                    (u32::MAX, (256, 8192)),
+                    (0, (3, 300)),
+                    (32, (7, 5)),
+                    (u32::MAX, (2, 2)),
+                ] {
+                    let depths = upload(&gpu, &init);
+                    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
+                    let view =
+                        unsafe { Depths::from_raw(device_ptr(&gpu, &depths) as *mut u32, g.n) };
+                    let s = Bfs::new(dg.view(), view, block_degree).grains(grains.0, grains.1);
+                    let shape = format!(
+                        "{what} from {source}, blocks from degree {block_degree}, grains \
+                         {grains:?}, {grid} blocks of {block}"
+                    );
+                    rt.run(bfs_mixed::root(s, source))
+                        .unwrap_or_else(|e| panic!("BFS of {shape}: {e}"));
+                    assert_eq!(download(&gpu, &depths), want, "BFS of {shape}");
+                }
+            }
+        }
+    }
+}
+
+fn trees_with_heavy_nodes_on_blocks_match_the_thread_programs() {
+    use gtap_examples::tree::{self, Work};
+    use gtap_examples::tree_mixed::{Heavy, full_binary_mixed, pruned_mixed};
+    let leaked = common::tree_table();
+    for (grid, block) in [(16, 64), (132, 256), (4, 512)] {
+        let Some(mut rt) = common::runtime(gtap_examples::PTX, config(grid, block)) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        let table = upload(&gpu, leaked);
+        for (m, c) in [(16, 16), (0, 5), (100, 3), (1000, 1000)] {
+            // SAFETY: the device table holds 4096 u64s and outlives the runs.
+            let w =
+                unsafe { Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c) };
+            let host = Work::new(leaked, m, c);
+            let some = Heavy {
+                mem_ops: 100,
+                compute_iters: 1000,
+            };
+            for heavy in [Heavy::NEVER, Heavy::ALWAYS, some] {
+                let shape = format!("mem {m}, fma {c}, {heavy:?}, {grid} blocks of {block}");
+                // A heavy node is two tasks: itself and its work.
+                let per_node = if heavy.is(host) { 2 } else { 1 };
+                for depth in [0, 1, 5, 12] {
+                    let (got, stats) = rt
+                        .run(full_binary_mixed::node(depth, 0, w, heavy))
+                        .unwrap_or_else(|e| panic!("full tree of depth {depth}, {shape}: {e}"));
+                    let want = tree::full_binary_reference(depth, 0, host);
+                    assert_eq!(got, want, "full tree of depth {depth}, {shape}");
+                    assert_eq!(stats.tasks, per_node * want.0, "full tree, {shape}");
+                }
+                for depth in [4, 12, 16] {
+                    let (got, stats) = rt
+                        .run(pruned_mixed::node(0, depth, 0, w, heavy))
+                        .unwrap_or_else(|e| panic!("pruned tree of depth {depth}, {shape}: {e}"));
+                    let want = tree::pruned_reference(0, depth, 0, host);
+                    assert_eq!(got, want, "pruned tree of depth {depth}, {shape}");
+                    assert_eq!(stats.tasks, per_node * want.0, "pruned tree, {shape}");
+                }
+            }
+        }
+    }
+}
+
 gtap_host::gpu_test_main!(
     mergesort_with_block_merges_sorts,
+    trees_with_heavy_nodes_on_blocks_match_the_thread_programs,
+    bfs_with_thread_and_block_expansions_finds_every_depth,
+    cilksort_with_block_sorts_and_merges_sorts,
     thread_and_block_tasks_join_each_other_on_several_launch_shapes,
     a_block_task_can_be_the_root,
     epaq_queues_sit_beside_the_block_queue,

@@ -35,13 +35,19 @@ fn only_the_lab_ptx_has_lab_kernels() {
         plain.iter().all(|k| !is_lab(k)),
         "the default build must not carry lab kernels: {plain:?}"
     );
-    // Every plain kernel, and the lab twins of each thread program's (block programs have
-    // none: the profiler records warps' rounds, and the ablations are of the warps' queues).
+    // Every plain kernel, and the lab twins of each thread program's (block and mixed
+    // programs have none: the profiler records warps' rounds, and the ablations are of the
+    // warps' queues).
     let block_programs = [
         <gtap_examples::bfs::program::Program as Program>::NAME,
         <gtap_examples::spmv::program::Program as Program>::NAME,
         <gtap_examples::tree_block::full_binary_block::Program as Program>::NAME,
         <gtap_examples::tree_block::pruned_block::Program as Program>::NAME,
+        <gtap_examples::mergesort_mixed::program::Program as Program>::NAME,
+        <gtap_examples::cilksort_mixed::program::Program as Program>::NAME,
+        <gtap_examples::bfs_mixed::program::Program as Program>::NAME,
+        <gtap_examples::tree_mixed::full_binary_mixed::Program as Program>::NAME,
+        <gtap_examples::tree_mixed::pruned_mixed::Program as Program>::NAME,
     ]
     .map(|name| format!("gtap_{name}"));
     for k in &plain {

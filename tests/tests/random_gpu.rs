@@ -1,6 +1,7 @@
 //! Random fork-join programs on the GPU (see `gtap_tests::random`): 15,300 programs across
 //! launch shapes, EPAQ queue counts and the schedulers (work stealing and its two
-//! ablations), each result and task count checked against the sequential reference.
+//! ablations), and 6,000 with block tasks among their thread tasks (the mixed kernel) across
+//! block sizes, each result and task count checked against the sequential reference.
 //! Reported as ignored without a GPU (the GPU test harness).
 
 mod common;
@@ -75,4 +76,61 @@ fn random_programs_match_their_reference_on_the_gpu() {
     eprintln!("{programs} random programs on the GPU, {tasks} tasks");
 }
 
-gtap_host::gpu_test_main!(random_programs_match_their_reference_on_the_gpu,);
+fn random_mixed_programs_match_their_reference_on_the_gpu() {
+    use gtap_tests::random::{mixed_reference, mixed_root};
+    // (grid, block, queues): the block is a block task's team.
+    let shapes = [
+        (1, 32, 1u32),
+        (16, 64, 3),
+        (132, 128, 2),
+        (8, 256, 1),
+        (132, 256, 2),
+        (64, 512, 1),
+    ];
+    let mut programs = 0u64;
+    let mut tasks = 0u64;
+    for (i, (grid, block, queues)) in shapes.into_iter().enumerate() {
+        let config = GpuConfig::new()
+            .grid(grid)
+            .block(block)
+            .num_queues(queues)
+            .check_uniform(true);
+        let Some(mut rt) = common::runtime(gtap_tests::PTX, config) else {
+            return;
+        };
+        let gpu = rt.gpu().clone();
+        let first = i as u64 * 100_000;
+        for seed in first..first + 1000 {
+            let cell = upload(&gpu, &[0u64]);
+            // SAFETY: a zeroed, aligned device u64 that outlives the run.
+            let counter = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+            let shape = format!("{grid} blocks of {block}, {queues} queues");
+            let (value, stats) = rt
+                .run(mixed_root(seed, queues, counter))
+                .unwrap_or_else(|e| panic!("random mixed program {seed} on {shape}: {e}"));
+            let (want, nodes) = mixed_reference(seed, 0, block);
+            assert_eq!(
+                value, want,
+                "value of random mixed program {seed} on {shape}"
+            );
+            assert_eq!(
+                download(&gpu, &cell)[0],
+                nodes,
+                "nodes of random mixed program {seed} on {shape}"
+            );
+            // Mixed programs have no sequential versions: every node is a task.
+            assert_eq!(
+                stats.tasks, nodes,
+                "tasks of random mixed program {seed} on {shape}"
+            );
+            programs += 1;
+            tasks += nodes;
+        }
+    }
+    eprintln!("{programs} random mixed programs on the GPU, {tasks} tasks");
+}
+
+gtap_host::gpu_test_main!(
+    random_programs_match_their_reference_on_the_gpu,
+    random_mixed_programs_match_their_reference_on_the_gpu,
+);

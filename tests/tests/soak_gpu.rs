@@ -1,6 +1,6 @@
-//! The soak run: random fork-join programs and block programs on the GPU, across launch
-//! shapes, EPAQ queue counts, queue orders, top-up, inline resumes and the ablation
-//! schedulers, for as long as `GTAP_SOAK_SECS` says, every result checked. Runs only when
+//! The soak run: random fork-join programs, random mixed programs (thread and block tasks)
+//! and block programs on the GPU, across launch shapes, EPAQ queue counts, queue orders,
+//! top-up, inline resumes and the ablation schedulers (thread programs only), for as long as `GTAP_SOAK_SECS` says, every result checked. Runs only when
 //! that variable is set (`scripts/gpu-soak.sh`); it is a run to record, not part of the suite.
 //!
 //! A wrong answer or a failed run is counted and the soak goes on; a run that does not end
@@ -17,7 +17,7 @@ use gtap_host::RunError;
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
 use gtap_tests::block::{fan_expected, program as blocks, tree_expected};
 use gtap_tests::lang::Counter;
-use gtap_tests::random::{program, reference};
+use gtap_tests::random::{mixed_reference, mixed_root, program, reference};
 
 /// A run that takes longer is a hang: the largest random program takes milliseconds.
 const RUN_TIMEOUT: Duration = Duration::from_secs(20);
@@ -125,6 +125,40 @@ fn random_programs(
     }
 }
 
+/// Random mixed programs from `first_seed` on blocks of `block` threads (a block task's team),
+/// with one of the scheduler options (the ablation schedulers do not run mixed programs).
+fn mixed_programs(block: u32, option: u64, first_seed: u64, until: Instant, t: &mut Tally) {
+    let queues = 1 + (option % 3) as u32;
+    let base = GpuConfig::new()
+        .grid(132)
+        .block(block)
+        .num_queues(queues)
+        .block_scratch(8 * block)
+        .timeout(RUN_TIMEOUT);
+    let config = match option % 4 {
+        0 => base,
+        1 => base.resume_inline(true),
+        2 => base.top_up(2),
+        _ => base.queue_order(QueueOrder::MostGenerated).top_up(1),
+    };
+    let mut rt = common::runtime(gtap_tests::PTX, config).expect("GPU");
+    let gpu = rt.gpu().clone();
+    for seed in first_seed..first_seed + PROGRAMS_PER_CONFIG {
+        if Instant::now() >= until || t.hangs > 0 {
+            return;
+        }
+        let cell = upload(&gpu, &[0u64]);
+        // SAFETY: a zeroed, aligned device u64 that outlives the run.
+        let counter = unsafe { Counter::from_ptr(device_ptr(&gpu, &cell) as *mut u64) };
+        let got = rt
+            .run(mixed_root(seed, queues, counter))
+            .map(|(v, stats)| (v, download(&gpu, &cell)[0], stats.tasks));
+        let what = format!("random mixed program {seed} with {:?}", rt.config());
+        let (value, nodes) = mixed_reference(seed, 0, block);
+        t.count(&what, got, (value, nodes, nodes), nodes);
+    }
+}
+
 /// Block programs: block-wide trees of random depth on a block size.
 fn block_programs(block: u32, seed: u64, until: Instant, t: &mut Tally) {
     let config = GpuConfig::new()
@@ -180,6 +214,10 @@ fn soak() {
         let (config, queues) = configs[round as usize % configs.len()].clone();
         let mut rt = common::runtime(gtap_tests::PTX, config).expect("GPU");
         random_programs(&mut rt, queues, round * 1_000_003, until, &mut t);
+        if round % 4 == 1 {
+            let block = [64, 256, 32, 512, 128][(round / 4 % 5) as usize];
+            mixed_programs(block, round / 4, round * 1_000_003 + 1, until, &mut t);
+        }
         if round % 4 == 3 {
             let block = [32, 64, 128, 256][(round / 4 % 4) as usize];
             block_programs(block, round, until, &mut t);

@@ -44,6 +44,17 @@ pub enum GraphError {
         /// The requested edges per vertex.
         edge_factor: u32,
     },
+    /// A road-like graph too large for `u32` vertex ids and row offsets.
+    #[error(
+        "road-like graph of {width} x {height} vertices is too large: it needs fewer than \
+         2^32 / 6 vertices (CSR entries have u32 offsets)"
+    )]
+    RoadTooLarge {
+        /// The requested columns.
+        width: u64,
+        /// The requested rows.
+        height: u64,
+    },
 }
 
 /// `"path:"` when there is a path, for error messages.

@@ -5,6 +5,8 @@
 //!
 //! - [`kronecker()`]: Graph500's synthetic power-law graphs, generated in parallel from a seed,
 //!   reproducible on every platform (our own random numbers, `rng.rs`);
+//! - [`road()`]: road-like graphs, a 2-D grid with streets closed and short cuts added
+//!   (small degrees, a diameter in the thousands), generated from a seed;
 //! - [`mtx`]: Matrix Market files, the format of the SuiteSparse collection of real graphs.
 //!
 //! | module | holds |
@@ -12,6 +14,7 @@
 //! | [`csr`] | the [`Csr`] layout, its construction from edges, and its invariants ([`Csr::check`]) |
 //! | `assemble` | the parallel counting-sort construction behind [`Csr::from_edges`] |
 //! | [`kronecker`](mod@kronecker) | the Graph500 Kronecker generator |
+//! | [`road`](mod@road) | the road-like grid generator |
 //! | [`mtx`] | the Matrix Market reader, hardened for downloaded files |
 //! | [`bfs`] | sequential and parallel BFS depths, traversed edges for TEPS |
 //! | [`spmv`] | sequential and parallel `y = A x`, the relative-error check for a GPU result |
@@ -43,8 +46,10 @@ mod fuzz;
 pub mod kronecker;
 pub mod mtx;
 pub mod rng;
+pub mod road;
 pub mod spmv;
 
 pub use csr::Csr;
 pub use error::{CsrError, GraphError, MtxError};
 pub use kronecker::kronecker;
+pub use road::road;
