@@ -120,14 +120,10 @@ impl Bfs {
 }
 
 /// The root task of a search from `source` (whose depth the caller set to 0): a thread task
-/// or a block task by the source's degree.
+/// that reads the source's row where the graph lives (device memory, on the GPU) and
+/// expands it with the kind of task its degree asks for.
 pub fn root(s: Bfs, source: u32) -> Call<program::Program, ()> {
-    let (start, end) = s.g.row(source);
-    if s.by_block(start, end) {
-        program::visit_block(s, source, 0, start, end)
-    } else {
-        program::visit(s, source, 0, start, end)
-    }
+    program::search(s, source)
 }
 
 /// The program.
@@ -136,6 +132,18 @@ pub mod program {
     use gtap::Block;
 
     use super::Bfs;
+
+    /// The search from `source`: its row expanded by a thread task or a block task, by its
+    /// degree.
+    #[gtap::task]
+    pub fn search(s: Bfs, source: u32) {
+        let (start, end) = s.g.row(source);
+        if s.by_block(start, end) {
+            spawn!(visit_block(s, source, 0, start, end));
+        } else {
+            spawn!(visit(s, source, 0, start, end));
+        }
+    }
 
     /// Expands the entries `lo..hi` of vertex `v`'s row, `v` reached at depth `d`, on one
     /// thread (in halves, by two thread tasks, when longer than the grain).

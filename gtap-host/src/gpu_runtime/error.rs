@@ -159,7 +159,11 @@ pub enum GpuRunError {
         what: &'static str,
     },
 
-    /// The device and host compilations of the program disagree on the task records' layout.
+    /// The device and host compilations of the program disagree on the task records' layout
+    /// in a way the host cannot adopt: the roots' arguments differ too (the PTX was built from
+    /// another version of the program), or the device's layout was already adopted once.
+    /// (Frames that rustc merely lays out differently in the two compilations are fine: the
+    /// host takes the device's record size and runs again.)
     #[error(
         "the GPU kernel lays out task records as {device_size} bytes (align {device_align}) but the \
          host as {host_size} (align {host_align}): rebuild the PTX from the same source as the host \

@@ -7,6 +7,7 @@
 //! the loaded PTX, the configuration, the memory, the panic sink, and whether a stuck kernel
 //! still holds that memory.
 
+use std::collections::HashMap;
 use std::mem::size_of;
 use std::sync::Arc;
 
@@ -130,6 +131,10 @@ pub struct GpuRuntime {
     /// memory, so dropping the runtime leaks that memory instead of freeing it (freeing would
     /// wait for the kernel, that is, forever), and later runs are refused.
     stuck: bool,
+    /// Record layouts (size, alignment) the kernel reported for programs whose task frames
+    /// it lays out differently from the host (see [`GpuRuntime::run_batch`]): used instead of
+    /// the host's from then on.
+    layouts: HashMap<&'static str, (usize, usize)>,
 }
 
 impl Drop for GpuRuntime {
@@ -171,6 +176,7 @@ impl GpuRuntime {
             buffers: Buffers::default(),
             panic,
             stuck: false,
+            layouts: HashMap::new(),
         })
     }
 
@@ -292,11 +298,7 @@ impl GpuRuntime {
                 after: self.config.limits.timeout,
             });
         }
-        let (kernel, plan) = self.plan::<P, R>(roots.len())?;
-        let stream = self.gpu.stream().clone();
-
-        // Device memory (reused across runs when large enough). The roots travel as their
-        // arguments; the warps build their frames (see the kernel).
+        // The roots travel as their arguments; the warps build their frames (see the kernel).
         let args: Vec<P::Args> = roots.into_iter().map(Call::into_args).collect();
         // SAFETY: `P::Args` is a `repr(C)` value of `Copy` fields (the macro checks every task
         // parameter); reading the bytes of the vector's elements is fine, and they own nothing
@@ -304,6 +306,36 @@ impl GpuRuntime {
         let args_bytes = unsafe {
             std::slice::from_raw_parts(args.as_ptr().cast::<u8>(), size_of_val(args.as_slice()))
         };
+        match self.launch_args::<P, R>(args_bytes, args.len()) {
+            // The device compiled the task frames to another size (the arguments agree): rustc
+            // lays out each compilation's coroutines itself, and a block task's can differ
+            // between the host and the GPU. The host only allocates records and reads their
+            // headers, so it takes the device's layout and runs again.
+            Err(GpuRunError::LayoutMismatch {
+                host_size,
+                host_align,
+                device_size,
+                device_align,
+            }) if (device_size, device_align) != (host_size, host_align)
+                && !self.layouts.contains_key(P::NAME) =>
+            {
+                let layout = (device_size as usize, device_align as usize);
+                self.layouts.insert(P::NAME, layout);
+                self.launch_args::<P, R>(args_bytes, args.len())
+            }
+            done => done,
+        }
+    }
+
+    /// One launch of `roots` roots whose arguments are `args_bytes`.
+    fn launch_args<P: Program, R: Copy + 'static>(
+        &mut self,
+        args_bytes: &[u8],
+        roots: usize,
+    ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
+        let (kernel, plan) = self.plan::<P, R>(roots)?;
+        let stream = self.gpu.stream().clone();
+        // Device memory, reused across runs when large enough.
         let arrays = self.buffers.prepare(&stream, &plan, args_bytes)?;
 
         let control = control::control_block(&self.config, &plan, &arrays, self.panic.device);
@@ -320,7 +352,10 @@ impl GpuRuntime {
     /// The plan of a run of `P` with `roots` roots of result `R` ([`plan`]), and the kernel it
     /// launches: every check that can fail before device memory is touched.
     fn plan<P: Program, R>(&self, roots: usize) -> Result<(Kernel, RunPlan), GpuRunError> {
-        let program = ProgramShape::of::<P, R>();
+        let mut program = ProgramShape::of::<P, R>();
+        if let Some(&(size, align)) = self.layouts.get(P::NAME) {
+            (program.record_size, program.record_align) = (size, align);
+        }
         plan::check_program(&self.config, &program)?;
         let kernel = self.kernel::<P>()?;
         let grid = self.grid_for::<P>()?;
