@@ -444,9 +444,9 @@ unsafe fn close_step<P: Program>(
     // SAFETY: updated by every thread before the step's barrier (contract).
     let total = unsafe { (&raw const (*words).spawned).read_volatile() };
     // SAFETY: the leader alone runs the task's join step (contract).
-    let done = unsafe { settle::<P>(w, id, step, total, resume_queue, &mut l.again) };
+    let completed = unsafe { settle::<P>(w, id, step, total, resume_queue, &mut l.again) };
     l.stats.resumes += 1;
-    l.stats.tasks += u64::from(step == Step::Done);
+    l.stats.tasks += u64::from(completed);
     let (base, freed, taken) = settle_allocator(w);
     for i in 0..freed {
         // SAFETY: the leader between steps; `base + i` is above what the step's allocations
@@ -455,7 +455,7 @@ unsafe fn close_step<P: Program>(
     }
     if !P::HAS_TASKWAIT {
         l.spawned_total += u64::from(taken);
-        l.completed_total += u64::from(done);
+        l.completed_total += u64::from(completed);
         let (s, c) = w.counts(w.warp);
         s.store(l.spawned_total, Ordering::Relaxed);
         // Release: as in the warp runtime (`worker::quiescent`).
@@ -523,8 +523,9 @@ fn take(w: &WarpCtx, queue: &mut u32, rng: &mut u32) -> u32 {
 }
 
 /// The leader, after a step of task `id` that every thread ended the same way: the join
-/// protocol with the block's `spawned` children. Returns whether the task completed here
-/// (for the counts of programs without `taskwait!`).
+/// protocol with the block's `spawned` children. Returns how many tasks completed here: the
+/// task, if it returned with no child outstanding, and the ancestors its completion completed
+/// (a task is counted when it completes, by whoever completes it, as the warps' lanes do).
 ///
 /// # Safety
 /// The leader alone, after the step's barrier; a suspended task's frame is written back.
@@ -535,7 +536,7 @@ pub(super) unsafe fn settle<P: Program>(
     spawned: u32,
     resume_queue: u32,
     again: &mut u32,
-) -> bool {
+) -> u32 {
     let rec = w.record::<P::Task>(id);
     // `max_children` holds per thread and is checked at each spawn; the block's total is
     // bounded only by what the join counter can count.
@@ -544,7 +545,7 @@ pub(super) unsafe fn settle<P: Program>(
         // SAFETY: the task's own, live record.
         let index = P::task_index(unsafe { &*Record::task(rec) });
         w.fail(RunError::TooManyChildren { task: index, limit });
-        return false;
+        return 0;
     }
     match step {
         Step::Wait => {
@@ -553,7 +554,7 @@ pub(super) unsafe fn settle<P: Program>(
                     queue: resume_queue,
                     num_queues: w.run().num_queues,
                 });
-                return false;
+                return 0;
             }
             // SAFETY: the leader runs the task; readers of `queue` come after the join RMW.
             unsafe { Record::set_queue(rec, resume_queue) };
@@ -561,7 +562,7 @@ pub(super) unsafe fn settle<P: Program>(
             if join::wait(unsafe { Record::join(rec) }, spawned) == AfterWait::Continue {
                 *again = id;
             }
-            false
+            0
         }
         Step::Done => {
             if !P::HAS_TASKWAIT {
@@ -569,24 +570,27 @@ pub(super) unsafe fn settle<P: Program>(
                 // SAFETY: the task is complete and nobody else touches it.
                 unsafe { Record::drop_task(rec) };
                 w.free::<P::Task>(id);
-                return true;
+                return 1;
             }
             // SAFETY: the record is live.
             if join::finish(unsafe { Record::join(rec) }, spawned) == AfterReturn::Complete {
                 // SAFETY: the join protocol made this block complete the task.
-                unsafe { complete::<P>(w, id) };
+                unsafe { complete::<P>(w, id) }
+            } else {
+                0
             }
-            true
         }
     }
 }
 
 /// The leader: task `id` is complete; frees it and tells its parent, up the tree as far as
-/// tasks complete. A parent whose last child this was is staged in its resume queue.
+/// tasks complete. A parent whose last child this was is staged in its resume queue. Returns
+/// how many tasks it completed.
 ///
 /// # Safety
 /// Task `id` is complete and the join protocol chose this block to complete it.
-pub(super) unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
+pub(super) unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) -> u32 {
+    let mut completed = 0;
     loop {
         let rec = w.record::<P::Task>(id);
         // SAFETY: complete: nobody else touches the record until it is reallocated; its
@@ -597,19 +601,20 @@ pub(super) unsafe fn complete<P: Program>(w: &WarpCtx, mut id: u32) {
             parent
         };
         w.free::<P::Task>(id);
+        completed += 1;
         if parent == NONE {
             w.root_completed();
-            return;
+            return completed;
         }
         let prec = w.record::<P::Task>(parent);
         // SAFETY: the parent's record is live until all its children completed.
         match join::child_completed(unsafe { Record::join(prec) }) {
-            ParentNext::Nothing => return,
+            ParentNext::Nothing => return completed,
             ParentNext::Resume => {
                 // SAFETY: written before the parent's join RMW, which the trigger acquired.
                 let q = unsafe { Record::queue(prec) };
                 w.stage(q, parent);
-                return;
+                return completed;
             }
             ParentNext::Complete => id = parent,
         }

@@ -489,8 +489,8 @@ unsafe fn block_step<P: Program>(
 
 /// The leader after a step every thread ended the same way: the join protocol with the
 /// block's children (a suspended block task goes back to a block queue when its last child
-/// completes); counts the step. Returns 1 when the task returned (for the counts of a program
-/// without `taskwait!`), else 0.
+/// completes); counts the step. Returns how many tasks completed here (for the task count,
+/// and the counts of a program without `taskwait!`).
 ///
 /// # Safety
 /// The leader alone, after the step's last barrier; a suspended task's frame is written back.
@@ -506,8 +506,10 @@ unsafe fn settle_step<P: Program>(
     let spawned = unsafe { (&raw const (*words).spawned).read_volatile() };
     let block_queue = thread_queues::<P>(w.run());
     // SAFETY: the leader alone runs the task's join step (contract).
-    let done = unsafe { settle::<P>(w, id, step, spawned, block_queue, &mut s.again) };
+    let completed = unsafe { settle::<P>(w, id, step, spawned, block_queue, &mut s.again) };
     l.lane_resumes += 1;
-    l.lane_completed += u64::from(done);
-    u32::from(done)
+    // Counted when they complete, as the lanes count thread tasks: a block task that returned
+    // with children outstanding is counted by whoever completes its last child.
+    l.lane_completed += u64::from(completed);
+    completed
 }
