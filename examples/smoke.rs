@@ -15,7 +15,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use gtap_examples::buf::{Buf, Rng};
+use gtap::ViewMut;
+use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 use gtap_host::Gpu;
 use gtap_host::cpu::{CpuConfig, CpuRuntime};
@@ -113,12 +114,15 @@ fn on_cpu() -> Result<usize, String> {
         let host = input(n, 11);
         let mut data = host.clone();
         let mut tmp = vec![0u32; n];
-        let (a, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+        let (a, t) = (
+            ViewMut::from_slice(&mut data),
+            ViewMut::from_slice(&mut tmp),
+        );
         if name == "mergesort" {
-            rt.run(mergesort::program::mergesort(a, t, 0, n, 128))
+            rt.run(mergesort::program::mergesort(a, t, 128))
                 .map_err(s)?;
         } else {
-            rt.run(cilksort::program::cilksort(a, t, 0, n, 64, 256))
+            rt.run(cilksort::program::cilksort(a, t, 64, 256))
                 .map_err(s)?;
         }
         check(

@@ -1,5 +1,6 @@
 //! The GPU side of the harness: opening the runtime (or saying why there is none) and the
-//! copies the programs' inputs and outputs need.
+//! raw device buffers of the programs that take raw addresses (the synthetic trees' table);
+//! the others copy their data with `gtap::DeviceVec`.
 
 use gtap_host::Gpu;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr};
@@ -55,20 +56,6 @@ pub fn open(want: &Want, config: GpuConfig) -> Result<Option<GpuRuntime>, String
 /// A new device buffer holding `data`.
 pub fn upload<T: DeviceRepr>(gpu: &Gpu, data: &[T]) -> CudaSlice<T> {
     gpu.stream().clone_htod(data).expect("upload")
-}
-
-/// Copies `data` into the device buffer `dst` (as long at least).
-pub fn upload_into<T: DeviceRepr>(gpu: &Gpu, data: &[T], dst: &mut CudaSlice<T>) {
-    gpu.stream().memcpy_htod(data, dst).expect("upload");
-}
-
-/// `src` copied to host memory, the stream synchronized: the data is there on return.
-pub fn download<T: DeviceRepr>(gpu: &Gpu, src: &CudaSlice<T>) -> Vec<T> {
-    let v = gpu.stream().clone_dtoh(src).expect("download");
-    gpu.stream()
-        .synchronize()
-        .expect("synchronize after the download");
-    v
 }
 
 /// The device address of `s`, for the programs' raw views.

@@ -10,19 +10,19 @@
 //! memory across runs; the GPU e2e time includes uploading the initial depths and
 //! downloading the depths (BFS), uploading x and downloading y (SpMV).
 
-use gtap_examples::bfs::{self, Depths};
-use gtap_examples::buf::Rng;
+use gtap::DeviceVec;
+use gtap_examples::bfs;
 use gtap_examples::graph::bfs::{bfs_parallel, bfs_sequential, traversed_edges};
 use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv, spmv_parallel};
 use gtap_examples::graph::{Csr, kronecker};
+use gtap_examples::rng::Rng;
 use gtap_examples::spmv::Spmv;
 use gtap_host::Gpu;
 
 use crate::Bench;
 use crate::blocks::measure_block;
 use crate::cli::{GraphAlgo, GraphArgs};
-use crate::device::{download, dptr, upload, upload_into};
 use crate::harness::{Harness, Key, Sample, cpu_checked, timed};
 
 /// The rows of `a`.
@@ -80,15 +80,13 @@ fn bfs_rows(b: &mut Bench, g: &Csr, scale: u32, ef: u32) {
         let dg = to_device(&device, g);
         let mut init = vec![bfs::UNREACHED; g.n as usize];
         init[source as usize] = 0;
-        let mut depths = upload(&device, &init);
+        let mut depths = DeviceVec::from_slice(&device, &init).expect("upload");
         let k = key("gpu-block", "block program").queues(1);
         measure_block(&mut b.h, rt, &b.gpu, k, |rt| {
             let (e2e, (got, r)) = timed(|| {
-                upload_into(&device, &init, &mut depths);
-                // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-                let view = unsafe { Depths::from_raw(dptr(&device, &depths) as *mut u32, g.n) };
-                let r = rt.run(bfs::program::visit(dg.view(), view, source, 0));
-                (download(&device, &depths), r)
+                depths.copy_from(&init).expect("upload");
+                let r = rt.run(bfs::program::visit(dg.view(), depths.atomics(), source, 0));
+                (depths.to_vec().expect("download"), r)
             });
             let (_, s) = r?;
             assert!(
@@ -119,23 +117,16 @@ fn spmv_rows(b: &mut Bench, a_csr: &Csr, scale: u32, args: &GraphArgs) {
     if let Some(rt) = b.rt.as_mut() {
         let device = rt.gpu().clone();
         let da = to_device(&device, a_csr);
-        let mut dx = upload(&device, &x);
-        let dy = upload(&device, &vec![0f32; a_csr.n as usize]);
+        let mut dx = DeviceVec::from_slice(&device, &x).expect("upload");
+        let mut dy = DeviceVec::<f32>::zeros(&device, a_csr.n as usize).expect("device memory");
         let how = format!("block program, {grain} rows per leaf");
         let k = key("gpu-block", &how).queues(1);
         measure_block(&mut b.h, rt, &b.gpu, k, |rt| {
             let (e2e, (y, r)) = timed(|| {
-                upload_into(&device, &x, &mut dx);
-                // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
-                let s = unsafe {
-                    Spmv::from_raw(
-                        da.view(),
-                        dptr(&device, &dx) as *const f32,
-                        dptr(&device, &dy) as *mut f32,
-                    )
-                };
+                dx.copy_from(&x).expect("upload");
+                let s = Spmv::new(da.view(), dx.view(), dy.atomics());
                 let r = rt.run(gtap_examples::spmv::program::rows(s, 0, a_csr.n, grain));
-                (download(&device, &dy), r)
+                (dy.to_vec().expect("download"), r)
             });
             let (_, stats) = r?;
             check_close(&want, &y, 1e-6).unwrap_or_else(|e| panic!("spmv kronecker({scale}): {e}"));

@@ -4,7 +4,8 @@
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
-use gtap_examples::buf::{Buf, Rng};
+use gtap::DeviceVec;
+use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, mergesort};
 use gtap_host::gpu_runtime::GpuRuntime;
 use rayon::slice::ParallelSliceMut;
@@ -12,7 +13,6 @@ use rayon::slice::ParallelSliceMut;
 use crate::Bench;
 use crate::cli::{SortAlgo, SortArgs, fmt_count};
 use crate::cpu_sort;
-use crate::device::{download, dptr, upload, upload_into};
 use crate::harness::{Harness, Key, Sample, timed};
 
 /// `n` random `u32`s of a fixed seed: the same input on every backend.
@@ -67,10 +67,9 @@ fn gpu(
 ) {
     let n = input.len();
     let name = algo.name();
-    let gpu = rt.gpu().clone();
     // Allocated once, as the runtime's own buffers: allocation is not in the e2e time.
-    let mut data = upload(&gpu, input);
-    let tmp = upload(&gpu, &vec![0u32; n]);
+    let mut data = DeviceVec::from_slice(rt.gpu(), input).expect("upload");
+    let mut tmp = DeviceVec::<u32>::zeros(rt.gpu(), n).expect("device memory");
     let (key, cutoff) = match algo {
         SortAlgo::Mergesort => {
             let c = a.cutoff.unwrap_or(128);
@@ -87,23 +86,16 @@ fn gpu(
     };
     h.measure(key.queues(1), || {
         let (e2e, (out, s)) = timed(|| {
-            upload_into(&gpu, input, &mut data);
-            // SAFETY: both device buffers hold `n` u32s and outlive the run.
-            let (d, t) = unsafe {
-                (
-                    Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                    Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                )
-            };
+            data.copy_from(input).expect("upload");
+            let (d, t) = (data.view_mut(), tmp.view_mut());
             let r = match algo {
-                SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff)),
+                SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, cutoff)),
                 SortAlgo::Cilksort => {
-                    let root = cilksort::program::cilksort(d, t, 0, n, cutoff, a.merge_cutoff);
-                    rt.run(root)
+                    rt.run(cilksort::program::cilksort(d, t, cutoff, a.merge_cutoff))
                 }
             };
             let (_, s) = r.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
-            (download(&gpu, &data), s)
+            (data.to_vec().expect("download"), s)
         });
         assert!(out == sorted, "{name} of {n} on the GPU: not sorted");
         Sample::gpu(s, e2e)

@@ -3,7 +3,7 @@
 //! node's work, hundreds of loads and FMAs, dwarfs a join, so a cutoff would change little).
 //! The table stays in device memory across runs; the e2e time is the host call.
 
-use gtap_examples::buf::Rng;
+use gtap_examples::rng::Rng;
 use gtap_examples::tree;
 
 use crate::Bench;

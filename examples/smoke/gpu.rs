@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use gtap_examples::bfs::{self, Depths};
+use gtap::DeviceVec;
+use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
-use gtap_examples::buf::Buf;
 use gtap_examples::graph::bfs::bfs_sequential;
 use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
@@ -128,28 +128,21 @@ fn addr<T>(stream: &CudaStream, b: &CudaSlice<T>) -> u64 {
 }
 
 fn sorts(rt: &mut GpuRuntime) -> Res<usize> {
-    let stream = rt.gpu().stream().clone();
     let epaq = u32::from(rt.config().limits().num_queues() >= 3);
     let sorts = ["mergesort", "cilksort", "cilksort, EPAQ"];
     for name in sorts {
         let n = 20_000;
         let host = input(n, 11);
-        let data = upload(&stream, &host)?;
-        let tmp = upload(&stream, &vec![0u32; n])?;
-        // SAFETY: both device buffers hold `n` u32s and outlive the run.
-        let (a, t) = unsafe {
-            (
-                Buf::from_raw(addr(&stream, &data) as *mut u32, n),
-                Buf::from_raw(addr(&stream, &tmp) as *mut u32, n),
-            )
-        };
+        let mut data = DeviceVec::from_slice(rt.gpu(), &host).map_err(|e| e.to_string())?;
+        let mut tmp = DeviceVec::<u32>::zeros(rt.gpu(), n).map_err(|e| e.to_string())?;
+        let (a, t) = (data.view_mut(), tmp.view_mut());
         let ran = match name {
-            "mergesort" => rt.run(mergesort::program::mergesort(a, t, 0, n, 128)),
-            "cilksort" => rt.run(cilksort::program::cilksort(a, t, 0, n, 64, 256)),
-            _ => rt.run(cilksort_epaq::program::cilksort(a, t, 0, n, 64, 256, epaq)),
+            "mergesort" => rt.run(mergesort::program::mergesort(a, t, 128)),
+            "cilksort" => rt.run(cilksort::program::cilksort(a, t, 64, 256)),
+            _ => rt.run(cilksort_epaq::program::cilksort(a, t, 64, 256, epaq)),
         };
         ran.map_err(s)?;
-        let out = stream.clone_dtoh(&data).map_err(|e| e.to_string())?;
+        let out = data.to_vec().map_err(|e| e.to_string())?;
         check(&format!("{name} of {n}: sorted"), out == sorted(host), true)?;
     }
     Ok(sorts.len())
@@ -197,29 +190,21 @@ fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
         let dg = DeviceCsr::upload(rt.gpu(), g).map_err(|e| e.to_string())?;
         let mut init = vec![bfs::UNREACHED; g.n as usize];
         init[0] = 0;
-        let depths = upload(&stream, &init)?;
-        // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-        let view = unsafe { Depths::from_raw(addr(&stream, &depths) as *mut u32, g.n) };
-        rt.run(bfs::program::visit(dg.view(), view, 0, 0))
+        let mut depths = DeviceVec::from_slice(rt.gpu(), &init).map_err(|e| e.to_string())?;
+        rt.run(bfs::program::visit(dg.view(), depths.atomics(), 0, 0))
             .map_err(s)?;
-        let got = stream.clone_dtoh(&depths).map_err(|e| e.to_string())?;
+        let got = depths.to_vec().map_err(|e| e.to_string())?;
         check(&format!("BFS of {what}"), got == bfs_sequential(g, 0), true)?;
     }
     let dg = DeviceCsr::upload(rt.gpu(), &kron).map_err(|e| e.to_string())?;
     let x = input_vector(kron.n, 3);
-    let dx = upload(&stream, &x)?;
-    let dy = upload(&stream, &vec![f32::NAN; kron.n as usize])?;
-    // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
-    let sp = unsafe {
-        Spmv::from_raw(
-            dg.view(),
-            addr(&stream, &dx) as *const f32,
-            addr(&stream, &dy) as *mut f32,
-        )
-    };
+    let dx = DeviceVec::from_slice(rt.gpu(), &x).map_err(|e| e.to_string())?;
+    let mut dy = DeviceVec::from_slice(rt.gpu(), &vec![f32::NAN; kron.n as usize])
+        .map_err(|e| e.to_string())?;
+    let sp = Spmv::new(dg.view(), dx.view(), dy.atomics());
     rt.run(gtap_examples::spmv::program::rows(sp, 0, kron.n, 64))
         .map_err(s)?;
-    let y = stream.clone_dtoh(&dy).map_err(|e| e.to_string())?;
+    let y = dy.to_vec().map_err(|e| e.to_string())?;
     check_close(&spmv(&kron, &x), &y, 1e-6).map_err(|e| format!("SpMV: {e}"))?;
     println!("SpMV of kronecker(8): close to the reference (correct)");
     Ok(4)

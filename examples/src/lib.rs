@@ -6,17 +6,18 @@
 //! | [`fib`] | Fibonacci, no cutoff; also with a cutoff and EPAQ queues | the cost of a task: one task per call |
 //! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
 //! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues | a variable number of children per task (`slots!`) |
-//! | [`mergesort`] | merge sort with a cutoff | children without results; work after the join |
-//! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other |
+//! | [`mergesort`] | merge sort with a cutoff | an array split among children and whole again after the join (`ViewMut`) |
+//! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other; shared and exclusive views of one array in turn |
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
 //! | [`tree`] | the synthetic full binary tree and depth-pruned B-ary tree | per-task memory and FP64 work |
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
-//! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, atomics on shared data, no join |
+//! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, an `AtomicView` of depths, a shared graph, no join |
 //! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
-//! Beside the programs: [`buf`] and [`csr_view`], raw views of arrays that tasks pass to their
-//! children, and [`block_reduce`], block-wide sums through a team's scratch memory.
+//! Beside the programs: [`csr_view`], the view of a graph that the graph programs take,
+//! [`sorting`], the sorts' sequential pieces, [`rng`], the inputs' random generator, and
+//! [`block_reduce`], block-wide sums through a team's scratch memory.
 //!
 //! This library is `no_std` so that the same code builds for the GPU. The host-only
 //! [`graph`] module (inputs and CPU references for the BFS and SpMV programs) uses `std` and
@@ -31,7 +32,6 @@ extern crate std;
 
 pub mod bfs;
 pub mod block_reduce;
-pub mod buf;
 pub mod cilksort;
 pub mod cilksort_epaq;
 pub mod csr_view;
@@ -41,6 +41,8 @@ pub mod fib_expanded;
 pub mod graph;
 pub mod mergesort;
 pub mod nqueens;
+pub mod rng;
+pub mod sorting;
 pub mod spmv;
 pub mod tree;
 pub mod tree_block;

@@ -10,7 +10,7 @@
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
-use gtap_examples::buf::Buf;
+use gtap::ViewMut;
 use gtap_examples::{fib, mergesort};
 use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
@@ -57,10 +57,11 @@ fn mergesort() {
         .collect();
     let mut data = input.clone();
     let mut tmp = vec![0u32; data.len()];
-    let n = data.len();
-    let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-    rt.run(mergesort::program::mergesort(d, t, 0, n, 4))
-        .unwrap();
+    let (d, t) = (
+        ViewMut::from_slice(&mut data),
+        ViewMut::from_slice(&mut tmp),
+    );
+    rt.run(mergesort::program::mergesort(d, t, 4)).unwrap();
     let mut expected = input;
     expected.sort_unstable();
     assert_eq!(data, expected);

@@ -22,9 +22,11 @@
 //! | [`program`] | the [`Program`] trait the macro implements: the task enum and its dispatch |
 //! | [`ctx`] | [`Ctx`], the resume argument, and the calls `spawn!`/`taskwait!` expand to |
 //! | [`handle`] | result slots and the pending/joined handle types |
+//! | [`gpu_root`] | whether a call's arguments hold references (it may not be a GPU root then) |
 
 pub mod block;
 pub mod ctx;
+pub mod gpu_root;
 pub mod handle;
 pub mod program;
 
@@ -33,4 +35,4 @@ pub use ctx::Ctx;
 pub use handle::{
     BlockJoined, BlockPending, Joined, JoinedSlots, Pending, PendingSlots, Readable, Slot, Slots,
 };
-pub use program::{Call, IntoCall, Program, Step, TaskArg, TaskResult};
+pub use program::{BlockArg, Call, IntoCall, Program, Step, TaskArg, TaskResult};

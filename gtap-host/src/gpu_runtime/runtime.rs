@@ -241,13 +241,23 @@ impl GpuRuntime {
 
     /// Runs `root` to completion on the GPU and returns its result with the run's statistics.
     ///
-    /// A limit hit on the device (records, queue, children, slots, queue index) ends the run
-    /// with the matching error, and the runtime stays usable. A trap or fault inside a task is
-    /// a [`GpuError`] after which CUDA is unusable in this process.
-    pub fn run<P: Program, R: Copy + 'static>(
+    /// `root` may borrow (views of `DeviceVec`s for this GPU, `'g`): the borrow lasts until
+    /// this call returns, after the kernel has ended. A root that takes references is refused
+    /// ([`GpuRunError::HostReferenceRoot`]). A limit hit on the device (records, queue,
+    /// children, slots, queue index) ends the run with the matching error, and the runtime
+    /// stays usable. A trap or fault inside a task is a [`GpuError`] after which CUDA is
+    /// unusable in this process. A run that ends [`GpuRunError::Stuck`] leaves its kernel
+    /// running on the data it was given: the `DeviceVec`s made before it then refuse every
+    /// access and leak their memory instead of freeing it (see `DeviceVec`).
+    pub fn run<'g, P: Program, R: Copy + 'static>(
         &mut self,
-        root: Call<P, R>,
+        root: Call<'g, P, R>,
     ) -> Result<(R, GpuStats), GpuRunError> {
+        if !root.gpu_root() {
+            return Err(GpuRunError::HostReferenceRoot {
+                task: root.task_name(),
+            });
+        }
         if self.stuck {
             // An earlier run's kernel still runs on this runtime's memory.
             return Err(GpuRunError::Stuck {
@@ -260,8 +270,9 @@ impl GpuRuntime {
         // Device memory (reused across runs when large enough). The root task travels as its
         // arguments; warp 0 builds its frame (see the kernel).
         let args = root.into_args();
-        // SAFETY: `P::Args` is a `repr(C)` value of `Copy` fields (the macro checks every task
-        // parameter); reading its bytes is fine, and it owns nothing to drop twice.
+        // SAFETY: `P::Args` is a `repr(C)` value whose fields have no drop glue (the macro
+        // checks every task parameter); reading its bytes is fine, and it owns nothing to drop
+        // twice. What it borrows stays borrowed (`'g`) until this call returns.
         let args_bytes = unsafe {
             std::slice::from_raw_parts((&raw const args).cast::<u8>(), size_of::<P::Args>())
         };
@@ -302,8 +313,10 @@ impl GpuRuntime {
             Err(Stopped::Failed(e)) => Err(self.kernel_failed(e)),
             Err(Stopped::Stuck) => {
                 // The kernel keeps running: freeing what it uses would block this thread
-                // (freeing page-locked memory waits for the device), so leak it.
+                // (freeing page-locked memory waits for the device), so leak it, and so do
+                // the DeviceVecs it may have been given.
                 self.stuck = true;
+                crate::data::note_stuck();
                 Err(GpuRunError::Stuck {
                     after: self.config.limits.timeout,
                 })
