@@ -13,6 +13,8 @@
 //! | [`tree_block`] | the same trees as block programs | a node's work split over a block and summed back |
 //! | [`bfs`] | breadth-first search, GTaP's Program 5 (block program) | per-thread spawns, an `AtomicView` of depths, a shared graph, no join |
 //! | [`spmv`] | sparse matrix times vector (block program) | row ranges split by the leader; long rows shared by a block |
+//! | [`knapsack`] | 0/1 knapsack by branch and bound, BOTS's algorithm | a best value shared by every task (`AtomicView`, `fetch_max`) to prune with; slices of a read-only array as arguments |
+//! | [`floorplan`] | cell placement with pruning, a simplified BOTS `floorplan` | tasks that return nothing: the answer and a node count in shared atomics |
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
 //! Beside the programs: [`csr_view`], the view of a graph that the graph programs take,
@@ -37,8 +39,10 @@ pub mod cilksort_epaq;
 pub mod csr_view;
 pub mod fib;
 pub mod fib_expanded;
+pub mod floorplan;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod graph;
+pub mod knapsack;
 pub mod mergesort;
 pub mod nqueens;
 pub mod rng;
