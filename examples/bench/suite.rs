@@ -8,13 +8,13 @@ use clap::{CommandFactory, Parser};
 use gtap_host::gpu_runtime::GpuRuntime;
 
 use crate::cli::{
-    Cli, Command, FibArgs, GranularityArgs, GraphArgs, HeadlineArgs, NqueensArgs, SortArgs,
-    TreeArgs, UtsArgs,
+    Cli, Command, FibArgs, FloorplanArgs, GranularityArgs, GraphArgs, HeadlineArgs, KnapsackArgs,
+    NqueensArgs, SortArgs, TreeArgs, UtsArgs,
 };
 use crate::cli::{EpaqProgram, GpuArgs};
 use crate::device::{Want, open};
 use crate::harness::Harness;
-use crate::{epaq, fib, granularity, graph, nqueens, sort, table, tree, uts};
+use crate::{epaq, fib, floorplan, granularity, graph, knapsack, nqueens, sort, table, tree, uts};
 
 /// What every family works with.
 pub struct Bench {
@@ -63,6 +63,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Epaq(a) => epaq::run(&mut b, &a.program),
         Command::Granularity(a) => granularity::run(&mut b, a),
         Command::Graph(a) => graph::run(&mut b, a),
+        Command::Knapsack(a) => knapsack::run(&mut b, a),
+        Command::Floorplan(a) => floorplan::run(&mut b, a),
         Command::Headline(a) => headline(&mut b, a),
         Command::All => all(&mut b),
         Command::Join(_) => unreachable!("join is run before the GPU is opened"),
@@ -100,4 +102,6 @@ fn all(b: &mut Bench) {
     uts::run(b, &UtsArgs::parse_from(["uts"]));
     granularity::run(b, &GranularityArgs::parse_from(["granularity"]));
     graph::run(b, &GraphArgs::parse_from(["graph"]));
+    knapsack::run(b, &KnapsackArgs::parse_from(["knapsack"]));
+    floorplan::run(b, &FloorplanArgs::parse_from(["floorplan"]));
 }
