@@ -1,7 +1,7 @@
 //! Breadth-first search as a block program: GTaP's Program 5 (paper section 5.1.3), one task
 //! per vertex to expand, its neighbours shared by the threads of a block.
 //!
-//! Every vertex's depth lives in a shared array of `u32` ([`Depths`]), [`UNREACHED`] at the
+//! Every vertex's depth lives in a shared array of `u32`, [`UNREACHED`] at the
 //! start except the source's 0. The task for vertex `v` at depth `d` has its threads stride
 //! over `v`'s neighbours (thread `t` of `n` takes neighbours `t, t + n, ..`); for each
 //! neighbour `u` a thread lowers `depth[u]` to `d + 1` with an atomic minimum, and if that
@@ -27,7 +27,7 @@
 //! The task count depends on the schedule (a vertex may be improved several times before its
 //! final depth), so it is not checked; the depths are.
 //!
-//! The depths are an [`AtomicView`] (`u32` per vertex, in the memory of the runtime that
+//! The depths are an [`AtomicView`](gtap::AtomicView) (`u32` per vertex, in the memory of the runtime that
 //! runs the search: a `DeviceVec` made for it, or a host slice on the CPU backend).
 //!
 //! # Memory ordering

@@ -22,6 +22,6 @@ impl Rng {
     /// A value in `lo..=hi` (nearly uniform: the bias is below 2^-32 for spans under 2^32).
     pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
         let span = u64::from(hi - lo) + 1;
-        lo + ((self.next() >> 32) * span >> 32) as u32
+        lo + (((self.next() >> 32) * span) >> 32) as u32
     }
 }

@@ -540,7 +540,8 @@ fn expand_task(
         #type_checks
 
         #( #attrs )*
-        #[allow(clippy::too_many_arguments)]
+        // `needless_borrow`: the probes' `&` picks the method (see `gtap_device::task::gpu_root`).
+        #[allow(clippy::too_many_arguments, clippy::needless_borrow)]
         #vis fn #name<#lt>(#( #arg_names: #types_g ),*) -> ::gtap::Call<#lt, Program, #ret> {
             use ::gtap::__private::{ProbeGpuRoot as _, ProbeHostRef as _};
             let args = #args_struct::<#lt> {

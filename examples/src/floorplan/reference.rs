@@ -31,7 +31,7 @@ pub fn generate(n: usize, max_area: u32, max_side: u32, seed: u64) -> Vec<Cell> 
                     shapes: [[0; 2]; MAX_SHAPES],
                 };
                 for rows in 1..=max_side {
-                    if area % rows == 0
+                    if area.is_multiple_of(rows)
                         && area / rows <= max_side
                         && (cell.count as usize) < MAX_SHAPES
                     {

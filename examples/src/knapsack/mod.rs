@@ -30,7 +30,7 @@
 //!
 //! The instances are generated ([`instance`]), checked against dynamic programming
 //! ([`reference::dp_best`]), and run sequentially and on rayon with the same bound sharing
-//! ([`reference`]).
+//! ([`mod@reference`]).
 //!
 //! # Sizes
 //! The tree's size is set by how close the items' ratios are: the closer, the less the bound

@@ -3,7 +3,7 @@
 //! A task may take `&[T]` and `&mut [T]`, and on the CPU backend the host may pass its own
 //! slices to a root. On the GPU it may not: a reference made on the host points into host
 //! memory, which a kernel must not read (at best it faults, which leaves CUDA unusable in the
-//! process). Views ([`View`](crate::data::View) and the others) are how the host hands GPU
+//! process). Views ([`View`] and the others) are how the host hands GPU
 //! memory to a root. So every generated task constructor computes, from its parameter
 //! types, whether the call holds a reference anywhere ([`NoRef`], an auto trait, looks
 //! through every field), and the GPU runtime refuses a root that does, with a typed error,
@@ -77,6 +77,8 @@ mod tests {
         _p: *const u8,
     }
 
+    // The `&` is how the generated constructors ask: it picks the method.
+    #[allow(clippy::needless_borrow)]
     #[test]
     fn references_anywhere_are_found_and_views_are_not_references() {
         assert!((&Probe::<u32>::new()).__gtap_gpu_root());

@@ -14,6 +14,10 @@ use super::Ctx;
 pub trait Program: Sized + 'static {
     /// One variant per task, holding that task's frame: a pinned state machine whose
     /// variants hold what is live at each `taskwait!()`.
+    ///
+    /// `'static` as a type, but a frame may hold borrows whose lifetime was erased: its
+    /// task's arguments may borrow, for as long as the [`Call`] that made it said (`'g`).
+    /// Whoever holds a frame keeps it within that lifetime (a parent's join, a run).
     type Task: 'static;
 
     /// One variant per task, holding its arguments: a `#[repr(C)]` enum of `#[repr(C)]`
