@@ -1,9 +1,7 @@
-//! The GPU side of the harness: opening the runtime (or saying why there is none) and the
-//! raw device buffers of the programs that take raw addresses (the synthetic trees' table);
-//! the others copy their data with `gtap::DeviceVec`.
+//! The GPU side of the harness: opening the runtime, or saying why there is none. The
+//! programs copy their data with `gtap::DeviceVec`.
 
 use gtap_host::Gpu;
-use gtap_host::cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 
 /// What the flags ask of the GPU.
@@ -51,15 +49,4 @@ pub fn open(want: &Want, config: GpuConfig) -> Result<Option<GpuRuntime>, String
     GpuRuntime::new(gpu, ptx, config)
         .map(Some)
         .map_err(|e| format!("GPU runtime: {e}"))
-}
-
-/// A new device buffer holding `data`.
-pub fn upload<T: DeviceRepr>(gpu: &Gpu, data: &[T]) -> CudaSlice<T> {
-    gpu.stream().clone_htod(data).expect("upload")
-}
-
-/// The device address of `s`, for the programs' raw views.
-pub fn dptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
-    let (p, _sync) = s.device_ptr(gpu.stream());
-    p
 }

@@ -3,8 +3,6 @@
 //! thread-level workers; BFS, SpMV and the block trees on block-level workers (every
 //! configuration but the ablation schedulers, which block programs refuse).
 
-use std::sync::Arc;
-
 use gtap::DeviceVec;
 use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
@@ -15,10 +13,9 @@ use gtap_examples::graph::{kronecker, mtx};
 use gtap_examples::spmv::Spmv;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree, tree_block};
 use gtap_host::Gpu;
-use gtap_host::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
 
-use crate::{TABLE, check, input, sorted, table};
+use crate::{check, input, sorted, table};
 
 /// The sample graph, carried in the binary: it runs where it was not built.
 const SMALL_MTX: &str = include_str!("../data/small.mtx");
@@ -118,15 +115,6 @@ fn thread_programs(rt: &mut GpuRuntime) -> Res<usize> {
     Ok(4 + sorts(rt)? + trees(rt)?)
 }
 
-/// Device memory holding `data`.
-fn upload<T: DeviceRepr>(stream: &Arc<CudaStream>, data: &[T]) -> Res<CudaSlice<T>> {
-    stream.clone_htod(data).map_err(|e| e.to_string())
-}
-
-fn addr<T>(stream: &CudaStream, b: &CudaSlice<T>) -> u64 {
-    b.device_ptr(stream).0
-}
-
 fn sorts(rt: &mut GpuRuntime) -> Res<usize> {
     let epaq = u32::from(rt.config().limits().num_queues() >= 3);
     let sorts = ["mergesort", "cilksort", "cilksort, EPAQ"];
@@ -149,12 +137,9 @@ fn sorts(rt: &mut GpuRuntime) -> Res<usize> {
 }
 
 fn trees(rt: &mut GpuRuntime) -> Res<usize> {
-    let stream = rt.gpu().stream().clone();
     let host_table = table();
-    let dev_table = upload(&stream, host_table)?;
-    let table_ptr = addr(&stream, &dev_table) as *const u64;
-    // SAFETY: the device table holds TABLE u64s and outlives the runs.
-    let dev_work = |m, c| unsafe { tree::Work::from_raw(table_ptr, TABLE, m, c) };
+    let dev_table = DeviceVec::from_slice(rt.gpu(), host_table).map_err(|e| e.to_string())?;
+    let dev_work = |m, c| tree::Work::from_view(dev_table.view(), m, c);
     let host_work = |m, c| tree::Work::new(host_table, m, c);
     let (v, _) = rt
         .run(tree::full_binary::node(10, 0, dev_work(16, 16)))
@@ -173,12 +158,9 @@ fn trees(rt: &mut GpuRuntime) -> Res<usize> {
 }
 
 fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
-    let stream = rt.gpu().stream().clone();
     let host_table = table();
-    let dev_table = upload(&stream, host_table)?;
-    let table_ptr = addr(&stream, &dev_table) as *const u64;
-    // SAFETY: the device table holds TABLE u64s and outlives the run.
-    let work = unsafe { tree::Work::from_raw(table_ptr, TABLE, 16, 16) };
+    let dev_table = DeviceVec::from_slice(rt.gpu(), host_table).map_err(|e| e.to_string())?;
+    let work = tree::Work::from_view(dev_table.view(), 16, 16);
     let (v, _) = rt
         .run(tree_block::full_binary_block::node(8, 0, work))
         .map_err(s)?;

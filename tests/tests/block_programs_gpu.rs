@@ -5,9 +5,7 @@
 
 mod common;
 
-use common::{
-    device_ptr, directed_graph, sample_graph, tree_table, two_components, upload, weighted_matrix,
-};
+use common::{directed_graph, sample_graph, tree_table, two_components, weighted_matrix};
 use gtap::DeviceVec;
 use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
@@ -141,12 +139,8 @@ fn spmv_matches_the_reference() {
 fn block_trees_match_the_thread_trees() {
     let leaked = tree_table();
     for mut rt in runtimes() {
-        let gpu = rt.gpu().clone();
-        let table = upload(&gpu, leaked);
-        // SAFETY: the device table holds 4096 u64s and outlives the runs.
-        let dev_work = |m, c| unsafe {
-            tree::Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c)
-        };
+        let table = DeviceVec::from_slice(&rt, leaked).unwrap();
+        let dev_work = |m, c| tree::Work::from_view(table.view(), m, c);
         for (m, c) in [(16, 16), (0, 5), (100, 3), (1000, 1000)] {
             let host = tree::Work::new(leaked, m, c);
             for depth in [0, 1, 5, 12] {

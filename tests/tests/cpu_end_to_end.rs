@@ -75,7 +75,7 @@ fn mergesort() {
 #[test]
 fn borrowed_arguments() {
     let mut rt = runtime();
-    let input: Vec<u32> = (0..40u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let input: Vec<u32> = (0..16u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
     let bias = [1, 2, 3];
     let mut want = input.clone();
     let want_sum = root_reference(&mut want, &bias);
@@ -84,7 +84,7 @@ fn borrowed_arguments() {
         .run(borrow::root(data.view_mut(), View::from_slice(&bias), 4))
         .unwrap();
     assert_eq!((sum, data.to_vec().unwrap()), (want_sum, want));
-    let mut filled = vec![0u32; 30];
+    let mut filled = vec![0u32; 12];
     rt.run(borrow::fill(ViewMut::from_slice(&mut filled), 0, 4))
         .unwrap();
     assert!(filled.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
@@ -95,7 +95,7 @@ fn borrowed_arguments() {
 #[test]
 fn views_and_a_shared_bound() {
     let mut rt = runtime();
-    let input: Vec<u32> = (0..64u32)
+    let input: Vec<u32> = (0..24u32)
         .map(|i| i.wrapping_mul(2_654_435_761) >> 16)
         .collect();
     let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
@@ -108,7 +108,7 @@ fn views_and_a_shared_bound() {
     sorted.sort_unstable();
     assert_eq!(data, sorted);
 
-    let inst = Instance::generate(8, 30, Correlation::Weak, 1);
+    let inst = Instance::generate(6, 30, Correlation::Weak, 1);
     let items = DeviceVec::from_slice(&rt, &inst.items).unwrap();
     let mut best = DeviceVec::<u32>::zeros(&rt, 1).unwrap();
     let root = knapsack::program::knapsack(items.view(), inst.capacity, best.atomics());
@@ -121,9 +121,9 @@ fn views_and_a_shared_bound() {
 #[test]
 fn atomic_flags_and_a_block_program() {
     let mut rt = runtime();
-    // A ring of 24 vertices, each with an edge to the next two.
-    let row_ptr: Vec<u32> = (0..=24).map(|v| 2 * v).collect();
-    let col: Vec<u32> = (0..24).flat_map(|v| [(v + 1) % 24, (v + 2) % 24]).collect();
+    // A ring of 12 vertices, each with an edge to the next two.
+    let row_ptr: Vec<u32> = (0..=12).map(|v| 2 * v).collect();
+    let col: Vec<u32> = (0..12).flat_map(|v| [(v + 1) % 12, (v + 2) % 12]).collect();
     let mut flags = [0u32; 1];
     let visited = AtomicView::from_slice(&mut flags);
     visited.set_bit(0);
@@ -134,14 +134,14 @@ fn atomic_flags_and_a_block_program() {
         0,
     );
     let (_, stats) = rt.run(root).unwrap();
-    assert_eq!((flags[0], stats.tasks_executed), ((1 << 24) - 1, 24));
+    assert_eq!((flags[0], stats.tasks_executed), ((1 << 12) - 1, 12));
 
     let mut teams = CpuRuntime::new(CpuConfig::new().threads(2).team(2)).unwrap();
-    let xs: Vec<u32> = (1..=20).collect();
+    let xs: Vec<u32> = (1..=12).collect();
     let mut total = [0u64];
-    let root = block_program::sum(View::from_slice(&xs), AtomicView::from_slice(&mut total), 6);
+    let root = block_program::sum(View::from_slice(&xs), AtomicView::from_slice(&mut total), 4);
     teams.run(root).unwrap();
-    assert_eq!(total, [210]);
+    assert_eq!(total, [78]);
 }
 
 #[test]

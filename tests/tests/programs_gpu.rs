@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{check_sorted_permutation, device_ptr, random_input, upload};
+use common::{check_sorted_permutation, random_input};
 use gtap::DeviceVec;
 use gtap_examples::fib::Leaf;
 use gtap_examples::rng::Rng;
@@ -360,12 +360,8 @@ fn trees_are_correct_on_every_shape() {
     let host_table: Vec<u64> = (0..1 << 12).map(|_| rng.next()).collect();
     let leaked: &'static [u64] = Box::leak(host_table.clone().into_boxed_slice());
     for mut rt in runtimes() {
-        let gpu = rt.gpu().clone();
-        let table = upload(&gpu, &host_table);
-        // SAFETY: the device table holds 4096 u64s and outlives the runs.
-        let dev_work = |m, c| unsafe {
-            tree::Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c)
-        };
+        let table = DeviceVec::from_slice(&rt, &host_table).unwrap();
+        let dev_work = |m, c| tree::Work::from_view(table.view(), m, c);
         for depth in [0, 5, 12] {
             let (got, _) = rt
                 .run(tree::full_binary::node(depth, 0, dev_work(16, 16)))
