@@ -55,8 +55,29 @@
 //!   `Copy` arguments (shared views, atomics, plain values) and borrow nothing across a
 //!   taskwait: a `ViewMut` or `&mut [T]` is a compile error there.
 //!
-//! Task results stay `Copy + 'static`: results carry values back, and views come back by
-//! the join itself.
+//! - Every parameter is `Send` (a child may run on another thread: a `&Cell<T>` is refused)
+//!   and has no drop glue (a frame moves between threads and records, and the GPU never
+//!   drops anything).
+//! - A run that gives up on a task that never returns cannot hand borrowed data back: on the
+//!   CPU backend such a run aborts the process, and `DeviceVec`s made before a stuck run
+//!   refuse access and leak (see `DeviceVec`).
+//!
+//! Task results stay `Copy + Send + 'static`: results carry values back, and what was lent
+//! comes back by the join itself.
+//!
+//! The macro names the argument lifetime `'task` (`gtap-macros`, `lifetimes.rs`), which is
+//! the name the compiler's messages use ("`x` is borrowed for `'task`").
+//!
+//! # Why borrows, and not views moved into children and returned
+//! A first design moved a non-`Copy` exclusive view into each child, had the child return it
+//! as its result, and joined the halves again with a run-time adjacency check. It is sound,
+//! but every task must return what it was lent (through results that then carry views), a
+//! child that drops its part loses it for good, and a part cannot be lent read-only to
+//! several children and taken back exclusive afterwards (cilksort's merges read the sorted
+//! quarters that the next phase writes again): a `Copy` shared view could not be known to
+//! be gone. With borrows the compiler proves all of that, the task code is plain Rust
+//! (`split_at_mut`, `chunks_mut`, `as_view`), results stay values, and the cost at run time
+//! is nothing: the borrow lives in a zero-sized handle.
 //!
 //! # Views and homes
 //! On the GPU a `DeviceVec`'s memory is device memory, whose addresses the host must never
