@@ -80,6 +80,25 @@ impl<T: Plain> DeviceVec<T> {
     }
 
     /// A copy of `data` in the memory of `on` (a runtime, a `Gpu`, or a [`Memory`]).
+    ///
+    /// Elements of a struct type derive `gtap::Plain`, which checks at compile time that the
+    /// struct may be copied as bytes:
+    ///
+    /// ```
+    /// use gtap_host::data::{DeviceVec, Memory};
+    ///
+    /// #[derive(Clone, Copy, Debug, PartialEq, gtap::Plain)]
+    /// #[repr(C)]
+    /// struct Item {
+    ///     weight: u32,
+    ///     value: u32,
+    /// }
+    ///
+    /// let items = [Item { weight: 3, value: 4 }, Item { weight: 1, value: 1 }];
+    /// let v = DeviceVec::from_slice(&Memory::Host, &items)?;
+    /// assert_eq!(v.to_vec()?, items);
+    /// # Ok::<(), gtap_host::data::DataError>(())
+    /// ```
     pub fn from_slice(on: &impl HasMemory, data: &[T]) -> Result<Self, DataError> {
         let mut v = DeviceVec::zeros(on, data.len())?;
         v.copy_from(data)?;
