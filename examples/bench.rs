@@ -7,6 +7,8 @@
 //! bench nqueens --n 16 --cutoff 7,8
 //! bench sort --algo cilksort --n 1e8
 //! bench uts --tree t1l,t3l
+//! bench knapsack --n 40,44 --correlation strong
+//! bench floorplan --cells 12,14
 //! bench --queue-order most-generated --top-up 2 --resume-inline epaq fib --cutoff 10
 //! bench headline --out headline.csv
 //! bench all --gpu-only
@@ -37,7 +39,7 @@
 //! Files: `bench/cli.rs` (the command line), `harness.rs` (measuring), `table.rs` and
 //! `csv.rs` (output), `device.rs` (opening the GPU, copies), a file per family (`fib.rs`,
 //! `nqueens.rs`, `sort.rs` with `cpu_sort.rs`, `tree.rs`, `uts.rs`, `epaq.rs`, `granularity.rs`,
-//! `graph.rs` with `blocks.rs`), `suite.rs` (running a subcommand), `join.rs` (the
+//! `graph.rs` with `blocks.rs`, `knapsack.rs`, `floorplan.rs`), `suite.rs` (running a subcommand), `join.rs` (the
 //! side-by-side table of `scripts/side-by-side.sh`).
 
 use std::process::ExitCode;
@@ -60,6 +62,8 @@ mod device;
 mod epaq;
 #[path = "bench/fib.rs"]
 mod fib;
+#[path = "bench/floorplan.rs"]
+mod floorplan;
 #[path = "bench/granularity.rs"]
 mod granularity;
 #[path = "bench/graph.rs"]
@@ -68,6 +72,8 @@ mod graph;
 mod harness;
 #[path = "bench/join.rs"]
 mod join;
+#[path = "bench/knapsack.rs"]
+mod knapsack;
 #[path = "bench/nqueens.rs"]
 mod nqueens;
 #[path = "bench/sort.rs"]

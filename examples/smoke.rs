@@ -15,9 +15,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use gtap::ViewMut;
 use gtap::host::Gpu;
 use gtap::host::cpu::{CpuConfig, CpuRuntime};
-use gtap_examples::buf::{Buf, Rng};
+use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 
 #[path = "smoke/gpu.rs"]
@@ -113,12 +114,15 @@ fn on_cpu() -> Result<usize, String> {
         let host = input(n, 11);
         let mut data = host.clone();
         let mut tmp = vec![0u32; n];
-        let (a, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+        let (a, t) = (
+            ViewMut::from_slice(&mut data),
+            ViewMut::from_slice(&mut tmp),
+        );
         if name == "mergesort" {
-            rt.run(mergesort::program::mergesort(a, t, 0, n, 128))
+            rt.run(mergesort::program::mergesort(a, t, 128))
                 .map_err(s)?;
         } else {
-            rt.run(cilksort::program::cilksort(a, t, 0, n, 64, 256))
+            rt.run(cilksort::program::cilksort(a, t, 64, 256))
                 .map_err(s)?;
         }
         check(

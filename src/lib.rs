@@ -77,11 +77,14 @@ pub use gtap_device as device;
 #[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
 pub use gtap_host as host;
 
+pub use gtap_device::data::{AtomicView, Plain, View, ViewMut};
 pub use gtap_device::task::{
     Block, BlockJoined, BlockPending, Call, Joined, JoinedSlots, Pending, PendingSlots, Program,
     Step,
 };
-pub use gtap_macros::{program, slots, spawn, task, taskwait};
+#[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
+pub use gtap_host::data::DeviceVec;
+pub use gtap_macros::{Plain, program, slots, spawn, task, taskwait};
 
 #[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
 pub use gtap_host::{
@@ -130,6 +133,7 @@ macro_rules! include_ptx {
 
 /// What task code needs in scope: `use gtap::prelude::*;`.
 pub mod prelude {
+    pub use gtap_device::data::{AtomicView, View, ViewMut};
     pub use gtap_device::task::Block;
     pub use gtap_macros::{slots, spawn, task, taskwait};
 }
@@ -137,6 +141,7 @@ pub mod prelude {
 /// Used by the code `#[gtap::program]` generates; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use gtap_device::data::assert_plain;
     #[cfg(target_arch = "nvptx64")]
     pub use gtap_device::runtime::gpu::block_worker as gpu_block_worker;
     pub use gtap_device::runtime::gpu::layout::GpuRun;
@@ -153,9 +158,12 @@ pub mod __private {
     pub use gtap_device::runtime::gpu::thread_worker as gpu_thread_worker;
     pub use gtap_device::task::checks::{frame_message, plain_task_call, plain_task_handle};
     pub use gtap_device::task::ctx::{
-        assert_task_arg, assert_task_result, begin_wait, begin_wait_block, deliver, into_call,
-        seq_spawn, seq_spawn_into, seq_wait, spawn, spawn_block, spawn_detached, spawn_into,
+        assert_block_arg, assert_task_arg, assert_task_result, begin_wait, begin_wait_block,
+        deliver, has_drop_glue, into_call, seq_spawn, seq_spawn_into, seq_wait, spawn, spawn_block,
+        spawn_detached, spawn_into,
     };
+    pub use gtap_device::task::gpu_root::{Probe, ProbeGpuRoot, ProbeHostRef};
+    pub use gtap_device::task::handle::end_borrow;
     pub use gtap_device::task::{
         Block, BlockPending, Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult,
     };

@@ -311,6 +311,20 @@ pub enum Command {
     /// Many small roots: one launch for all (run_batch) against one launch per root; CPU:
     /// rayon over the roots.
     Batch(BatchArgs),
+    /// 0/1 knapsack by branch and bound (BOTS), the best value shared by every task; CPU: the
+    /// same search sequentially and on rayon with the same bound sharing.
+    ///
+    /// Generated instances (items by weight range and correlation, capacity half the total
+    /// weight); every run's answer is checked against dynamic programming. The items stay in
+    /// device memory; the GPU's e2e time includes resetting the shared best. Node counts vary
+    /// from run to run (they depend on when each task read the best) and are printed.
+    Knapsack(KnapsackArgs),
+    /// Floorplan (a simplified BOTS floorplan): cells placed with pruning against the
+    /// smallest area found by any task; CPU: the same search sequentially and on rayon.
+    ///
+    /// Every run's area is checked against the sequential search's. The cells stay in device
+    /// memory; the GPU's e2e time includes resetting the shared area and node count.
+    Floorplan(FloorplanArgs),
     /// The headline programs with their CPU baselines: fib(40), nqueens(16), mergesort 1e7,
     /// cilksort 1e8.
     Headline(HeadlineArgs),
@@ -705,6 +719,59 @@ pub fn fmt_degree(d: u32) -> String {
     } else {
         d.to_string()
     }
+}
+
+/// How a knapsack instance's values relate to its weights.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CorrelationArg {
+    /// Independent.
+    None,
+    /// Each value within a tenth of the range of its weight.
+    Weak,
+    /// Each value its weight plus a tenth of the range (the hardest for the bound).
+    Strong,
+}
+
+/// `knapsack`.
+#[derive(Parser, Debug, Clone)]
+pub struct KnapsackArgs {
+    /// Numbers of items.
+    #[arg(long, value_delimiter = ',', default_values_t = [52usize, 56],
+          value_parser = clap::value_parser!(u16).range(1..=4096).map(usize::from))]
+    pub n: Vec<usize>,
+    /// Weights (and values) range over 1..=RANGE.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(10..=1_000_000))]
+    pub range: u32,
+    /// How values relate to weights.
+    #[arg(long, value_enum, default_value_t = CorrelationArg::Strong)]
+    pub correlation: CorrelationArg,
+    /// The instance generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// rayon: join both children while fewer than this many items are decided.
+    #[arg(long, default_value_t = 16)]
+    pub rayon_levels: u32,
+}
+
+/// `floorplan`.
+#[derive(Parser, Debug, Clone)]
+pub struct FloorplanArgs {
+    /// Numbers of cells.
+    #[arg(long, value_delimiter = ',', default_values_t = [16usize, 18],
+          value_parser = clap::value_parser!(u16).range(1..=64).map(usize::from))]
+    pub cells: Vec<usize>,
+    /// A cell's area ranges over 2..=MAX_AREA.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=64))]
+    pub max_area: u32,
+    /// A cell's sides are at most MAX_SIDE.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=16))]
+    pub max_side: u32,
+    /// The instance generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// rayon: a task per placement while fewer than this many cells are placed.
+    #[arg(long, default_value_t = 6)]
+    pub rayon_levels: u32,
 }
 
 /// `headline`.

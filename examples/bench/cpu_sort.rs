@@ -3,7 +3,7 @@
 //! `sort_unstable` at the leaves, since a CPU leaf of thousands of elements is where a good
 //! sequential sort pays and insertion sort does not.
 
-use gtap_examples::buf::merge_into;
+use gtap_examples::sorting::merge_into;
 
 /// Sorts `data` (scratch `tmp`, as long): halves recursively, leaves of at most `cutoff`
 /// elements by `sort_unstable`, each merge sequential; the halves by rayon joins if `par`.
@@ -100,7 +100,7 @@ pub fn cilksort(data: &mut [u32], tmp: &mut [u32], cutoff: usize, par: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gtap_examples::buf::Rng;
+    use gtap_examples::rng::Rng;
 
     #[test]
     fn sorts() {

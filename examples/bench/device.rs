@@ -1,5 +1,5 @@
-//! The GPU side of the harness: opening the runtime (or saying why there is none) and the
-//! copies the programs' inputs and outputs need.
+//! The GPU side of the harness: opening the runtime, or saying why there is none. The
+//! programs copy their data with `gtap::DeviceVec`.
 
 use gtap::host::Gpu;
 use gtap::host::cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr};
@@ -52,7 +52,8 @@ pub fn open(want: &Want, config: GpuConfig) -> Result<Option<GpuRuntime>, String
         .map_err(|e| format!("GPU runtime: {e}"))
 }
 
-/// A new device buffer holding `data`.
+/// Device memory holding `data`: for the mixed sorts, whose block tasks take raw views
+/// (`gtap_examples::buf`); the other programs copy their data with `gtap::DeviceVec`.
 pub fn upload<T: DeviceRepr>(gpu: &Gpu, data: &[T]) -> CudaSlice<T> {
     gpu.stream().clone_htod(data).expect("upload")
 }
@@ -71,7 +72,7 @@ pub fn download<T: DeviceRepr>(gpu: &Gpu, src: &CudaSlice<T>) -> Vec<T> {
     v
 }
 
-/// The device address of `s`, for the programs' raw views.
+/// The device address of `s`, for a raw view.
 pub fn dptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
     let (p, _sync) = s.device_ptr(gpu.stream());
     p

@@ -9,15 +9,15 @@
 //! `--tasks-per-warp` and `--queue-capacity` say otherwise: a warp that follows one queue
 //! keeps more tasks alive.
 
+use gtap::DeviceVec;
 use gtap::host::gpu_runtime::{GpuConfig, GpuRuntime};
 use gtap_examples::fib::{self, Leaf};
-use gtap_examples::{buf::Buf, cilksort_epaq, nqueens};
+use gtap_examples::{cilksort_epaq, nqueens};
 
 use crate::Bench;
 use crate::cli::{
     EpaqCilksortArgs, EpaqFibArgs, EpaqNqueensArgs, EpaqProgram, GpuArgs, LeafArg, fmt_count,
 };
-use crate::device::{download, dptr, upload, upload_into};
 use crate::harness::{Harness, Key, Sample, check_task_count, gpu_checked, timed};
 use crate::sort::random_input;
 
@@ -135,9 +135,8 @@ fn cilksort_rows(
     let input = random_input(n, 12345);
     let mut sorted = input.clone();
     sorted.sort_unstable();
-    let gpu = rt.gpu().clone();
-    let mut data = upload(&gpu, &input);
-    let tmp = upload(&gpu, &vec![0u32; n]);
+    let mut data = DeviceVec::from_slice(rt.gpu(), &input).expect("upload");
+    let mut tmp = DeviceVec::<u32>::zeros(rt.gpu(), n).expect("device memory");
     for &c in &a.cutoff {
         let mut tasks = None;
         for &queues in &a.queues {
@@ -146,19 +145,13 @@ fn cilksort_rows(
             let key = Key::new("cilksort", fmt_count(n), "gpu", "GTaP's classifier");
             h.measure(key.cutoff(c).queues(queues), || {
                 let (e2e, (out, s)) = timed(|| {
-                    upload_into(&gpu, &input, &mut data);
-                    // SAFETY: both device buffers hold `n` u32s and outlive the run.
-                    let (d, t) = unsafe {
-                        (
-                            Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                            Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                        )
-                    };
-                    let root = cilksort_epaq::program::cilksort(d, t, 0, n, c, c, epaq);
+                    data.copy_from(&input).expect("upload");
+                    let (d, t) = (data.view_mut(), tmp.view_mut());
+                    let root = cilksort_epaq::program::cilksort(d, t, c, c, epaq);
                     let (_, s) = rt
                         .run(root)
                         .unwrap_or_else(|e| panic!("cilksort({n}): {e}"));
-                    (download(&gpu, &data), s)
+                    (data.to_vec().expect("download"), s)
                 });
                 assert!(out == sorted, "cilksort({n}) cutoff {c} on the GPU");
                 // The same tasks every run, unless the granularity policy ran spawns inline

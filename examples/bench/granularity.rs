@@ -27,12 +27,12 @@ use gtap_examples::{tree, tree_block};
 use crate::Bench;
 use crate::blocks::{measure_block, measure_under, mixed_config};
 use crate::cli::{GpuArgs, GranularityArgs, TreeKind, fmt_degree};
-use crate::device::{dptr, upload};
+
 use crate::harness::{Harness, Key, Sample, cpu_checked, timed};
-use crate::tree::{TREE_TABLE, table, tree_rayon};
+use crate::tree::{table, tree_rayon};
 
 /// The pruned tree's `(count, checksum)` with rayon.
-fn pruned_rayon(d: u32, max_depth: u32, id: u64, w: tree::Work) -> (u64, u64) {
+fn pruned_rayon(d: u32, max_depth: u32, id: u64, w: tree::Work<'_>) -> (u64, u64) {
     let kept = tree::kept_children(id, d, max_depth);
     let (n, sum) = kept.ids[..kept.len as usize]
         .par_iter()
@@ -49,7 +49,7 @@ impl TreeKind {
         }
     }
 
-    fn reference(self, depth: u32, w: tree::Work) -> (u64, u64) {
+    fn reference(self, depth: u32, w: tree::Work<'_>) -> (u64, u64) {
         match self {
             TreeKind::Full => tree_rayon(depth, 0, w),
             TreeKind::Pruned => pruned_rayon(0, depth, 0, w),
@@ -76,7 +76,9 @@ impl Point {
 /// The rows of `a`.
 pub fn run(b: &mut Bench, a: &GranularityArgs) {
     let table = table();
-    let dtable = b.rt.as_ref().map(|rt| upload(rt.gpu(), table));
+    let dtable =
+        b.rt.as_ref()
+            .map(|rt| gtap::DeviceVec::from_slice(rt.gpu(), table).expect("upload"));
     for &which in &a.trees {
         let depths = match which {
             TreeKind::Full => &a.full_depth,
@@ -96,11 +98,7 @@ pub fn run(b: &mut Bench, a: &GranularityArgs) {
                     // program's, which the block program must equal.
                     let mut want = (!b.h.gpu_only()).then(|| which.reference(depth, host));
                     if let (Some(rt), Some(dtable)) = (b.rt.as_mut(), &dtable) {
-                        // SAFETY: the device table holds TREE_TABLE u64s and outlives the runs.
-                        let w = unsafe {
-                            let p = dptr(rt.gpu(), dtable) as *const u64;
-                            tree::Work::from_raw(p, TREE_TABLE, mem_ops, iters)
-                        };
+                        let w = tree::Work::from_view(dtable.view(), mem_ops, iters);
                         let want = *want.get_or_insert_with(|| {
                             run_thread(rt, p, w)
                                 .unwrap_or_else(|e| {
@@ -129,7 +127,7 @@ pub fn run(b: &mut Bench, a: &GranularityArgs) {
 fn run_thread(
     rt: &mut GpuRuntime,
     p: Point,
-    w: tree::Work,
+    w: tree::Work<'_>,
 ) -> Result<((u64, u64), GpuStats), GpuRunError> {
     match p.which {
         TreeKind::Full => rt.run(tree::full_binary::node(p.depth, 0, w)),
@@ -143,7 +141,7 @@ fn gpu_rows(
     rt: &mut GpuRuntime,
     args: &GpuArgs,
     p: Point,
-    w: tree::Work,
+    w: tree::Work<'_>,
     want: (u64, u64),
 ) {
     let label = p.key("gpu").label();

@@ -20,20 +20,20 @@
 
 use std::path::Path;
 
+use gtap::DeviceVec;
 use gtap::host::gpu_runtime::GpuRuntime;
-use gtap_examples::bfs::{self, Depths};
+use gtap_examples::bfs;
 use gtap_examples::bfs_mixed::{self, Bfs};
-use gtap_examples::buf::Rng;
 use gtap_examples::graph::bfs::{bfs_parallel, bfs_sequential, traversed_edges};
 use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv, spmv_parallel};
 use gtap_examples::graph::{Csr, kronecker, mtx, road};
+use gtap_examples::rng::Rng;
 use gtap_examples::spmv::Spmv;
 
 use crate::Bench;
 use crate::blocks::{measure_block, measure_under, mixed_config};
 use crate::cli::{GraphAlgo, GraphArgs, GraphKind, fmt_degree};
-use crate::device::{download, dptr, upload, upload_into};
 use crate::harness::{Harness, Key, Sample, cpu_checked, timed};
 
 /// One input graph and how its rows name it.
@@ -173,23 +173,21 @@ fn bfs_rows(b: &mut Bench, input: &Input, a: &GraphArgs) {
         let dg = DeviceCsr::upload(&device, g).expect("upload");
         let mut init = vec![bfs::UNREACHED; g.n as usize];
         init[source as usize] = 0;
-        let mut depths = upload(&device, &init);
+        let mut depths = DeviceVec::from_slice(&device, &init).expect("upload");
         // One run of the block program (`None`) or of the mixed one with block tasks from
         // `Some(degree)` up, checked.
         let mut run_and_check = |rt: &mut GpuRuntime, mixed: Option<u32>| {
             let (e2e, (got, r)) = timed(|| {
-                upload_into(&device, &init, &mut depths);
-                // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-                let view = unsafe { Depths::from_raw(dptr(&device, &depths) as *mut u32, g.n) };
+                depths.copy_from(&init).expect("upload");
                 let r = match mixed {
-                    None => rt.run(bfs::program::visit(dg.view(), view, source, 0)),
+                    None => rt.run(bfs::program::visit(dg.view(), depths.atomics(), source, 0)),
                     Some(degree) => {
-                        let s = Bfs::new(dg.view(), view, degree)
+                        let s = Bfs::new(dg.view(), depths.atomics(), degree)
                             .grains(a.bfs_grain, a.bfs_block_grain);
                         rt.run(bfs_mixed::root(s, source))
                     }
                 };
-                (download(&device, &depths), r)
+                (depths.to_vec().expect("download"), r)
             });
             let (_, s) = r?;
             assert!(
@@ -246,23 +244,16 @@ fn spmv_rows(b: &mut Bench, input: &Input, args: &GraphArgs) {
     if let Some(rt) = b.rt.as_mut() {
         let device = rt.gpu().clone();
         let da = DeviceCsr::upload(&device, a_csr).expect("upload");
-        let mut dx = upload(&device, &x);
-        let dy = upload(&device, &vec![0f32; a_csr.n as usize]);
+        let mut dx = DeviceVec::from_slice(&device, &x).expect("upload");
+        let mut dy = DeviceVec::<f32>::zeros(&device, a_csr.n as usize).expect("device memory");
         let how = format!("block program, {grain} rows per leaf");
         let k = key("gpu-block", &how).queues(1);
         measure_block(&mut b.h, rt, &b.gpu, k, |rt| {
             let (e2e, (y, r)) = timed(|| {
-                upload_into(&device, &x, &mut dx);
-                // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
-                let s = unsafe {
-                    Spmv::from_raw(
-                        da.view(),
-                        dptr(&device, &dx) as *const f32,
-                        dptr(&device, &dy) as *mut f32,
-                    )
-                };
+                dx.copy_from(&x).expect("upload");
+                let s = Spmv::new(da.view(), dx.view(), dy.atomics());
                 let r = rt.run(gtap_examples::spmv::program::rows(s, 0, a_csr.n, grain));
-                (download(&device, &dy), r)
+                (dy.to_vec().expect("download"), r)
             });
             let (_, stats) = r?;
             check_close(&want, &y, 1e-6).unwrap_or_else(|e| panic!("{bench}({}): {e}", input.size));

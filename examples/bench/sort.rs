@@ -5,15 +5,18 @@
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
+use gtap::DeviceVec;
 use gtap::host::gpu_runtime::GpuRuntime;
-use gtap_examples::buf::{Buf, Rng};
+
+use crate::device::{download, dptr, upload, upload_into};
+use gtap_examples::buf::Buf;
+use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, cilksort_mixed, mergesort, mergesort_mixed};
 use rayon::slice::ParallelSliceMut;
 
 use crate::Bench;
 use crate::cli::{SortAlgo, SortArgs, fmt_count};
 use crate::cpu_sort;
-use crate::device::{download, dptr, upload, upload_into};
 use crate::harness::{Harness, Key, Sample, timed};
 
 /// `n` random `u32`s of a fixed seed: the same input on every backend.
@@ -85,10 +88,9 @@ fn gpu(
         mixed(h, rt, algo, a, input, sorted);
         return;
     }
-    let gpu = rt.gpu().clone();
     // Allocated once, as the runtime's own buffers: allocation is not in the e2e time.
-    let mut data = upload(&gpu, input);
-    let tmp = upload(&gpu, &vec![0u32; n]);
+    let mut data = DeviceVec::from_slice(rt.gpu(), input).expect("upload");
+    let mut tmp = DeviceVec::<u32>::zeros(rt.gpu(), n).expect("device memory");
     let (key, cutoff) = match algo {
         SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => unreachable!("measured by `mixed`"),
         SortAlgo::Mergesort => {
@@ -106,26 +108,19 @@ fn gpu(
     };
     h.measure(key.queues(1), || {
         let (e2e, (out, s)) = timed(|| {
-            upload_into(&gpu, input, &mut data);
-            // SAFETY: both device buffers hold `n` u32s and outlive the run.
-            let (d, t) = unsafe {
-                (
-                    Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                    Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                )
-            };
+            data.copy_from(input).expect("upload");
+            let (d, t) = (data.view_mut(), tmp.view_mut());
             let r = match algo {
                 SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => {
                     unreachable!("measured by `mixed`")
                 }
-                SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff)),
+                SortAlgo::Mergesort => rt.run(mergesort::program::mergesort(d, t, cutoff)),
                 SortAlgo::Cilksort => {
-                    let root = cilksort::program::cilksort(d, t, 0, n, cutoff, a.merge_cutoff);
-                    rt.run(root)
+                    rt.run(cilksort::program::cilksort(d, t, cutoff, a.merge_cutoff))
                 }
             };
             let (_, s) = r.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
-            (download(&gpu, &data), s)
+            (data.to_vec().expect("download"), s)
         });
         assert!(out == sorted, "{name} of {n} on the GPU: not sorted");
         Sample::gpu(s, e2e)

@@ -8,13 +8,15 @@ use clap::{CommandFactory, Parser};
 use gtap::host::gpu_runtime::GpuRuntime;
 
 use crate::cli::{
-    Cli, Command, FibArgs, GranularityArgs, GraphArgs, HeadlineArgs, NqueensArgs, SortArgs,
-    TreeArgs, UtsArgs,
+    Cli, Command, FibArgs, FloorplanArgs, GranularityArgs, GraphArgs, HeadlineArgs, KnapsackArgs,
+    NqueensArgs, SortArgs, TreeArgs, UtsArgs,
 };
 use crate::cli::{EpaqProgram, GpuArgs};
 use crate::device::{Want, open};
 use crate::harness::Harness;
-use crate::{batch, epaq, fib, granularity, graph, nqueens, sort, table, tree, uts};
+use crate::{
+    batch, epaq, fib, floorplan, granularity, graph, knapsack, nqueens, sort, table, tree, uts,
+};
 
 /// What every family works with.
 pub struct Bench {
@@ -64,6 +66,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Granularity(a) => granularity::run(&mut b, a),
         Command::Graph(a) => graph::run(&mut b, a),
         Command::Batch(a) => batch::run(&mut b, a),
+        Command::Knapsack(a) => knapsack::run(&mut b, a),
+        Command::Floorplan(a) => floorplan::run(&mut b, a),
         Command::Headline(a) => headline(&mut b, a),
         Command::All => all(&mut b),
         Command::Join(_) => unreachable!("join is run before the GPU is opened"),
@@ -101,4 +105,6 @@ fn all(b: &mut Bench) {
     uts::run(b, &UtsArgs::parse_from(["uts"]));
     granularity::run(b, &GranularityArgs::parse_from(["granularity"]));
     graph::run(b, &GraphArgs::parse_from(["graph"]));
+    knapsack::run(b, &KnapsackArgs::parse_from(["knapsack"]));
+    floorplan::run(b, &FloorplanArgs::parse_from(["floorplan"]));
 }

@@ -3,12 +3,11 @@
 //! node's work, hundreds of loads and FMAs, dwarfs a join, so a cutoff would change little).
 //! The table stays in device memory across runs; the e2e time is the host call.
 
-use gtap_examples::buf::Rng;
+use gtap_examples::rng::Rng;
 use gtap_examples::tree;
 
 use crate::Bench;
 use crate::cli::TreeArgs;
-use crate::device::{dptr, upload};
 use crate::harness::{Key, cpu_checked, gpu_checked};
 
 /// Entries of the synthetic trees' table (8 MiB of `u64`), the same on the GPU and the CPU.
@@ -26,7 +25,7 @@ pub fn table() -> &'static [u64] {
 }
 
 /// The full binary tree's `(nodes, checksum)` with a rayon join per node.
-pub fn tree_rayon(depth: u32, id: u64, w: tree::Work) -> (u64, u64) {
+pub fn tree_rayon(depth: u32, id: u64, w: tree::Work<'_>) -> (u64, u64) {
     let own = (1, tree::node_work(id, w));
     if depth == 0 {
         return own;
@@ -47,17 +46,8 @@ pub fn run(b: &mut Bench, a: &TreeArgs) {
     let name = "full binary tree";
     let variant = |v: &str| format!("{v}, mem {mem_ops}, fma {iters}");
     if let Some(rt) = b.rt.as_mut() {
-        let gpu = rt.gpu().clone();
-        let dtable = upload(&gpu, table);
-        // SAFETY: the device table holds TREE_TABLE u64s and outlives the runs.
-        let w = unsafe {
-            tree::Work::from_raw(
-                dptr(&gpu, &dtable) as *const u64,
-                TREE_TABLE,
-                mem_ops,
-                iters,
-            )
-        };
+        let dtable = gtap::DeviceVec::from_slice(rt.gpu(), table).expect("upload");
+        let w = tree::Work::from_view(dtable.view(), mem_ops, iters);
         let key = Key::new(name, depth, "gpu", variant("task per node")).queues(1);
         b.h.measure(key, || {
             gpu_checked(&want, name, || rt.run(tree::full_binary::node(depth, 0, w)))

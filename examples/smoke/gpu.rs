@@ -7,10 +7,11 @@
 
 use std::sync::Arc;
 
+use gtap::DeviceVec;
 use gtap::host::Gpu;
 use gtap::host::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
 use gtap::host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
-use gtap_examples::bfs::{self, Depths};
+use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
 use gtap_examples::buf::Buf;
 use gtap_examples::graph::bfs::bfs_sequential;
@@ -23,7 +24,7 @@ use gtap_examples::{
     tree, tree_block, tree_mixed,
 };
 
-use crate::{TABLE, check, input, sorted, table};
+use crate::{check, input, sorted, table};
 
 /// The sample graph, carried in the binary: it runs where it was not built.
 const SMALL_MTX: &str = include_str!("../data/small.mtx");
@@ -124,50 +125,31 @@ fn thread_programs(rt: &mut GpuRuntime) -> Res<usize> {
     Ok(4 + sorts(rt)? + trees(rt)?)
 }
 
-/// Device memory holding `data`.
-fn upload<T: DeviceRepr>(stream: &Arc<CudaStream>, data: &[T]) -> Res<CudaSlice<T>> {
-    stream.clone_htod(data).map_err(|e| e.to_string())
-}
-
-fn addr<T>(stream: &CudaStream, b: &CudaSlice<T>) -> u64 {
-    b.device_ptr(stream).0
-}
-
 fn sorts(rt: &mut GpuRuntime) -> Res<usize> {
-    let stream = rt.gpu().stream().clone();
     let epaq = u32::from(rt.config().limits().num_queues() >= 3);
     let sorts = ["mergesort", "cilksort", "cilksort, EPAQ"];
     for name in sorts {
         let n = 20_000;
         let host = input(n, 11);
-        let data = upload(&stream, &host)?;
-        let tmp = upload(&stream, &vec![0u32; n])?;
-        // SAFETY: both device buffers hold `n` u32s and outlive the run.
-        let (a, t) = unsafe {
-            (
-                Buf::from_raw(addr(&stream, &data) as *mut u32, n),
-                Buf::from_raw(addr(&stream, &tmp) as *mut u32, n),
-            )
-        };
+        let mut data = DeviceVec::from_slice(rt.gpu(), &host).map_err(|e| e.to_string())?;
+        let mut tmp = DeviceVec::<u32>::zeros(rt.gpu(), n).map_err(|e| e.to_string())?;
+        let (a, t) = (data.view_mut(), tmp.view_mut());
         let ran = match name {
-            "mergesort" => rt.run(mergesort::program::mergesort(a, t, 0, n, 128)),
-            "cilksort" => rt.run(cilksort::program::cilksort(a, t, 0, n, 64, 256)),
-            _ => rt.run(cilksort_epaq::program::cilksort(a, t, 0, n, 64, 256, epaq)),
+            "mergesort" => rt.run(mergesort::program::mergesort(a, t, 128)),
+            "cilksort" => rt.run(cilksort::program::cilksort(a, t, 64, 256)),
+            _ => rt.run(cilksort_epaq::program::cilksort(a, t, 64, 256, epaq)),
         };
         ran.map_err(s)?;
-        let out = stream.clone_dtoh(&data).map_err(|e| e.to_string())?;
+        let out = data.to_vec().map_err(|e| e.to_string())?;
         check(&format!("{name} of {n}: sorted"), out == sorted(host), true)?;
     }
     Ok(sorts.len())
 }
 
 fn trees(rt: &mut GpuRuntime) -> Res<usize> {
-    let stream = rt.gpu().stream().clone();
     let host_table = table();
-    let dev_table = upload(&stream, host_table)?;
-    let table_ptr = addr(&stream, &dev_table) as *const u64;
-    // SAFETY: the device table holds TABLE u64s and outlives the runs.
-    let dev_work = |m, c| unsafe { tree::Work::from_raw(table_ptr, TABLE, m, c) };
+    let dev_table = DeviceVec::from_slice(rt.gpu(), host_table).map_err(|e| e.to_string())?;
+    let dev_work = |m, c| tree::Work::from_view(dev_table.view(), m, c);
     let host_work = |m, c| tree::Work::new(host_table, m, c);
     let (v, _) = rt
         .run(tree::full_binary::node(10, 0, dev_work(16, 16)))
@@ -186,12 +168,9 @@ fn trees(rt: &mut GpuRuntime) -> Res<usize> {
 }
 
 fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
-    let stream = rt.gpu().stream().clone();
     let host_table = table();
-    let dev_table = upload(&stream, host_table)?;
-    let table_ptr = addr(&stream, &dev_table) as *const u64;
-    // SAFETY: the device table holds TABLE u64s and outlives the run.
-    let work = unsafe { tree::Work::from_raw(table_ptr, TABLE, 16, 16) };
+    let dev_table = DeviceVec::from_slice(rt.gpu(), host_table).map_err(|e| e.to_string())?;
+    let work = tree::Work::from_view(dev_table.view(), 16, 16);
     let (v, _) = rt
         .run(tree_block::full_binary_block::node(8, 0, work))
         .map_err(s)?;
@@ -203,32 +182,34 @@ fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
         let dg = DeviceCsr::upload(rt.gpu(), g).map_err(|e| e.to_string())?;
         let mut init = vec![bfs::UNREACHED; g.n as usize];
         init[0] = 0;
-        let depths = upload(&stream, &init)?;
-        // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-        let view = unsafe { Depths::from_raw(addr(&stream, &depths) as *mut u32, g.n) };
-        rt.run(bfs::program::visit(dg.view(), view, 0, 0))
+        let mut depths = DeviceVec::from_slice(rt.gpu(), &init).map_err(|e| e.to_string())?;
+        rt.run(bfs::program::visit(dg.view(), depths.atomics(), 0, 0))
             .map_err(s)?;
-        let got = stream.clone_dtoh(&depths).map_err(|e| e.to_string())?;
+        let got = depths.to_vec().map_err(|e| e.to_string())?;
         check(&format!("BFS of {what}"), got == bfs_sequential(g, 0), true)?;
     }
     let dg = DeviceCsr::upload(rt.gpu(), &kron).map_err(|e| e.to_string())?;
     let x = input_vector(kron.n, 3);
-    let dx = upload(&stream, &x)?;
-    let dy = upload(&stream, &vec![f32::NAN; kron.n as usize])?;
-    // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
-    let sp = unsafe {
-        Spmv::from_raw(
-            dg.view(),
-            addr(&stream, &dx) as *const f32,
-            addr(&stream, &dy) as *mut f32,
-        )
-    };
+    let dx = DeviceVec::from_slice(rt.gpu(), &x).map_err(|e| e.to_string())?;
+    let mut dy = DeviceVec::from_slice(rt.gpu(), &vec![f32::NAN; kron.n as usize])
+        .map_err(|e| e.to_string())?;
+    let sp = Spmv::new(dg.view(), dx.view(), dy.atomics());
     rt.run(gtap_examples::spmv::program::rows(sp, 0, kron.n, 64))
         .map_err(s)?;
-    let y = stream.clone_dtoh(&dy).map_err(|e| e.to_string())?;
+    let y = dy.to_vec().map_err(|e| e.to_string())?;
     check_close(&spmv(&kron, &x), &y, 1e-6).map_err(|e| format!("SpMV: {e}"))?;
     println!("SpMV of kronecker(8): close to the reference (correct)");
     Ok(4)
+}
+
+/// Device memory holding `data`, for the mixed sorts' raw views.
+fn upload<T: DeviceRepr>(stream: &Arc<CudaStream>, data: &[T]) -> Res<CudaSlice<T>> {
+    stream.clone_htod(data).map_err(|e| e.to_string())
+}
+
+/// The device address of `b`, for a raw view.
+fn addr<T>(stream: &CudaStream, b: &CudaSlice<T>) -> u64 {
+    b.device_ptr(stream).0
 }
 
 fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
@@ -277,22 +258,18 @@ fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
     let dg = DeviceCsr::upload(rt.gpu(), &kron).map_err(|e| e.to_string())?;
     let mut init = vec![bfs::UNREACHED; kron.n as usize];
     init[0] = 0;
-    let depths = upload(&stream, &init)?;
-    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-    let view = unsafe { Depths::from_raw(addr(&stream, &depths) as *mut u32, kron.n) };
-    let search = bfs_mixed::Bfs::new(dg.view(), view, 16).grains(8, 64);
+    let mut depths = DeviceVec::from_slice(rt.gpu(), &init).map_err(|e| e.to_string())?;
+    let search = bfs_mixed::Bfs::new(dg.view(), depths.atomics(), 16).grains(8, 64);
     rt.run(bfs_mixed::root(search, 0)).map_err(s)?;
-    let got = stream.clone_dtoh(&depths).map_err(|e| e.to_string())?;
+    let got = depths.to_vec().map_err(|e| e.to_string())?;
     check(
         "BFS of kronecker(8), hubs on blocks",
         got == bfs_sequential(&kron, 0),
         true,
     )?;
     let host_table = table();
-    let dev_table = upload(&stream, host_table)?;
-    // SAFETY: the device table holds TABLE u64s and outlives the run.
-    let work =
-        unsafe { tree::Work::from_raw(addr(&stream, &dev_table) as *const u64, TABLE, 64, 8) };
+    let dev_table = DeviceVec::from_slice(rt.gpu(), host_table).map_err(|e| e.to_string())?;
+    let work = tree::Work::from_view(dev_table.view(), 64, 8);
     let heavy = tree_mixed::Heavy {
         mem_ops: 64,
         compute_iters: u32::MAX,

@@ -2,7 +2,7 @@
 //! expanded by a thread task, one with a long list by a block task whose threads share it.
 //!
 //! The search is [`crate::bfs`]'s (GTaP's Program 5): one task per vertex to expand, depths
-//! lowered with an atomic minimum in a shared array ([`Depths`]), a child spawned for every
+//! lowered with an atomic minimum in a shared array (an [`AtomicView`]), a child spawned for every
 //! neighbour whose depth the task improved, no taskwait (the run ends when every task has).
 //! What differs is who expands a vertex, decided by its degree when its task is spawned:
 //!
@@ -53,18 +53,20 @@
 
 use gtap::Call;
 
-pub use crate::bfs::{Depths, UNREACHED};
+use gtap::AtomicView;
+
+pub use crate::bfs::UNREACHED;
 use crate::csr_view::CsrView;
 
 /// What every task of a search shares: the graph, the depths, and the sizes that decide who
 /// expands what.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct Bfs {
+pub struct Bfs<'a> {
     /// The graph (its rows are the adjacency lists).
-    pub g: CsrView,
+    pub g: CsrView<'a>,
     /// Every vertex's depth, lowered as the search goes.
-    pub depths: Depths,
+    pub depths: AtomicView<'a, u32>,
     /// Vertices with at least this many neighbours are expanded by block tasks, the others by
     /// thread tasks (0: block tasks only; `u32::MAX`: thread tasks only).
     pub block_degree: u32,
@@ -74,10 +76,10 @@ pub struct Bfs {
     pub block_grain: u32,
 }
 
-impl Bfs {
+impl<'a> Bfs<'a> {
     /// A search of `g` into `depths`, block tasks from `block_degree` neighbours up; the
     /// grains are 256 entries for a thread task and 8192 for a block task.
-    pub fn new(g: CsrView, depths: Depths, block_degree: u32) -> Bfs {
+    pub fn new(g: CsrView<'a>, depths: AtomicView<'a, u32>, block_degree: u32) -> Bfs<'a> {
         Bfs {
             g,
             depths,
@@ -88,7 +90,7 @@ impl Bfs {
     }
 
     /// The same search with thread tasks only.
-    pub fn threads_only(self) -> Bfs {
+    pub fn threads_only(self) -> Bfs<'a> {
         Bfs {
             block_degree: u32::MAX,
             ..self
@@ -96,7 +98,7 @@ impl Bfs {
     }
 
     /// The same search with block tasks only.
-    pub fn blocks_only(self) -> Bfs {
+    pub fn blocks_only(self) -> Bfs<'a> {
         Bfs {
             block_degree: 0,
             ..self
@@ -104,7 +106,7 @@ impl Bfs {
     }
 
     /// The same search with these grains (each at least 1).
-    pub fn grains(self, grain: u32, block_grain: u32) -> Bfs {
+    pub fn grains(self, grain: u32, block_grain: u32) -> Bfs<'a> {
         Bfs {
             grain: grain.max(1),
             block_grain: block_grain.max(1),
@@ -122,7 +124,7 @@ impl Bfs {
 /// The root task of a search from `source` (whose depth the caller set to 0): a thread task
 /// that reads the source's row where the graph lives (device memory, on the GPU) and
 /// expands it with the kind of task its degree asks for.
-pub fn root(s: Bfs, source: u32) -> Call<program::Program, ()> {
+pub fn root(s: Bfs<'_>, source: u32) -> Call<'_, program::Program, ()> {
     program::search(s, source)
 }
 
@@ -132,12 +134,13 @@ pub mod program {
     use gtap::Block;
 
     use super::Bfs;
+    use crate::bfs::lower;
 
     /// The search from `source`: its row expanded by a thread task or a block task, by its
     /// degree.
     #[gtap::task]
-    pub fn search(s: Bfs, source: u32) {
-        let (start, end) = s.g.row(source);
+    pub fn search(s: Bfs<'_>, source: u32) {
+        let (start, end) = s.g.slices().row(source);
         if s.by_block(start, end) {
             spawn!(visit_block(s, source, 0, start, end));
         } else {
@@ -148,8 +151,8 @@ pub mod program {
     /// Expands the entries `lo..hi` of vertex `v`'s row, `v` reached at depth `d`, on one
     /// thread (in halves, by two thread tasks, when longer than the grain).
     #[gtap::task]
-    pub fn visit(s: Bfs, v: u32, d: u32, lo: u32, hi: u32) {
-        if s.depths.get(v) < d {
+    pub fn visit(s: Bfs<'_>, v: u32, d: u32, lo: u32, hi: u32) {
+        if s.depths.load(v as usize) < d {
             return; // stale: a task for `v` at a smaller depth exists
         }
         if hi - lo > s.grain {
@@ -158,12 +161,13 @@ pub mod program {
             spawn!(visit(s, v, d, mid, hi));
             return;
         }
+        // Slices once per task: a view checks where its memory is when it becomes one.
+        let (rows, depth) = (s.g.slices(), s.depths.as_slice());
         let mut e = lo;
         while e < hi {
-            // SAFETY: `e` is inside row `v` (`lo..hi` is part of it).
-            let u = unsafe { s.g.col(e) };
-            if s.depths.lower(u, d + 1) {
-                let (start, end) = s.g.row(u);
+            let u = rows.col(e);
+            if lower(depth, u, d + 1) {
+                let (start, end) = rows.row(u);
                 if s.by_block(start, end) {
                     spawn!(visit_block(s, u, d + 1, start, end));
                 } else {
@@ -178,8 +182,8 @@ pub mod program {
     /// whole block: each thread takes every `b.size()`-th entry and spawns the children it
     /// improved (in chunks, one block task each, when longer than the block grain).
     #[gtap::task(block)]
-    pub fn visit_block(b: Block, s: Bfs, v: u32, d: u32, lo: u32, hi: u32) {
-        if s.depths.get(v) < d {
+    pub fn visit_block(b: Block, s: Bfs<'_>, v: u32, d: u32, lo: u32, hi: u32) {
+        if s.depths.load(v as usize) < d {
             return; // stale (threads that read a later depth only leave work to that task)
         }
         if hi - lo > s.block_grain {
@@ -193,12 +197,12 @@ pub mod program {
             }
             return;
         }
+        let (rows, depth) = (s.g.slices(), s.depths.as_slice());
         let mut e = lo + b.index();
         while e < hi {
-            // SAFETY: `e` is inside row `v` (`lo..hi` is part of it).
-            let u = unsafe { s.g.col(e) };
-            if s.depths.lower(u, d + 1) {
-                let (start, end) = s.g.row(u);
+            let u = rows.col(e);
+            if lower(depth, u, d + 1) {
+                let (start, end) = rows.row(u);
                 if s.by_block(start, end) {
                     spawn!(visit_block(s, u, d + 1, start, end));
                 } else {

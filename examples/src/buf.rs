@@ -1,8 +1,12 @@
-//! A raw view of a buffer that tasks can pass to their children.
+//! [`Buf`], a raw view of a `u32` array: what the mixed sorts ([`crate::mergesort_mixed`],
+//! [`crate::cilksort_mixed`]) pass to their tasks.
 //!
-//! Task arguments are copied into the child's record, so they cannot borrow; programs that
-//! work on a shared array pass its address. The tasks of one program write disjoint parts of
-//! it, which is what makes the accesses below sound.
+//! The other programs take the typed views of `gtap::data` (`View`, `ViewMut`), which the
+//! borrow checker keeps disjoint across a join. A block task's parameters must be `Copy`
+//! (every thread of the team holds a copy of the frame), and `ViewMut` is not: the block
+//! merges of the mixed sorts, whose threads each write their own share of the output, still
+//! reach it through this raw view, and the functions that make slices of it are `unsafe`,
+//! with the disjointness argued at each call.
 
 /// A `u32` array in memory that outlives the task run (host memory on the CPU backend,
 /// device memory on the GPU).
@@ -11,6 +15,10 @@ pub struct Buf {
     ptr: *mut u32,
     len: usize,
 }
+
+// SAFETY: a `Buf` is an address and a length; the tasks that share one write disjoint parts
+// of it (each program's documentation argues which), so it may move between threads.
+unsafe impl Send for Buf {}
 
 impl Buf {
     /// Views `slice` for the duration of a run.
@@ -54,52 +62,5 @@ impl Buf {
         // SAFETY: in bounds (checked above), valid for the run (constructor contract), and not
         // aliased (this function's contract).
         unsafe { core::slice::from_raw_parts_mut(self.ptr.add(lo), hi - lo) }
-    }
-}
-
-/// Sorts `s` in place by insertion: the sequential sort below a program's cutoff.
-pub fn insertion_sort(s: &mut [u32]) {
-    for i in 1..s.len() {
-        let x = s[i];
-        let mut j = i;
-        while j > 0 && s[j - 1] > x {
-            s[j] = s[j - 1];
-            j -= 1;
-        }
-        s[j] = x;
-    }
-}
-
-/// Merges the sorted `a` and `b` into `out` (`out.len() == a.len() + b.len()`).
-pub fn merge_into(a: &[u32], b: &[u32], out: &mut [u32]) {
-    let (mut i, mut j) = (0, 0);
-    for slot in out.iter_mut() {
-        if j >= b.len() || (i < a.len() && a[i] <= b[j]) {
-            *slot = a[i];
-            i += 1;
-        } else {
-            *slot = b[j];
-            j += 1;
-        }
-    }
-}
-
-/// A small, fast pseudo-random generator (xorshift64*), for inputs and synthetic workloads.
-#[derive(Clone, Copy, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed` (any value; zero is remapped).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 }

@@ -1,75 +1,69 @@
 //! Cilksort: sort four quarters in parallel, then merge pairs with a parallel merge that
 //! splits the larger run at its middle and the other by binary search (Cilk-5's `cilksort`).
 //! [`crate::cilksort_epaq`] is the same program with EPAQ queues.
+//!
+//! The array and the scratch are exclusive views ([`ViewMut`](gtap::ViewMut)): a sort task
+//! lends its children quarters of both, then shared views ([`View`](gtap::View)) of the
+//! sorted quarters with halves of the scratch to merge into, then the scratch's halves with
+//! the whole array; after each taskwait it has both whole again.
 
-use crate::buf::{Buf, insertion_sort, merge_into};
+use crate::sorting::{insertion_sort, lower_bound, merge_into};
 
 /// The task program.
 #[gtap::program(name = "cilksort")]
 pub mod program {
-    use super::{lower_bound, merge_is_leaf, merge_seq, sort_is_leaf, sort_seq};
-    use crate::buf::Buf;
+    use gtap::{View, ViewMut};
 
-    /// Sorts `data[lo..lo+n]`, using `tmp[lo..lo+n]` as scratch.
+    use super::{merge_is_leaf, merge_seq, sort_is_leaf, sort_seq, split_merge};
+
+    /// Sorts `data`, using `tmp` (as long) as scratch.
     #[gtap::task]
     pub fn cilksort(
-        data: Buf,
-        tmp: Buf,
-        lo: usize,
-        n: usize,
+        mut data: ViewMut<'_, u32>,
+        mut tmp: ViewMut<'_, u32>,
         sort_cutoff: usize,
         merge_cutoff: usize,
     ) {
+        let n = data.len();
         if sort_is_leaf(n, sort_cutoff) {
-            sort_seq(data, lo, n);
+            sort_seq(data);
             return;
         }
         let q = n / 4;
-        let (a, b, c, d) = (lo, lo + q, lo + 2 * q, lo + 3 * q);
-        let last = n - 3 * q;
-        spawn!(cilksort(data, tmp, a, q, sort_cutoff, merge_cutoff));
-        spawn!(cilksort(data, tmp, b, q, sort_cutoff, merge_cutoff));
-        spawn!(cilksort(data, tmp, c, q, sort_cutoff, merge_cutoff));
-        spawn!(cilksort(data, tmp, d, last, sort_cutoff, merge_cutoff));
+        let (d01, d23) = data.split_at_mut(2 * q);
+        let ((d0, d1), (d2, d3)) = (d01.into_split_at(q), d23.into_split_at(q));
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let ((t0, t1), (t2, t3)) = (t01.into_split_at(q), t23.into_split_at(q));
+        let a = spawn!(cilksort(d0, t0, sort_cutoff, merge_cutoff));
+        let b = spawn!(cilksort(d1, t1, sort_cutoff, merge_cutoff));
+        let c = spawn!(cilksort(d2, t2, sort_cutoff, merge_cutoff));
+        let d = spawn!(cilksort(d3, t3, sort_cutoff, merge_cutoff));
         taskwait!();
         // data quarters -> tmp halves
-        spawn!(cilkmerge(data, a, b, data, b, c, tmp, a, merge_cutoff));
-        spawn!(cilkmerge(data, c, d, data, d, lo + n, tmp, c, merge_cutoff));
+        let (d01, d23) = data.as_view().split_at(2 * q);
+        let ((d0, d1), (d2, d3)) = (d01.split_at(q), d23.split_at(q));
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let ab = spawn!(cilkmerge(d0, d1, t01, merge_cutoff));
+        let cd = spawn!(cilkmerge(d2, d3, t23, merge_cutoff));
         taskwait!();
         // tmp halves -> data
-        spawn!(cilkmerge(tmp, a, c, tmp, c, lo + n, data, a, merge_cutoff));
+        let (t01, t23) = tmp.as_view().split_at(2 * q);
+        let all = spawn!(cilkmerge(t01, t23, data.reborrow(), merge_cutoff));
         taskwait!();
     }
 
-    /// Merges the sorted runs `x[xl..xh]` and `y[yl..yh]` into `out[ol..]`.
+    /// Merges the sorted runs `x` and `y` into `out` (as long as both).
     #[gtap::task]
-    #[allow(clippy::too_many_arguments)]
-    pub fn cilkmerge(
-        x: Buf,
-        xl: usize,
-        xh: usize,
-        y: Buf,
-        yl: usize,
-        yh: usize,
-        out: Buf,
-        ol: usize,
-        cutoff: usize,
-    ) {
+    pub fn cilkmerge(x: View<'_, u32>, y: View<'_, u32>, out: ViewMut<'_, u32>, cutoff: usize) {
         // Make `x` the longer run.
-        let (x, xl, xh, y, yl, yh) = if xh - xl < yh - yl {
-            (y, yl, yh, x, xl, xh)
-        } else {
-            (x, xl, xh, y, yl, yh)
-        };
-        if merge_is_leaf(xh - xl, yh - yl, cutoff) {
-            merge_seq(x, xl, xh, y, yl, yh, out, ol);
+        let (x, y) = if x.len() < y.len() { (y, x) } else { (x, y) };
+        if merge_is_leaf(x.len(), y.len(), cutoff) {
+            merge_seq(x, y, out);
             return;
         }
-        let xm = xl + (xh - xl) / 2;
-        let ym = lower_bound(y, yl, yh, x, xm);
-        let om = ol + (xm - xl) + (ym - yl);
-        spawn!(cilkmerge(x, xl, xm, y, yl, ym, out, ol, cutoff));
-        spawn!(cilkmerge(x, xm, xh, y, ym, yh, out, om, cutoff));
+        let ((x0, x1), (y0, y1), (o0, o1)) = split_merge(x, y, out);
+        spawn!(cilkmerge(x0, y0, o0, cutoff));
+        spawn!(cilkmerge(x1, y1, o1, cutoff));
         taskwait!();
     }
 }
@@ -87,25 +81,31 @@ pub fn merge_is_leaf(a: usize, b: usize, cutoff: usize) -> bool {
     a + b <= cutoff.max(2) || a.max(b) < 2
 }
 
-/// Sorts `data[lo..lo+n]` sequentially.
-pub fn sort_seq(data: Buf, lo: usize, n: usize) {
-    // SAFETY: the calling task owns this range.
-    insertion_sort(unsafe { data.slice(lo, lo + n) });
+/// Sorts `data` sequentially.
+pub fn sort_seq(mut data: gtap::ViewMut<'_, u32>) {
+    insertion_sort(data.as_mut_slice());
 }
 
-/// The first index in `y[yl..yh]` whose element is not less than `x[xm]`.
-pub fn lower_bound(y: Buf, yl: usize, yh: usize, x: Buf, xm: usize) -> usize {
-    // SAFETY: both ranges are sorted runs that no task writes during this merge.
-    let (ys, key) = unsafe { (y.slice(yl, yh), x.slice(xm, xm + 1)[0]) };
-    yl + ys.partition_point(|&v| v < key)
+/// Merges `x` and `y` into `out` sequentially.
+pub fn merge_seq(x: gtap::View<'_, u32>, y: gtap::View<'_, u32>, mut out: gtap::ViewMut<'_, u32>) {
+    merge_into(x.as_slice(), y.as_slice(), out.as_mut_slice());
 }
 
-/// Merges `x[xl..xh]` and `y[yl..yh]` into `out[ol..]` sequentially.
-#[allow(clippy::too_many_arguments)]
-pub fn merge_seq(x: Buf, xl: usize, xh: usize, y: Buf, yl: usize, yh: usize, out: Buf, ol: usize) {
-    let n = (xh - xl) + (yh - yl);
-    // SAFETY: the inputs are read-only during this merge and this task owns `out[ol..ol+n]`,
-    // which does not overlap them (they are in the other buffer).
-    let (xs, ys, os) = unsafe { (x.slice(xl, xh), y.slice(yl, yh), out.slice(ol, ol + n)) };
-    merge_into(xs, ys, os);
+/// The parallel merge's split of the runs `x` (the longer) and `y` and of their output
+/// `out`: `x` at its middle, `y` where `x`'s middle element would go, `out` after both
+/// first parts; the first parts merge into the first part of `out`, the second into the
+/// second.
+#[allow(clippy::type_complexity)]
+pub fn split_merge<'a>(
+    x: gtap::View<'a, u32>,
+    y: gtap::View<'a, u32>,
+    out: gtap::ViewMut<'a, u32>,
+) -> (
+    (gtap::View<'a, u32>, gtap::View<'a, u32>),
+    (gtap::View<'a, u32>, gtap::View<'a, u32>),
+    (gtap::ViewMut<'a, u32>, gtap::ViewMut<'a, u32>),
+) {
+    let xm = x.len() / 2;
+    let ym = lower_bound(y.as_slice(), x.as_slice()[xm]);
+    (x.split_at(xm), y.split_at(ym), out.into_split_at(xm + ym))
 }

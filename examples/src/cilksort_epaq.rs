@@ -16,14 +16,15 @@
 //! cutoff, the sort leaves here run the same insertion sort as [`crate::cilksort`], whose
 //! cost grows with the square of the leaf size: large cutoffs cost more here.
 
-use crate::buf::Buf;
-use crate::cilksort::{lower_bound, merge_is_leaf, merge_seq, sort_is_leaf};
+use crate::cilksort::{merge_is_leaf, sort_is_leaf};
+use crate::sorting::{lower_bound, merge_into};
 
 /// The task program.
 #[gtap::program(name = "cilksort_epaq")]
 pub mod program {
-    use crate::buf::Buf;
-    use crate::cilksort::{lower_bound, merge_is_leaf, merge_seq, sort_is_leaf, sort_seq};
+    use gtap::{View, ViewMut};
+
+    use crate::cilksort::{merge_is_leaf, merge_seq, sort_is_leaf, sort_seq, split_merge};
 
     /// The queue of a child of the classifier `epaq`: `leaf_queue` if the child is a leaf,
     /// else 0.
@@ -31,168 +32,134 @@ pub mod program {
         if epaq != 0 && leaf { leaf_queue } else { 0 }
     }
 
-    /// Sorts `data[lo..lo+n]`, using `tmp[lo..lo+n]` as scratch, as
+    /// Sorts `data`, using `tmp` (as long) as scratch, as
     /// [`cilksort::program::cilksort`](crate::cilksort::program::cilksort) does.
     #[gtap::task]
     pub fn cilksort(
-        data: Buf,
-        tmp: Buf,
-        lo: usize,
-        n: usize,
+        mut data: ViewMut<'_, u32>,
+        mut tmp: ViewMut<'_, u32>,
         sort_cutoff: usize,
         merge_cutoff: usize,
         epaq: u32,
     ) {
+        let n = data.len();
         if sort_is_leaf(n, sort_cutoff) {
-            sort_seq(data, lo, n);
+            sort_seq(data);
             return;
         }
         let q = n / 4;
-        let (a, b, c, d) = (lo, lo + q, lo + 2 * q, lo + 3 * q);
         let last = n - 3 * q;
         // The queues as plain values, not closures: a closure borrows what it captures, and
         // one whose scope spans a taskwait lives in the task's record (see the README).
         let sq = child_queue(epaq, sort_is_leaf(q, sort_cutoff), 1);
         let sq_last = child_queue(epaq, sort_is_leaf(last, sort_cutoff), 1);
-        spawn!(
-            queue(sq),
-            cilksort(data, tmp, a, q, sort_cutoff, merge_cutoff, epaq)
-        );
-        spawn!(
-            queue(sq),
-            cilksort(data, tmp, b, q, sort_cutoff, merge_cutoff, epaq)
-        );
-        spawn!(
-            queue(sq),
-            cilksort(data, tmp, c, q, sort_cutoff, merge_cutoff, epaq)
-        );
-        spawn!(
+        let (d01, d23) = data.split_at_mut(2 * q);
+        let ((d0, d1), (d2, d3)) = (d01.into_split_at(q), d23.into_split_at(q));
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let ((t0, t1), (t2, t3)) = (t01.into_split_at(q), t23.into_split_at(q));
+        let a = spawn!(queue(sq), cilksort(d0, t0, sort_cutoff, merge_cutoff, epaq));
+        let b = spawn!(queue(sq), cilksort(d1, t1, sort_cutoff, merge_cutoff, epaq));
+        let c = spawn!(queue(sq), cilksort(d2, t2, sort_cutoff, merge_cutoff, epaq));
+        let d = spawn!(
             queue(sq_last),
-            cilksort(data, tmp, d, last, sort_cutoff, merge_cutoff, epaq)
+            cilksort(d3, t3, sort_cutoff, merge_cutoff, epaq)
         );
         taskwait!();
         // data quarters -> tmp halves
-        spawn!(
+        let (d01, d23) = data.as_view().split_at(2 * q);
+        let ((d0, d1), (d2, d3)) = (d01.split_at(q), d23.split_at(q));
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let ab = spawn!(
             queue(child_queue(epaq, merge_is_leaf(q, q, merge_cutoff), 2)),
-            cilkmerge(data, a, b, data, b, c, tmp, a, merge_cutoff, epaq)
+            cilkmerge(d0, d1, t01, merge_cutoff, epaq)
         );
-        spawn!(
+        let cd = spawn!(
             queue(child_queue(epaq, merge_is_leaf(q, last, merge_cutoff), 2)),
-            cilkmerge(data, c, d, data, d, lo + n, tmp, c, merge_cutoff, epaq)
+            cilkmerge(d2, d3, t23, merge_cutoff, epaq)
         );
         taskwait!();
         // tmp halves -> data
-        spawn!(
+        let (t01, t23) = tmp.as_view().split_at(2 * q);
+        let all = spawn!(
             queue(child_queue(
                 epaq,
                 merge_is_leaf(2 * q, n - 2 * q, merge_cutoff),
                 2
             )),
-            cilkmerge(tmp, a, c, tmp, c, lo + n, data, a, merge_cutoff, epaq)
+            cilkmerge(t01, t23, data.reborrow(), merge_cutoff, epaq)
         );
         taskwait!();
     }
 
-    /// Merges the sorted runs `x[xl..xh]` and `y[yl..yh]` into `out[ol..]`, as
+    /// Merges the sorted runs `x` and `y` into `out`, as
     /// [`cilksort::program::cilkmerge`](crate::cilksort::program::cilkmerge) does.
     #[gtap::task]
-    #[allow(clippy::too_many_arguments)]
     pub fn cilkmerge(
-        x: Buf,
-        xl: usize,
-        xh: usize,
-        y: Buf,
-        yl: usize,
-        yh: usize,
-        out: Buf,
-        ol: usize,
+        x: View<'_, u32>,
+        y: View<'_, u32>,
+        out: ViewMut<'_, u32>,
         cutoff: usize,
         epaq: u32,
     ) {
         // Make `x` the longer run.
-        let (x, xl, xh, y, yl, yh) = if xh - xl < yh - yl {
-            (y, yl, yh, x, xl, xh)
-        } else {
-            (x, xl, xh, y, yl, yh)
-        };
-        if merge_is_leaf(xh - xl, yh - yl, cutoff) {
-            merge_seq(x, xl, xh, y, yl, yh, out, ol);
+        let (x, y) = if x.len() < y.len() { (y, x) } else { (x, y) };
+        if merge_is_leaf(x.len(), y.len(), cutoff) {
+            merge_seq(x, y, out);
             return;
         }
-        let xm = xl + (xh - xl) / 2;
-        let ym = lower_bound(y, yl, yh, x, xm);
-        let om = ol + (xm - xl) + (ym - yl);
-        let lq = child_queue(epaq, merge_is_leaf(xm - xl, ym - yl, cutoff), 2);
-        let rq = child_queue(epaq, merge_is_leaf(xh - xm, yh - ym, cutoff), 2);
-        spawn!(
-            queue(lq),
-            cilkmerge(x, xl, xm, y, yl, ym, out, ol, cutoff, epaq)
-        );
-        spawn!(
-            queue(rq),
-            cilkmerge(x, xm, xh, y, ym, yh, out, om, cutoff, epaq)
-        );
+        let ((x0, x1), (y0, y1), (o0, o1)) = split_merge(x, y, out);
+        let lq = child_queue(epaq, merge_is_leaf(x0.len(), y0.len(), cutoff), 2);
+        let rq = child_queue(epaq, merge_is_leaf(x1.len(), y1.len(), cutoff), 2);
+        spawn!(queue(lq), cilkmerge(x0, y0, o0, cutoff, epaq));
+        spawn!(queue(rq), cilkmerge(x1, y1, o1, cutoff, epaq));
         taskwait!();
     }
 }
 
-/// How many tasks [`program::cilksort`] runs on `data[lo..lo+n]` (either program, any
-/// classifier: the queues change the order, not the tasks), found by walking the program's
-/// recursion sequentially: the merges split where the data says, so the count depends on
-/// it. Sorts `data[lo..lo+n]` as the program does, using `tmp` alike.
+/// How many tasks [`program::cilksort`] runs on `data` (either program, any classifier: the
+/// queues change the order, not the tasks), found by walking the program's recursion
+/// sequentially: the merges split where the data says, so the count depends on it. Sorts
+/// `data` as the program does, using `tmp` (as long) alike.
 pub fn task_count(
-    data: Buf,
-    tmp: Buf,
-    lo: usize,
-    n: usize,
+    data: &mut [u32],
+    tmp: &mut [u32],
     sort_cutoff: usize,
     merge_cutoff: usize,
 ) -> u64 {
+    let n = data.len();
     if sort_is_leaf(n, sort_cutoff) {
         // Any sort leaves the same run; the walk does not need the program's slow one.
-        // SAFETY: the walk is sequential, so nothing else touches `data[lo..lo+n]` while the
-        // slice lives (as for `sort_seq`, the caller's buffers outlive the walk).
-        unsafe { data.slice(lo, lo + n) }.sort_unstable();
+        data.sort_unstable();
         return 1;
     }
     let q = n / 4;
-    let (a, b, c, d) = (lo, lo + q, lo + 2 * q, lo + 3 * q);
-    let last = n - 3 * q;
-    let sorts = task_count(data, tmp, a, q, sort_cutoff, merge_cutoff)
-        + task_count(data, tmp, b, q, sort_cutoff, merge_cutoff)
-        + task_count(data, tmp, c, q, sort_cutoff, merge_cutoff)
-        + task_count(data, tmp, d, last, sort_cutoff, merge_cutoff);
-    let merges = merge_task_count(data, a, b, data, b, c, tmp, a, merge_cutoff)
-        + merge_task_count(data, c, d, data, d, lo + n, tmp, c, merge_cutoff)
-        + merge_task_count(tmp, a, c, tmp, c, lo + n, data, a, merge_cutoff);
+    let mut sorts = 0;
+    for (d, t) in data.chunks_mut(q).zip(tmp.chunks_mut(q)).take(3) {
+        sorts += task_count(d, t, sort_cutoff, merge_cutoff);
+    }
+    sorts += task_count(
+        &mut data[3 * q..],
+        &mut tmp[3 * q..],
+        sort_cutoff,
+        merge_cutoff,
+    );
+    let (t01, t23) = tmp.split_at_mut(2 * q);
+    let merges = merge_task_count(&data[..q], &data[q..2 * q], t01, merge_cutoff)
+        + merge_task_count(&data[2 * q..3 * q], &data[3 * q..], t23, merge_cutoff)
+        + merge_task_count(&tmp[..2 * q], &tmp[2 * q..], data, merge_cutoff);
     1 + sorts + merges
 }
 
 /// How many tasks [`program::cilkmerge`] runs on these runs, merging them as it does.
-#[allow(clippy::too_many_arguments)]
-fn merge_task_count(
-    x: Buf,
-    xl: usize,
-    xh: usize,
-    y: Buf,
-    yl: usize,
-    yh: usize,
-    out: Buf,
-    ol: usize,
-    cutoff: usize,
-) -> u64 {
-    let (x, xl, xh, y, yl, yh) = if xh - xl < yh - yl {
-        (y, yl, yh, x, xl, xh)
-    } else {
-        (x, xl, xh, y, yl, yh)
-    };
-    if merge_is_leaf(xh - xl, yh - yl, cutoff) {
-        merge_seq(x, xl, xh, y, yl, yh, out, ol);
+fn merge_task_count(x: &[u32], y: &[u32], out: &mut [u32], cutoff: usize) -> u64 {
+    let (x, y) = if x.len() < y.len() { (y, x) } else { (x, y) };
+    if merge_is_leaf(x.len(), y.len(), cutoff) {
+        merge_into(x, y, out);
         return 1;
     }
-    let xm = xl + (xh - xl) / 2;
-    let ym = lower_bound(y, yl, yh, x, xm);
-    let om = ol + (xm - xl) + (ym - yl);
-    1 + merge_task_count(x, xl, xm, y, yl, ym, out, ol, cutoff)
-        + merge_task_count(x, xm, xh, y, ym, yh, out, om, cutoff)
+    let xm = x.len() / 2;
+    let ym = lower_bound(y, x[xm]);
+    let (o0, o1) = out.split_at_mut(xm + ym);
+    1 + merge_task_count(&x[..xm], &y[..ym], o0, cutoff)
+        + merge_task_count(&x[xm..], &y[ym..], o1, cutoff)
 }

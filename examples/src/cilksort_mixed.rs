@@ -56,6 +56,7 @@ use gtap::Block;
 
 use crate::buf::Buf;
 use crate::mergesort_mixed::{merge_range, share};
+use crate::sorting::merge_into;
 
 /// The most block tasks one merge is split into. A sort task spawns the parts of two merges
 /// at once, so the program's `max_children` is twice this.
@@ -130,14 +131,31 @@ pub fn quarter(lo: usize, n: usize, i: usize) -> (usize, usize) {
     (lo + i * q, if i == 3 { n - 3 * q } else { q })
 }
 
+/// The first index in `y[yl..yh]` whose element is not less than `x[xm]`.
+pub fn lower_bound(y: Buf, yl: usize, yh: usize, x: Buf, xm: usize) -> usize {
+    // SAFETY: both ranges are sorted runs that no task writes during this merge.
+    let (ys, key) = unsafe { (y.slice(yl, yh), x.slice(xm, xm + 1)[0]) };
+    yl + crate::sorting::lower_bound(ys, key)
+}
+
+/// Merges `x[xl..xh]` and `y[yl..yh]` into `out[ol..]` on this thread.
+#[allow(clippy::too_many_arguments)]
+pub fn merge_seq(x: Buf, xl: usize, xh: usize, y: Buf, yl: usize, yh: usize, out: Buf, ol: usize) {
+    let n = (xh - xl) + (yh - yl);
+    // SAFETY: the inputs are read-only during this merge and this task owns `out[ol..ol+n]`,
+    // which does not overlap them (they are in the other buffer).
+    let (xs, ys, os) = unsafe { (x.slice(xl, xh), y.slice(yl, yh), out.slice(ol, ol + n)) };
+    merge_into(xs, ys, os);
+}
+
 /// The task program.
 #[gtap::program(name = "cilksort_mixed", max_children = 512)]
 pub mod program {
     use gtap::Block;
 
-    use super::{Params, is_block_sort, is_thread_leaf, parts, quarter};
+    use super::{Params, is_block_sort, is_thread_leaf, lower_bound, merge_seq, parts, quarter};
     use crate::buf::Buf;
-    use crate::cilksort::{lower_bound, merge_is_leaf, merge_seq};
+    use crate::cilksort::merge_is_leaf;
     use crate::mergesort_mixed::merge_part_block;
 
     /// Sorts `data[lo..lo + n]`, using `tmp[lo..lo + n]` as scratch.
@@ -368,7 +386,7 @@ fn sort_ref(data: Buf, tmp: Buf, lo: usize, n: usize, p: Params, team: usize) {
 fn merge_ref(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, p: Params, team: usize) {
     let k = parts(hi - lo, p);
     if k == 1 {
-        crate::cilksort::merge_seq(src, lo, mid, src, mid, hi, dst, lo);
+        merge_seq(src, lo, mid, src, mid, hi, dst, lo);
         return;
     }
     for part in 0..k {
@@ -399,7 +417,7 @@ mod tests {
     use super::*;
 
     fn input(n: usize, seed: u64, range: u64) -> Vec<u32> {
-        let mut rng = crate::buf::Rng::new(seed);
+        let mut rng = crate::rng::Rng::new(seed);
         (0..n).map(|_| (rng.next() % range) as u32).collect()
     }
 

@@ -36,18 +36,20 @@ pub mod program {
     #[allow(non_camel_case_types)]
     pub enum Task {
         /// The frame of task `fib`.
-        fib(FibFrame),
+        fib(FibFrame<'static>),
     }
 
     /// The frame of `fib`: the type of the coroutine below. It is unnameable, so it is named
     /// through a `type_alias_impl_trait` alias defined by `fib_frame`. rustc lays it out as a
     /// state machine: one variant per suspension point holding exactly what is live there
-    /// (here, at the `yield`: the two result slots).
-    pub type FibFrame = impl Coroutine<*mut Ctx, Yield = (), Return = u64>;
+    /// (here, at the `yield`: the two result slots). `'task` is the lifetime of what the
+    /// task's arguments borrow (nothing here: `fib` takes a `u32`); the body is checked with
+    /// it unknown, and the frame is stored as `FibFrame<'static>`.
+    pub type FibFrame<'task> = impl Coroutine<*mut Ctx, Yield = (), Return = u64>;
 
     /// Builds the frame of `fib(n)`: captures the argument, runs nothing yet.
     #[define_opaque(FibFrame)]
-    fn fib_frame(n: u32) -> FibFrame {
+    fn fib_frame<'task>(n: u32) -> FibFrame<'task> {
         // `static`: the frame may borrow from itself across the `yield` (the handles borrow
         // the slots). It is never moved once started: it lives in its task record.
         // The resume argument is the runtime's context for this task; it is taken afresh after
@@ -65,20 +67,25 @@ pub mod program {
                 return n as u64;
             }
             // `let a = spawn!(fib(n - 1));`: a slot in this frame for the child's result,
-            // then the spawn, which copies the child's frame into a new record and hands it
-            // the slot's address. `a` borrows the slot, so the slot cannot move while `a` lives.
+            // then the spawn, which builds the child's frame in a new record and hands it
+            // the slot's address. The pending handle (zero-sized) borrows the slot, so the
+            // slot cannot move while it lives, and borrows what the child's arguments borrow,
+            // until the taskwait ends it.
             let call_a = gtap::__private::into_call::<Program, _>(fib(n - 1));
             let slot_a = Slot::new();
-            // SAFETY: `ctx` is this task's context; `slot_a` lives in this frame until the
-            // taskwait below has returned (the macro checks this for every handle).
+            // SAFETY: `ctx` is this task's context; `slot_a` lives in this frame, and the
+            // pending handle is kept, until the taskwait below has returned (the macro checks
+            // this for every handle).
+            let pending_a = unsafe { gtap::__private::spawn(ctx, &slot_a, call_a, 0) };
             // (Unread: the taskwait re-binds `a` through the slot, as the macro does.)
             #[allow(unused_variables)]
-            let a = unsafe { gtap::__private::spawn(ctx, &slot_a, call_a, 0) };
+            let a = pending_a;
             let call_b = gtap::__private::into_call::<Program, _>(fib(n - 2));
             let slot_b = Slot::new();
             // SAFETY: as above.
+            let pending_b = unsafe { gtap::__private::spawn(ctx, &slot_b, call_b, 0) };
             #[allow(unused_variables)]
-            let b = unsafe { gtap::__private::spawn(ctx, &slot_b, call_b, 0) };
+            let b = pending_b;
             // `taskwait!();`: suspend only if there are children to wait for. The runtime
             // resumes the frame after the last child completed; the children wrote their
             // results into `slot_a` and `slot_b` before that.
@@ -87,10 +94,13 @@ pub mod program {
                 ctx = yield ();
             }
             let _ = ctx;
+            // What the children borrowed is the parent's again only now: the pending handles
+            // are used here, after the suspension.
+            gtap::__private::end_borrow(pending_a);
+            gtap::__private::end_borrow(pending_b);
             // After the taskwait the handles are re-bound as joined handles: only those can
             // be read, so reading a result before its taskwait does not compile. They are
-            // made from the slots, so the pending handles (pointers) are dead at the `yield`
-            // and not saved in the frame.
+            // made from the slots, so a read is one load at a fixed place in the frame.
             // SAFETY: the taskwait covering both children has returned.
             let (a, b) = unsafe { (slot_a.__joined(), slot_b.__joined()) };
             a.get() + b.get()
@@ -113,14 +123,16 @@ pub mod program {
         let slot_a = Slot::new();
         // SAFETY: the slot is empty and read only after the taskwait below.
         #[allow(unused_variables)]
-        let a = unsafe { gtap::__private::seq_spawn(&slot_a, value_a, 0) };
+        let pending_a = unsafe { gtap::__private::seq_spawn(&slot_a, value_a, 0) };
         let value_b = fib_seq(n - 2);
         let slot_b = Slot::new();
         // SAFETY: as above.
         #[allow(unused_variables)]
-        let b = unsafe { gtap::__private::seq_spawn(&slot_b, value_b, 0) };
+        let pending_b = unsafe { gtap::__private::seq_spawn(&slot_b, value_b, 0) };
         // `taskwait!();`: both children have run; only the queue expression is evaluated.
         gtap::__private::seq_wait(0);
+        gtap::__private::end_borrow(pending_a);
+        gtap::__private::end_borrow(pending_b);
         // SAFETY: the children have returned (they ran above).
         let (a, b) = unsafe { (slot_a.__joined(), slot_b.__joined()) };
         a.get() + b.get()
@@ -133,31 +145,47 @@ pub mod program {
 
     /// The arguments of each task, with a layout the host and the GPU agree on (`repr(C)`):
     /// a run's root task crosses to the GPU as its arguments, and the GPU builds its frame
-    /// (frames are coroutines, whose layout is rustc's choice in each compilation).
+    /// (frames are coroutines, whose layout is rustc's choice in each compilation). A call
+    /// holds only its arguments; the frame is built from them when the call becomes a task
+    /// (`Program::start`), or never, when the runtime runs the call inline.
     #[repr(C)]
     #[allow(non_camel_case_types)]
     pub enum Args {
         /// The arguments of task `fib`.
-        fib(FibArgs),
+        fib(FibArgs<'static>),
     }
 
-    /// `fib`'s parameters.
+    /// `fib`'s parameters, with the lifetime of what they borrow.
     #[repr(C)]
-    pub struct FibArgs {
+    pub struct FibArgs<'task> {
         /// `n`.
         pub n: u32,
+        /// What the arguments borrow (nothing, for `fib`).
+        pub borrow: core::marker::PhantomData<&'task ()>,
     }
 
     /// The task constructor: what `fib(40)` means inside the program (and on the host, for the
-    /// root task). It builds the frame; nothing runs until the frame is spawned or run.
-    pub fn fib(n: u32) -> gtap::Call<Program, u64> {
-        gtap::Call::__new(Task::fib(fib_frame(n)), Args::fib(FibArgs { n }))
+    /// root task). It holds the arguments; nothing runs until the call is spawned or run.
+    pub fn fib<'task>(n: u32) -> gtap::Call<'task, Program, u64> {
+        let args = FibArgs::<'task> {
+            n,
+            borrow: core::marker::PhantomData,
+        };
+        // SAFETY: the types differ only in the lifetime, which has no part in the layout;
+        // the `Call` keeps `'task`, and whoever consumes it keeps the borrow until the task
+        // is complete.
+        let args = unsafe { core::mem::transmute::<FibArgs<'task>, FibArgs<'static>>(args) };
+        // SAFETY: `args` borrows for `'task` (above); task 0 is `fib`, which returns `u64`.
+        // Its parameters name no lifetime (it borrows nothing) and hold no reference (it may
+        // be a root on the GPU).
+        unsafe { gtap::Call::__from_args(Args::fib(args), 0, false, true) }
     }
 
     impl gtap::Program for Program {
         type Task = Task;
         type Args = Args;
 
+        #[inline(always)]
         fn start(args: Args) -> Task {
             match args {
                 Args::fib(a) => Task::fib(fib_frame(a.n)),
@@ -214,7 +242,7 @@ pub mod program {
     // The frame must fit the program's `max_frame_bytes`; too large is a compile error that
     // names the task.
     const _: () = assert!(
-        core::mem::size_of::<FibFrame>() <= 512,
+        core::mem::size_of::<FibFrame<'static>>() <= 512,
         "the frame of task `fib` is too large"
     );
 }

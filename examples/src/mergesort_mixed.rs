@@ -12,7 +12,8 @@
 
 use gtap::Block;
 
-use crate::buf::{Buf, merge_into};
+use crate::buf::Buf;
+use crate::sorting::merge_into;
 
 /// The most block tasks one merge is split into (the program's `max_children`).
 pub const MAX_PARTS: usize = 256;
@@ -215,7 +216,7 @@ mod tests {
     use super::*;
 
     fn input(n: usize, seed: u64) -> Vec<u32> {
-        let mut rng = crate::buf::Rng::new(seed);
+        let mut rng = crate::rng::Rng::new(seed);
         (0..n).map(|_| (rng.next() % 1000) as u32).collect()
     }
 

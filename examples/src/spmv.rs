@@ -23,47 +23,38 @@
 //! [`block_reduce::sum_f64`]: crate::block_reduce::sum_f64
 //! [`block_reduce::scratch_needed`]: crate::block_reduce::scratch_needed
 
-use crate::csr_view::CsrView;
+use gtap::device::data::{DeviceAtomic, Relaxed};
+use gtap::{AtomicView, View};
+
+use crate::csr_view::{CsrSlices, CsrView};
 
 /// A row with at least this many entries per thread of the block is summed by the whole
 /// block; shorter rows by one thread each.
 pub const LONG_ROW_PER_THREAD: u32 = 4;
 
 /// The operands of one product: the matrix, `x` (one element per column) and `y` (one per
-/// row), in memory that outlives the run.
+/// row), in the memory of the runtime that runs the product.
+///
+/// `y` is an [`AtomicView`]: every thread of a block task holds the same view (its own copy
+/// of the frame), so the output cannot be an exclusive view; each element is written once,
+/// by one thread, with a relaxed atomic store, which costs what a plain store does.
 #[derive(Clone, Copy, Debug)]
-pub struct Spmv {
-    a: CsrView,
-    x: *const f32,
-    y: *mut f32,
+pub struct Spmv<'a> {
+    a: CsrView<'a>,
+    x: View<'a, f32>,
+    y: AtomicView<'a, f32>,
 }
 
-impl Spmv {
-    /// The product of `a` (viewed by the caller, see [`CsrView::new`]) and `x` into `y`, in
-    /// host memory for the CPU backend. The caller keeps all three alive, and does not touch
-    /// `y`, until the runs that use it end.
+impl<'a> Spmv<'a> {
+    /// The product of `a` and `x` into `y`.
     ///
     /// # Panics
     /// If `x` or `y` is not `a.n()` long.
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub fn new(a: CsrView, x: &[f32], y: &mut [f32]) -> Spmv {
+    pub fn new(a: CsrView<'a>, x: View<'a, f32>, y: AtomicView<'a, f32>) -> Spmv<'a> {
         assert!(
             x.len() == a.n() as usize && y.len() == a.n() as usize,
             "x and y need one element per row of the matrix"
         );
-        Spmv {
-            a,
-            x: x.as_ptr(),
-            y: y.as_mut_ptr(),
-        }
-    }
-
-    /// The product of raw vectors, e.g. device allocations.
-    ///
-    /// # Safety
-    /// `x` is valid for reads and `y` for writes of `a.n()` `f32`s for as long as the value is
-    /// used; nothing else writes `x` or accesses `y` meanwhile.
-    pub unsafe fn from_raw(a: CsrView, x: *const f32, y: *mut f32) -> Spmv {
         Spmv { a, x, y }
     }
 
@@ -72,6 +63,26 @@ impl Spmv {
         self.a.n()
     }
 
+    /// The operands as slices, once per task.
+    #[inline(always)]
+    fn slices(self) -> Operands<'a> {
+        Operands {
+            a: self.a.slices(),
+            x: self.x.as_slice(),
+            y: self.y.as_slice(),
+        }
+    }
+}
+
+/// [`Spmv`]'s operands as slices.
+#[derive(Clone, Copy)]
+struct Operands<'a> {
+    a: CsrSlices<'a>,
+    x: &'a [f32],
+    y: &'a [DeviceAtomic<u32>],
+}
+
+impl Operands<'_> {
     /// The entries `first, first + step, ..` of row `r` times `x`, summed in `f64`.
     #[inline(always)]
     fn dot(self, r: u32, first: u32, step: u32) -> f64 {
@@ -79,24 +90,17 @@ impl Spmv {
         let mut sum = 0.0;
         let mut e = start.saturating_add(first);
         while e < end {
-            // SAFETY: `e` is an entry of row `r`, and its column is below `n`, the length of
-            // `x` (the constructors' contracts).
-            let (v, c) = unsafe { (self.a.val(e), self.a.col(e)) };
-            // SAFETY: as above.
-            sum += f64::from(v) * f64::from(unsafe { *self.x.add(c as usize) });
+            let (v, c) = (self.a.val(e), self.a.col(e));
+            sum += f64::from(v) * f64::from(self.x[c as usize]);
             e = e.saturating_add(step);
         }
         sum
     }
 
-    /// Writes `y[r]`.
-    ///
-    /// # Safety
-    /// `r < n`, and no other thread accesses `y[r]` during the run.
+    /// Writes `y[r]` (relaxed: see [`Spmv`]).
     #[inline(always)]
-    unsafe fn set(self, r: u32, v: f32) {
-        // SAFETY: forwarded from this function's contract; `y` holds `n` elements.
-        unsafe { self.y.add(r as usize).write(v) };
+    fn set(self, r: u32, v: f32) {
+        self.y[r as usize].store::<Relaxed>(v.to_bits());
     }
 
     /// The number of entries of row `r`.
@@ -117,7 +121,7 @@ pub mod program {
 
     /// `y[lo..hi] = (A x)[lo..hi]`, split into ranges of at most `grain` rows (at least 1).
     #[gtap::task(block)]
-    pub fn rows(b: Block, s: Spmv, lo: u32, hi: u32, grain: u32) {
+    pub fn rows(b: Block, s: Spmv<'_>, lo: u32, hi: u32, grain: u32) {
         if hi - lo > grain.max(1) {
             if b.is_leader() {
                 let mid = lo + (hi - lo) / 2;
@@ -126,22 +130,21 @@ pub mod program {
             }
             return;
         }
+        let m = s.slices();
         let long = LONG_ROW_PER_THREAD.saturating_mul(b.size());
         let mut r = lo + b.index();
         while r < hi {
-            if s.len(r) < long {
-                // SAFETY: `r` is in this task's rows and this thread's share of them.
-                unsafe { s.set(r, s.dot(r, 0, 1) as f32) };
+            if m.len(r) < long {
+                m.set(r, m.dot(r, 0, 1) as f32);
             }
             r = r.saturating_add(b.size());
         }
         // Every thread walks every row here, so all take the same long rows together.
         for r in lo..hi {
-            if s.len(r) >= long {
-                let sum = block_reduce::sum_f64(b, s.dot(r, b.index(), b.size()));
+            if m.len(r) >= long {
+                let sum = block_reduce::sum_f64(b, m.dot(r, b.index(), b.size()));
                 if b.is_leader() {
-                    // SAFETY: `r` is in this task's rows; only the leader writes it.
-                    unsafe { s.set(r, sum as f32) };
+                    m.set(r, sum as f32);
                 }
             }
         }

@@ -10,54 +10,40 @@
 //! GTaP's loop) and summed back, and the block programs of [`crate::tree_block`] give the
 //! same checksums as the thread programs here, on every team size.
 
-/// Per-node work: where the table is and how much to do.
+use gtap::View;
+
+/// Per-node work: the table to load from (a shared view: host memory on the CPU backend, a
+/// `DeviceVec`'s on the GPU) and how much to do.
 #[derive(Clone, Copy, Debug)]
-pub struct Work {
-    table: *const u64,
-    mask: u64,
+pub struct Work<'a> {
+    table: View<'a, u64>,
     /// Pseudo-random 64-bit loads per node.
     pub mem_ops: u32,
     /// FP64 fused multiply-adds per node.
     pub compute_iters: u32,
 }
 
-// SAFETY: a `Work` only reads its table, which its constructors require to stay valid and
-// unchanged while it is used; sharing read-only access between threads is sound.
-unsafe impl Send for Work {}
-// SAFETY: as above.
-unsafe impl Sync for Work {}
-
-impl Work {
+impl<'a> Work<'a> {
     /// Work reading from `table`, whose length must be a power of two (at most 2^32: an
     /// operation's index is a 32-bit random number).
     ///
     /// # Panics
     /// If `table.len()` is not a power of two, or over 2^32.
-    pub fn new(table: &'static [u64], mem_ops: u32, compute_iters: u32) -> Work {
-        // SAFETY: a `'static` slice is valid for the whole program.
-        unsafe { Work::from_raw(table.as_ptr(), table.len(), mem_ops, compute_iters) }
+    pub fn new(table: &'a [u64], mem_ops: u32, compute_iters: u32) -> Work<'a> {
+        Work::from_view(View::from_slice(table), mem_ops, compute_iters)
     }
 
-    /// Work reading from a raw table, e.g. in device memory.
-    ///
-    /// # Safety
-    /// `table` is valid for reads of `len` elements for as long as tasks use this `Work`.
+    /// Work reading from a view, e.g. of a `DeviceVec`.
     ///
     /// # Panics
-    /// If `len` is not a power of two, or over 2^32.
-    pub unsafe fn from_raw(
-        table: *const u64,
-        len: usize,
-        mem_ops: u32,
-        compute_iters: u32,
-    ) -> Work {
+    /// As [`Work::new`].
+    pub fn from_view(table: View<'a, u64>, mem_ops: u32, compute_iters: u32) -> Work<'a> {
         assert!(
-            len.is_power_of_two() && len <= 1 << 32,
+            table.len().is_power_of_two() && table.len() <= 1 << 32,
             "the tree workload's table length must be a power of two, at most 2^32"
         );
         Work {
             table,
-            mask: len as u64 - 1,
             mem_ops,
             compute_iters,
         }
@@ -67,7 +53,7 @@ impl Work {
 /// The work of one node: its loads and FMAs folded into one value (all its operations:
 /// [`node_work_share`] with `first = 0, step = 1`).
 #[inline(always)]
-pub fn node_work(id: u64, w: Work) -> u64 {
+pub fn node_work(id: u64, w: Work<'_>) -> u64 {
     node_work_share(id, w, 0, 1)
 }
 
@@ -84,15 +70,15 @@ pub fn node_work(id: u64, w: Work) -> u64 {
 /// # Panics
 /// If `step` is 0.
 #[inline(always)]
-pub fn node_work_share(id: u64, w: Work, first: u32, step: u32) -> u64 {
+pub fn node_work_share(id: u64, w: Work<'_>, first: u32, step: u32) -> u64 {
     let seed = xorshift32(((id ^ (id >> 32)) as u32) ^ 0x9E37_79B9);
     let term = |i: u32| xorshift32(seed.wrapping_add(i.wrapping_mul(747_796_405)));
+    let table = w.table.as_slice();
+    // The table's length is a power of two (`Work::from_view`): masking keeps an index in it.
+    let mask = table.len() - 1;
     let mut acc = 0u64;
     for i in (first..w.mem_ops).step_by(step as usize) {
-        let at = u64::from(term(i)) & w.mask;
-        // SAFETY: the index is masked to the table's length (a power of two, checked in
-        // `Work::from_raw`), and the table is valid while tasks run (its contract).
-        acc = acc.wrapping_add(unsafe { *w.table.add(at as usize) });
+        acc = acc.wrapping_add(table[term(i) as usize & mask]);
     }
     for i in (first..w.compute_iters).step_by(step as usize) {
         let y = core::f64::math::mul_add(
@@ -126,7 +112,7 @@ pub mod full_binary {
 
     /// The subtree of `depth` more levels below node `id`.
     #[gtap::task]
-    pub fn node(depth: u32, id: u64, w: Work) -> (u64, u64) {
+    pub fn node(depth: u32, id: u64, w: Work<'_>) -> (u64, u64) {
         let mut total = (1, 0);
         if depth > 0 {
             let left = spawn!(node(depth - 1, 2 * id + 1, w));
@@ -188,7 +174,7 @@ pub mod pruned {
 
     /// The subtree below node `id`, at depth `d` of `max_depth`.
     #[gtap::task]
-    pub fn node(d: u32, max_depth: u32, id: u64, w: Work) -> (u64, u64) {
+    pub fn node(d: u32, max_depth: u32, id: u64, w: Work<'_>) -> (u64, u64) {
         let kids = slots!((u64, u64); 3);
         let kept = kept_children(id, d, max_depth);
         for &child in &kept.ids[..kept.len as usize] {
@@ -200,7 +186,7 @@ pub mod pruned {
 }
 
 /// The full binary tree's `(count, checksum)`, sequentially.
-pub fn full_binary_reference(depth: u32, id: u64, w: Work) -> (u64, u64) {
+pub fn full_binary_reference(depth: u32, id: u64, w: Work<'_>) -> (u64, u64) {
     let mut total = (1, node_work(id, w));
     if depth > 0 {
         total = fold(total, full_binary_reference(depth - 1, 2 * id + 1, w));
@@ -210,7 +196,7 @@ pub fn full_binary_reference(depth: u32, id: u64, w: Work) -> (u64, u64) {
 }
 
 /// The pruned tree's `(count, checksum)`, sequentially.
-pub fn pruned_reference(d: u32, max_depth: u32, id: u64, w: Work) -> (u64, u64) {
+pub fn pruned_reference(d: u32, max_depth: u32, id: u64, w: Work<'_>) -> (u64, u64) {
     let kept = kept_children(id, d, max_depth);
     kept.ids[..kept.len as usize]
         .iter()

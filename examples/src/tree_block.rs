@@ -34,7 +34,7 @@ use crate::tree::{Work, node_work_share};
 /// The work of node `id`, done by the whole block: equal to [`crate::tree::node_work`] on
 /// every thread.
 #[inline(always)]
-pub fn node_work_block(b: Block, id: u64, w: Work) -> u64 {
+pub fn node_work_block(b: Block, id: u64, w: Work<'_>) -> u64 {
     block_reduce::sum_u64(b, node_work_share(id, w, b.index(), b.size()))
 }
 
@@ -48,7 +48,7 @@ pub mod full_binary_block {
 
     /// The subtree of `depth` more levels below node `id`.
     #[gtap::task(block)]
-    pub fn node(b: Block, depth: u32, id: u64, w: Work) -> (u64, u64) {
+    pub fn node(b: Block, depth: u32, id: u64, w: Work<'_>) -> (u64, u64) {
         let mut total = (1, 0);
         if depth > 0 {
             let left = spawn!(node(depth - 1, 2 * id + 1, w));
@@ -70,7 +70,7 @@ pub mod pruned_block {
 
     /// The subtree below node `id`, at depth `d` of `max_depth`.
     #[gtap::task(block)]
-    pub fn node(b: Block, d: u32, max_depth: u32, id: u64, w: Work) -> (u64, u64) {
+    pub fn node(b: Block, d: u32, max_depth: u32, id: u64, w: Work<'_>) -> (u64, u64) {
         // The same on every thread: a hash of the ids.
         let kept = kept_children(id, d, max_depth);
         let ids = kept.ids;

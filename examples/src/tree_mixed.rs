@@ -59,7 +59,7 @@ impl Heavy {
 
     /// Whether a node with work `w` is heavy.
     #[inline(always)]
-    pub fn is(self, w: Work) -> bool {
+    pub fn is(self, w: Work<'_>) -> bool {
         w.mem_ops >= self.mem_ops || w.compute_iters >= self.compute_iters
     }
 }
@@ -75,7 +75,7 @@ pub mod full_binary_mixed {
 
     /// The subtree of `depth` more levels below node `id`.
     #[gtap::task]
-    pub fn node(depth: u32, id: u64, w: Work, heavy: Heavy) -> (u64, u64) {
+    pub fn node(depth: u32, id: u64, w: Work<'_>, heavy: Heavy) -> (u64, u64) {
         if heavy.is(w) {
             if depth > 0 {
                 let own = spawn!(work(id, w));
@@ -100,7 +100,7 @@ pub mod full_binary_mixed {
 
     /// Node `id`'s work, by the whole block.
     #[gtap::task(block)]
-    pub fn work(b: Block, id: u64, w: Work) -> u64 {
+    pub fn work(b: Block, id: u64, w: Work<'_>) -> u64 {
         node_work_block(b, id, w)
     }
 }
@@ -116,7 +116,7 @@ pub mod pruned_mixed {
 
     /// The subtree below node `id`, at depth `d` of `max_depth`.
     #[gtap::task]
-    pub fn node(d: u32, max_depth: u32, id: u64, w: Work, heavy: Heavy) -> (u64, u64) {
+    pub fn node(d: u32, max_depth: u32, id: u64, w: Work<'_>, heavy: Heavy) -> (u64, u64) {
         let kids = slots!((u64, u64); 3);
         let kept = kept_children(id, d, max_depth);
         for &child in &kept.ids[..kept.len as usize] {
@@ -133,7 +133,7 @@ pub mod pruned_mixed {
 
     /// Node `id`'s work, by the whole block.
     #[gtap::task(block)]
-    pub fn work(b: Block, id: u64, w: Work) -> u64 {
+    pub fn work(b: Block, id: u64, w: Work<'_>) -> u64 {
         node_work_block(b, id, w)
     }
 }

@@ -7,12 +7,15 @@
 //! |---|---|
 //! | [`arch`] | PTX intrinsics in three layers: raw inline PTX, scope/ordering-parameterised operations, typed API |
 //! | [`task`] | the task model the macros lower to: frames, handles, the resume context |
+//! | [`data`] | views of arrays and arrays of atomics that tasks share, on both backends |
 //!
 //! Nothing here uses `core::sync::atomic` on the device: the NVPTX backend drops the ordering
 //! of read-modify-write operations and gives loads, stores and fences `.sys` scope
 //! (rust-lang/rust#136480). Every device atomic is written as inline PTX in [`arch`].
 
 #![no_std]
+// `task::gpu_root::NoRef`: an auto trait that finds references in a root task's arguments.
+#![feature(auto_traits, negative_impls)]
 // Block tasks on the CPU backend find their team through a thread-local (task::block).
 #![cfg_attr(not(target_arch = "nvptx64"), feature(thread_local))]
 #![cfg_attr(
@@ -34,6 +37,7 @@
 
 pub mod arch;
 mod backend;
+pub mod data;
 pub mod runtime;
 pub mod task;
 

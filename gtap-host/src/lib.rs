@@ -74,6 +74,7 @@
 //! | safe API | [`Gpu`], [`Module`], [`Kernel`], [`DeviceProps`] | open a GPU, load PTX, find kernels, wait and name the failing kernel |
 //! | errors | [`GpuError`] | one enum; every message says what happened and what to do |
 //! | one runtime | [`Runtime`], [`Stats`] | the GPU when there is one, the CPU backend otherwise, with one statistics type |
+//! | data | [`data::DeviceVec`] | arrays in the memory of the runtime that runs the tasks, copied in and out; their views are task arguments |
 //! | settings | [`Limits`] | the queue, timeout and block-program limits both backends share, part of [`gpu_runtime::GpuConfig`] and [`cpu::CpuConfig`] |
 //! | tests | [`Gpu::for_tests`], [`Gpu::for_fault_test`] | skip with a message where there is no GPU, unless `GTAP_REQUIRE_GPU=1`; run a faulting test in a child process |
 //!
@@ -93,6 +94,7 @@
 //! process through [`Gpu::for_fault_test`].
 
 pub mod cpu;
+pub mod data;
 mod driver;
 mod error;
 mod gpu;

@@ -95,6 +95,7 @@ mod fib_program {
     use core::ops::Coroutine;
 
     use gtap_device::task::ctx::{begin_wait, spawn};
+    use gtap_device::task::handle::end_borrow;
     use gtap_device::task::{Call, Ctx, Slot};
 
     pub type FibFrame = impl Coroutine<*mut Ctx, Yield = (), Return = u64>;
@@ -118,14 +119,17 @@ mod fib_program {
             if unsafe { begin_wait(ctx, 0) } {
                 ctx = yield ();
             }
+            // The children's borrows end after the suspension, as the macro ends them.
+            end_borrow(a);
+            end_borrow(b);
             // SAFETY: the taskwait covering both children has returned.
-            let (a, b) = unsafe { (a.__joined(), b.__joined()) };
+            let (a, b) = unsafe { (slot_a.__joined(), slot_b.__joined()) };
             a.get() + b.get()
         }
     }
 
     /// `fib(n)`.
-    pub fn fib(n: u32) -> Call<Program, u64> {
+    pub fn fib(n: u32) -> Call<'static, Program, u64> {
         Call::__new(Task::fib(make_fib(n)), ())
     }
 
@@ -182,7 +186,7 @@ mod detached_program {
     }
 
     /// The subtree of `depth` levels.
-    pub fn tree(depth: u32, leaves: &'static AtomicU64) -> Call<Program, u32> {
+    pub fn tree(depth: u32, leaves: &'static AtomicU64) -> Call<'static, Program, u32> {
         Call::__new(Task::tree(make_tree(depth, leaves)), ())
     }
 
@@ -261,12 +265,12 @@ mod loop_program {
     }
 
     /// `rounds` rounds of `width` children each, joined each round.
-    pub fn rounds(rounds: u32, width: u32, queue: u32) -> Call<Program, u64> {
+    pub fn rounds(rounds: u32, width: u32, queue: u32) -> Call<'static, Program, u64> {
         Call::__new(Task::rounds(make_rounds(rounds, width, queue)), ())
     }
 
     /// `x * x`.
-    pub fn square(x: u32) -> Call<Program, u64> {
+    pub fn square(x: u32) -> Call<'static, Program, u64> {
         Call::__new(Task::square(make_square(x)), ())
     }
 
@@ -290,6 +294,7 @@ mod panic_program {
     use core::ops::Coroutine;
 
     use gtap_device::task::ctx::{begin_wait, spawn};
+    use gtap_device::task::handle::end_borrow;
     use gtap_device::task::{Call, Ctx, Slot};
 
     pub type DownFrame = impl Coroutine<*mut Ctx, Yield = (), Return = u32>;
@@ -309,13 +314,14 @@ mod panic_program {
             if unsafe { begin_wait(ctx, 0) } {
                 ctx = yield ();
             }
+            end_borrow(h);
             // SAFETY: the taskwait covering the child has returned.
-            unsafe { h.__joined() }.get() + 1
+            unsafe { slot.__joined() }.get() + 1
         }
     }
 
     /// Recurses `n` levels, then panics.
-    pub fn down(n: u32) -> Call<Program, u32> {
+    pub fn down(n: u32) -> Call<'static, Program, u32> {
         Call::__new(Task::down(make_down(n)), ())
     }
 
@@ -523,7 +529,7 @@ mod wide_program {
     }
 
     /// Spawns `n` children (which spawn none).
-    pub fn wide(n: u32) -> Call<Program, u32> {
+    pub fn wide(n: u32) -> Call<'static, Program, u32> {
         Call::__new(Task::wide(make_wide(n)), ())
     }
 

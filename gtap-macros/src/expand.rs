@@ -25,6 +25,7 @@ use syn::{FnArg, Ident, ItemFn, ItemMod, Pat, ReturnType, Type};
 
 use crate::ast::ProgramModule;
 use crate::attr::Options;
+use crate::lifetimes;
 use crate::locals;
 use crate::lower;
 use crate::seq::{self, SeqOut};
@@ -198,8 +199,14 @@ fn expand_tasks(
             outs.push(fallback_task(task));
             continue;
         }
-        let (out, waits, errs) =
-            expand_task(task, task_block, elide.then_some(&seq_tasks[..]), &siblings);
+        let index = outs.len() as u32;
+        let (out, waits, errs) = expand_task(
+            task,
+            index,
+            task_block,
+            elide.then_some(&seq_tasks[..]),
+            &siblings,
+        );
         has_taskwait |= waits;
         errors.extend(errs);
         outs.push(out);
@@ -267,6 +274,7 @@ fn program_impl(
             type Task = Task;
             type Args = Args;
 
+            #[inline(always)]
             fn start(args: Args) -> Task {
                 match args { #( Args::#all_names(a) => #starts, )* }
             }
@@ -498,10 +506,12 @@ struct Kinds {
     mixed: bool,
 }
 
-/// The frame type, frame constructor and task constructor of one task; its sequential
-/// version too when `seq_tasks` is given (a thread task of a program of thread tasks only).
+/// The frame type, frame constructor and task constructor of one task (the `index`-th of
+/// its program); its sequential version too when `seq_tasks` is given (a thread task of a
+/// program of thread tasks only).
 fn expand_task(
     task: &ItemFn,
+    index: u32,
     block: bool,
     seq_tasks: Option<&[(Ident, usize)]>,
     siblings: &[lower::Sibling],
@@ -514,59 +524,80 @@ fn expand_task(
     let attrs = &task.attrs;
     let ret = result_type(task);
     let (params, block_param) = call_params(task, block);
-    let params = &params;
-    let (arg_names, arg_types) = names_and_types(params);
-    // Constructor parameters without `mut` (the frame fn keeps the user's patterns).
-    let read_args: Vec<TokenStream> = arg_names
+    let (arg_names, arg_types) = names_and_types(&params);
+    // Every elided lifetime of the parameters is the task's argument lifetime (`lifetimes`):
+    // a parameter of the frame fn, the arguments struct and the constructor, and `'static`
+    // where the frame and the arguments are stored and where their types are checked.
+    let lt = lifetimes::task_lifetime();
+    let statik = syn::Lifetime::new("'static", Span::call_site());
+    let types_g: Vec<Type> = arg_types
         .iter()
-        .map(|n| {
-            let read = quote!(::core::ptr::read(&#n));
-            quote_spanned! {Span::mixed_site()=> unsafe { #read } }
-        })
+        .map(|t| lifetimes::name_elided(t, &lt))
         .collect();
-    let ctor_params = arg_names
+    let types_static: Vec<Type> = arg_types
         .iter()
-        .zip(&arg_types)
-        .map(|(n, t)| quote!(#n: #t));
+        .map(|t| lifetimes::name_elided(t, &statik))
+        .collect();
+    let borrows = arg_types.iter().any(|t| lifetimes::borrows(t));
+    let params_g = params_with_types(&params, &types_g);
 
     let lowered = lower::lower((*task.block).clone(), block, siblings);
     let body = frame_body(task, &lowered.block, &arg_names, block_param.as_ref());
     // Block frames are copied to every thread of the team, so they must be movable: no
     // borrow of a local may cross a taskwait (the compiler checks it for a non-`static`
     // coroutine). Thread-task frames stay put in their records and may borrow themselves.
-    let statik = if block { quote!() } else { quote!(static) };
+    let movability = if block { quote!() } else { quote!(static) };
     let ctx = lower::ctx_ident();
     let ctx_ty = quote!(::gtap::__private::Ctx);
-    let type_checks = type_checks(task, &arg_types, &ret);
+    let type_checks = type_checks(task, &arg_types, &types_static, &ret, block);
+    let gpu_root = arg_types.iter().zip(&types_g).map(|(t, g)| {
+        quote_spanned! {t.span()=> (&::gtap::__private::Probe::<#g>::new()).__gtap_gpu_root() }
+    });
 
     let items = quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        pub type #frame_ty = impl ::core::ops::Coroutine<*mut #ctx_ty, Yield = (), Return = #ret>;
+        pub type #frame_ty<#lt> = impl ::core::ops::Coroutine<*mut #ctx_ty, Yield = (), Return = #ret>;
 
         #[doc(hidden)]
         #[define_opaque(#frame_ty)]
         #[allow(unused_mut, unused_assignments, clippy::all)]
-        fn #frame_fn(#params) -> #frame_ty {
+        fn #frame_fn<#lt>(#params_g) -> #frame_ty<#lt> {
             #[coroutine]
-            #statik move |mut #ctx: *mut #ctx_ty| -> #ret #body
+            #movability move |mut #ctx: *mut #ctx_ty| -> #ret #body
         }
 
         #type_checks
 
         #( #attrs )*
-        #[allow(clippy::too_many_arguments)]
-        #vis fn #name(#( #ctor_params ),*) -> ::gtap::Call<Program, #ret> {
-            // The parameters are `Copy` (checked above); reading them bitwise for the
-            // arguments keeps a non-`Copy` parameter to that one, clear error.
-            let args = #args_struct { #( #arg_names: #read_args ),* };
-            ::gtap::Call::__new(Task::#name(#frame_fn(#( #arg_names ),*)), Args::#name(args))
+        // `needless_borrow`: the probes' `&` picks the method (see `gtap_device::task::gpu_root`).
+        #[allow(clippy::too_many_arguments, clippy::needless_borrow)]
+        #vis fn #name<#lt>(#( #arg_names: #types_g ),*) -> ::gtap::Call<#lt, Program, #ret> {
+            use ::gtap::__private::{ProbeGpuRoot as _, ProbeHostRef as _};
+            let args = #args_struct::<#lt> {
+                #( #arg_names, )*
+                __gtap_borrow: ::core::marker::PhantomData,
+            };
+            // SAFETY: the two types differ only in the lifetime, which has no part in the
+            // layout. What the arguments borrow lives for `'task`, and the `Call` says so:
+            // whoever consumes it keeps that borrow until the task is complete.
+            let args = unsafe {
+                ::core::mem::transmute::<#args_struct<#lt>, #args_struct<'static>>(args)
+            };
+            let gpu_root = true #( && #gpu_root )*;
+            // SAFETY: `args` borrows for `'task` (above); task `#index` is this one, which
+            // returns `#ret`.
+            unsafe { ::gtap::Call::__from_args(Args::#name(args), #index, #borrows, gpu_root) }
         }
 
         #[doc(hidden)]
         #[repr(C)]
         #[allow(non_camel_case_types)]
-        pub struct #args_struct { #( pub #arg_names: #arg_types, )* }
+        pub struct #args_struct<#lt> {
+            #( pub #arg_names: #types_g, )*
+            /// The lifetime of what the arguments borrow (none but `'static` for a stored one).
+            pub __gtap_borrow: ::core::marker::PhantomData<&#lt ()>,
+        }
     };
     let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
     let seq = seq_tasks.filter(|_| !block).map(|seq_tasks| {
@@ -581,8 +612,8 @@ fn expand_task(
     });
     let out = TaskOut {
         name,
-        frame_ty: quote!(#frame_ty),
-        args_ty: quote!(#args_struct),
+        frame_ty: quote!(#frame_ty<'static>),
+        args_ty: quote!(#args_struct<'static>),
         start,
         items,
         fallback: false,
@@ -590,6 +621,20 @@ fn expand_task(
         block,
     };
     (out, lowered.has_taskwait, lowered.errors)
+}
+
+/// `params` with each type replaced by the one in `types` (the same order), patterns kept.
+fn params_with_types(params: &Punctuated<FnArg, Comma>, types: &[Type]) -> TokenStream {
+    let mut types = types.iter();
+    let params = params.iter().map(|a| match a {
+        FnArg::Typed(pt) => {
+            let (attrs, pat) = (&pt.attrs, &pt.pat);
+            let ty = types.next().expect("one type per typed parameter");
+            quote!(#( #attrs )* #pat: #ty)
+        }
+        FnArg::Receiver(r) => quote!(#r),
+    });
+    quote!(#( #params ),*)
 }
 
 /// The coroutine's body: the block task's handle, the arguments read before the first
@@ -618,12 +663,38 @@ fn frame_body(
     }
 }
 
-/// Compile-time checks, at the user's tokens, that every parameter may cross to a child and
-/// the result may cross back.
-fn type_checks(task: &ItemFn, arg_types: &[&Type], ret: &TokenStream) -> TokenStream {
+/// Compile-time checks, at the user's tokens, that every parameter may cross to a child
+/// (`Send`, no drop glue; `Copy` for a block task) and the result may cross back. The
+/// parameters are checked as `types_static`: their elided lifetimes as `'static`.
+fn type_checks(
+    task: &ItemFn,
+    arg_types: &[&Type],
+    types_static: &[Type],
+    ret: &TokenStream,
+    block: bool,
+) -> TokenStream {
     let sig_span = task.sig.span();
-    let arg_checks = arg_types.iter().map(|t| {
-        quote_spanned! {t.span()=> const _: fn() = ::gtap::__private::assert_task_arg::<#t>; }
+    let arg_checks = arg_types.iter().zip(types_static).map(|(t, st)| {
+        let drop_msg = format!(
+            "gtap: a task parameter of type `{}` has drop glue (it owns memory or runs code when \
+             dropped): arguments move between threads and task records, and a GPU never runs a \
+             drop. Pass plain values, views (`gtap::View`, `gtap::ViewMut`) or references",
+            quote!(#t)
+                .to_string()
+                .replace(" <", "<")
+                .replace("< ", "<")
+                .replace(" >", ">")
+        )
+        .replace('{', "{{")
+        .replace('}', "}}");
+        let block_check = block.then(|| {
+            quote_spanned! {t.span()=> const _: fn() = ::gtap::__private::assert_block_arg::<#st>; }
+        });
+        quote_spanned! {t.span()=>
+            const _: fn() = ::gtap::__private::assert_task_arg::<#st>;
+            const _: () = ::core::assert!(!::gtap::__private::has_drop_glue::<#st>(), #drop_msg);
+            #block_check
+        }
     });
     let ret_span = match &task.sig.output {
         ReturnType::Default => sig_span,
@@ -647,7 +718,7 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
     sig.constness = None;
     sig.unsafety = None;
     let ret = result_type(task);
-    sig.output = syn::parse_quote!(-> ::gtap::Call<Program, #ret>);
+    sig.output = syn::parse_quote!(-> ::gtap::Call<'static, Program, #ret>);
     let items = quote! {
         #[allow(unused_variables, clippy::all)]
         #vis #sig { ::core::unreachable!() }

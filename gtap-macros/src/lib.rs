@@ -26,7 +26,10 @@
 //! | parse | `ast.rs`, `attr.rs`, `syntax.rs` | the module, its options, the `spawn!`/`taskwait!`/`slots!` forms |
 //! | check | `valid.rs` | task signatures: what cannot cross to a child or into a record |
 //! | lower | `lower.rs` | each body: `taskwait!()` to `yield`, handles and their scopes |
+//! | lifetimes | `lifetimes.rs` | the one lifetime a task's borrowed arguments share, `'task` |
 //! | expand | `expand.rs`, `locals.rs`, `seq.rs` | frames (with the arguments read before the first taskwait copied into locals), the task enum, the `Program` impl, size checks, each thread task's sequential version (`seq::f`) |
+//!
+//! `#[derive(Plain)]` (`plain.rs`) checks a struct for `gtap::Plain` and implements it.
 //!
 //! On an error the macro still emits the module (best effort) plus `compile_error!`s pointing
 //! at the user's tokens, so one mistake does not cascade into many.
@@ -34,8 +37,10 @@
 mod ast;
 mod attr;
 mod expand;
+mod lifetimes;
 mod locals;
 mod lower;
+mod plain;
 mod seq;
 mod syntax;
 mod valid;
@@ -65,6 +70,22 @@ pub fn spawn(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn taskwait(input: TokenStream) -> TokenStream {
     expand::stray_macro("taskwait", input.into()).into()
+}
+
+/// `unsafe impl gtap::Plain` for a `#[repr(C)]` struct of `Plain` fields without padding,
+/// each condition checked at compile time: its values may then fill a `gtap::DeviceVec`.
+///
+/// ```ignore
+/// #[derive(Clone, Copy, gtap::Plain)]
+/// #[repr(C)]
+/// pub struct Item {
+///     pub weight: u32,
+///     pub value: u32,
+/// }
+/// ```
+#[proc_macro_derive(Plain)]
+pub fn derive_plain(input: TokenStream) -> TokenStream {
+    plain::derive(input.into()).into()
 }
 
 /// Storage for the results of a variable number of children; only inside a `#[gtap::task]` fn.

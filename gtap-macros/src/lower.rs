@@ -4,8 +4,11 @@
 //! ```text
 //! // Input:                               // Output (inside the frame's coroutine):
 //! let a = spawn!(fib(n - 1));             let SLOT_a = Slot::new();
-//!                                         let a = unsafe { spawn::<Program, _>(ctx, &SLOT_a, fib(n - 1), 0) };
+//!                                         let PENDING_a = unsafe { spawn::<Program, _>(ctx, &SLOT_a, fib(n - 1), 0) };
+//!                                         let a = PENDING_a;
+//! spawn!(fib(n - 2));                     unsafe { spawn_detached(ctx, { let c: Call<'task, _, _> = fib(n - 2); c }, 0) };
 //! taskwait!();                            if unsafe { begin_wait(ctx, 0) } { ctx = yield (); }
+//!                                         end_borrow(PENDING_a);                  // the child's arguments borrowed until here
 //!                                         let a = unsafe { SLOT_a.__joined() };   // Joined, from the slot
 //! a.get()                                 a.get()
 //! ```
@@ -23,6 +26,15 @@
 //!
 //! Reading a handle before its join is caught by the types: `taskwait!()` re-binds every
 //! handle in scope from `Pending` to `Joined`, and only `Joined` can be read.
+//!
+//! What a child's arguments borrow (see `lifetimes` and `gtap_device::data`): a child with a
+//! handle keeps the borrow in its zero-sized pending handle, which the taskwait at the top
+//! level of the handle's block ends after its suspension, so the borrow checker sees the
+//! lent data borrowed for as long as the child may run. A child without a handle (and every
+//! child of a block task, whose frame may not borrow across a taskwait) may take only what
+//! lives for the spawning task's own argument lifetime `'task`. A `taskwait!()` in
+//! expression position (a `match` arm without braces) waits, but joins no handle: it is not
+//! on every path.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -30,6 +42,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Block, Expr, Ident, Macro, Pat, Stmt};
 
+use crate::lifetimes;
 use crate::syntax::{Kind, SlotsArgs, SpawnArgs, TaskwaitArgs};
 
 /// A task of the program, as a body being lowered may name it.
@@ -106,6 +119,9 @@ enum Entry {
         ident: Ident,
         joined: bool,
         slot: Option<Ident>,
+        /// The hidden binding of the pending handle (thread tasks), which holds the borrow of
+        /// the child's arguments until the joining taskwait ends it.
+        pending: Option<Ident>,
     },
     /// A plain binding that hides an earlier handle of the same name.
     Plain(String),
@@ -305,6 +321,7 @@ impl Lowerer {
         self.check_no_task_macros(&args.call);
         let slot = self.hidden_ident("slot");
         let call_var = self.hidden_ident("call");
+        let pending = self.hidden_ident("pending");
         if self.seq.is_some() {
             return self.seq_let_spawn(ident, slot, call_var, &args, out);
         }
@@ -317,7 +334,12 @@ impl Lowerer {
             let #call_var = #checked;
         });
         if self.block_task {
-            // The handle owns its slot (block frames are copied between threads).
+            // The handle owns its slot (block frames are copied between threads), and the
+            // child may take only what lives for this task's argument lifetime.
+            let lt = lifetimes::task_lifetime();
+            out.push(syn::parse_quote_spanned! {call.span()=>
+                let #call_var: ::gtap::Call<#lt, _, _> = #call_var;
+            });
             out.push(syn::parse_quote_spanned! {call.span()=>
                 let mut #ident = ::gtap::__private::BlockPending::__new();
             });
@@ -325,7 +347,7 @@ impl Lowerer {
                 ::gtap::__private::spawn_block(#ctx, #ident.__slot(), #call_var, #queue)
             });
             out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
-            self.push_handle(ident, None);
+            self.push_handle(ident, None, None);
             return;
         }
         out.push(syn::parse_quote_spanned! {call.span()=>
@@ -334,13 +356,14 @@ impl Lowerer {
         let spawn = unsafe_block(quote_spanned! {call.span()=>
             ::gtap::__private::spawn(#ctx, &#slot, #call_var, #queue)
         });
+        out.push(syn::parse_quote_spanned! {call.span()=> let #pending = #spawn; });
         // The taskwait re-binds the handle through the slot, so this binding may
         // never be read.
         out.push(syn::parse_quote_spanned! {call.span()=>
             #[allow(unused_variables)]
-            let #ident = #spawn;
+            let #ident = #pending;
         });
-        self.push_handle(ident, Some(slot));
+        self.push_handle(ident, Some(slot), Some(pending));
     }
 
     /// `let hs = slots!(T; N)` (`ident` is `hs`; `None` for `let _ = slots!(..)`).
@@ -370,14 +393,18 @@ impl Lowerer {
             len @ (Expr::Lit(_) | Expr::Path(_)) => quote!(#len),
             len => quote!({ #len }),
         };
+        let pending = self.hidden_ident("pending");
         out.push(syn::parse_quote_spanned! {mac.span()=>
             let #store = ::gtap::__private::Slots::<#ty, #len>::new();
         });
         out.push(syn::parse_quote_spanned! {mac.span()=>
-            #[allow(unused_variables)]
-            let #ident = ::gtap::__private::PendingSlots::__new(&#store);
+            let #pending = ::gtap::__private::PendingSlots::__new(&#store);
         });
-        self.push_handle(ident, Some(store));
+        out.push(syn::parse_quote_spanned! {mac.span()=>
+            #[allow(unused_variables)]
+            let #ident = #pending;
+        });
+        self.push_handle(ident, Some(store), Some(pending));
     }
 
     /// `spawn!(..);`, `spawn!(into hs, ..);`, `taskwait!(..);`, `slots!(..);` as statements.
@@ -416,7 +443,7 @@ impl Lowerer {
                 let Some(args) = self.parse::<TaskwaitArgs>(mac) else {
                     return;
                 };
-                self.emit_taskwait(mac, &args, out);
+                self.emit_taskwait(mac, &args, true, out);
             }
             Kind::Slots => self.err(
                 mac.span(),
@@ -438,13 +465,28 @@ impl Lowerer {
         let (ctx, call) = (&self.ctx, &args.call);
         let queue = queue_expr(args.queue.as_ref());
         let checked = checked_call(args);
+        // No handle holds the borrow until a taskwait: the child may take only what lives
+        // for this task's argument lifetime (this task is not complete before the child is).
+        let lt = lifetimes::task_lifetime();
         let spawn = unsafe_block(quote_spanned! {call.span()=>
-            ::gtap::__private::spawn_detached(#ctx, #checked, #queue)
+            ::gtap::__private::spawn_detached(#ctx, {
+                let __gtap_call: ::gtap::Call<#lt, _, _> = #checked;
+                __gtap_call
+            }, #queue)
         });
         out.push(syn::parse_quote_spanned! {call.span()=> #spawn; });
     }
 
-    fn emit_taskwait(&mut self, mac: &Macro, args: &TaskwaitArgs, out: &mut Vec<Stmt>) {
+    /// `at_top`: the taskwait is a statement, on every path through its block, so it joins
+    /// that block's handles (and ends what their children borrow); in expression position it
+    /// only waits.
+    fn emit_taskwait(
+        &mut self,
+        mac: &Macro,
+        args: &TaskwaitArgs,
+        at_top: bool,
+        out: &mut Vec<Stmt>,
+    ) {
         self.has_taskwait = true;
         let ctx = &self.ctx;
         let queue = queue_expr(args.queue.as_ref());
@@ -469,6 +511,25 @@ impl Lowerer {
                 }
             });
         }
+        if at_top && let Some(scope) = self.scopes.last() {
+            // After the suspension: the children's arguments were borrowed until here.
+            for entry in &scope.entries {
+                if let Entry::Handle {
+                    joined: false,
+                    pending: Some(pending),
+                    ..
+                } = entry
+                {
+                    // At the taskwait in messages ("borrow later used here"), with the
+                    // hidden binding's hygiene.
+                    let mut pending = pending.clone();
+                    pending.set_span(pending.span().located_at(mac.span()));
+                    out.push(syn::parse_quote_spanned! {mac.span()=>
+                        ::gtap::__private::end_borrow(#pending);
+                    });
+                }
+            }
+        }
         // Re-bind every handle still visible by its name, innermost first.
         let mut decided: Vec<String> = Vec::new();
         for scope in self.scopes.iter().rev() {
@@ -492,7 +553,7 @@ impl Lowerer {
                 }
             }
         }
-        if let Some(scope) = self.scopes.last_mut() {
+        if at_top && let Some(scope) = self.scopes.last_mut() {
             for entry in &mut scope.entries {
                 if let Entry::Handle { joined, .. } = entry {
                     *joined = true;
@@ -521,12 +582,14 @@ impl Lowerer {
         let spawn = unsafe_block(quote_spanned! {call.span()=>
             ::gtap::__private::seq_spawn(&#slot, #value_var, #queue)
         });
+        let pending = self.hidden_ident("pending");
+        out.push(syn::parse_quote_spanned! {call.span()=> let #pending = #spawn; });
         out.push(syn::parse_quote_spanned! {call.span()=>
             // Read only through the slot after the taskwait (as in the task).
             #[allow(unused_variables, unused_assignments)]
-            let #ident = #spawn;
+            let #ident = #pending;
         });
-        self.push_handle(ident, Some(slot));
+        self.push_handle(ident, Some(slot), Some(pending));
     }
 
     /// The result of a spawned call in a sequential version: a direct call of the child's
@@ -550,12 +613,13 @@ impl Lowerer {
         }
     }
 
-    fn push_handle(&mut self, ident: Ident, slot: Option<Ident>) {
+    fn push_handle(&mut self, ident: Ident, slot: Option<Ident>, pending: Option<Ident>) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.entries.push(Entry::Handle {
                 ident,
                 joined: false,
                 slot,
+                pending,
             });
         }
     }
@@ -704,7 +768,7 @@ impl VisitMut for Lowerer {
                         if let Some(args) = self.parse::<TaskwaitArgs>(&m.mac.clone()) {
                             let mut stmts = Vec::new();
                             let mac = m.mac.clone();
-                            self.emit_taskwait(&mac, &args, &mut stmts);
+                            self.emit_taskwait(&mac, &args, false, &mut stmts);
                             *expr = syn::parse_quote_spanned! {span=> { #(#stmts)* } };
                         }
                     } else {

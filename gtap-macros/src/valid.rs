@@ -1,13 +1,16 @@
 //! Checks on a task's signature: what a child's arguments and a task's frame may hold.
 //!
-//! Arguments are copied into the child's record when it is spawned, and the child may run on
-//! another thread (on the GPU, another SM) after the parent has moved on. So a task cannot
-//! take references into its caller's stack, cannot be generic (the program is one enum),
-//! and cannot be `async`, `const` or have a receiver.
+//! Arguments are moved into the child's record when it is spawned, and the child may run on
+//! another thread (on the GPU, another SM) while the parent goes on. A task may take
+//! references and views, which borrow until the taskwait that joins it (see `lifetimes`), but
+//! it cannot name lifetimes of its own or return a borrow, cannot be generic (the program is
+//! one enum), and cannot be `async`, `const` or have a receiver.
 
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{FnArg, ItemFn, Pat, ReturnType, Type};
+
+use crate::lifetimes;
 
 /// Returns every problem found (empty when the signature is fine).
 pub fn check_signature(f: &ItemFn) -> Vec<syn::Error> {
@@ -63,37 +66,24 @@ pub fn check_signature(f: &ItemFn) -> Vec<syn::Error> {
                         "task parameters must be plain names (`x: T` or `mut x: T`); destructure inside the body",
                     ));
                 }
-                if let Some(e) = borrowed(&pt.ty) {
+                if let Some(e) = impl_trait(&pt.ty).or_else(|| lifetimes::check_param(&pt.ty)) {
                     errs.push(e);
                 }
             }
         }
     }
     if let ReturnType::Type(_, ty) = &sig.output
-        && let Some(e) = borrowed(ty)
+        && let Some(e) = impl_trait(ty).or_else(|| borrowed_result(ty))
     {
         errs.push(e);
     }
     errs
 }
 
-/// A reference (or `impl Trait`) in a parameter or result type that could point into a stack.
-fn borrowed(ty: &Type) -> Option<syn::Error> {
+/// An `impl Trait` in a parameter or result type.
+fn impl_trait(ty: &Type) -> Option<syn::Error> {
     struct Finder(Option<syn::Error>);
     impl<'ast> Visit<'ast> for Finder {
-        fn visit_type_reference(&mut self, r: &'ast syn::TypeReference) {
-            let is_static = r.lifetime.as_ref().is_some_and(|l| l.ident == "static");
-            if !is_static && self.0.is_none() {
-                self.0 = Some(syn::Error::new_spanned(
-                    r,
-                    "a task cannot take or return a reference into a stack: arguments are copied into \
-                     the child's task record when it is spawned, and the child may run after the \
-                     parent's stack is gone (on the GPU, on another SM). Pass values, a `&'static` \
-                     reference, or a raw pointer to device memory",
-                ));
-            }
-            syn::visit::visit_type_reference(self, r);
-        }
         fn visit_type_impl_trait(&mut self, t: &'ast syn::TypeImplTrait) {
             if self.0.is_none() {
                 self.0 = Some(syn::Error::new_spanned(
@@ -105,6 +95,44 @@ fn borrowed(ty: &Type) -> Option<syn::Error> {
     }
     let mut f = Finder(None);
     f.visit_type(ty);
+    f.0
+}
+
+/// A borrow in a result type: any lifetime but `'static`, elided ones included.
+fn borrowed_result(ty: &Type) -> Option<syn::Error> {
+    struct Finder(Option<syn::Error>);
+    impl Finder {
+        fn found(&mut self, span: proc_macro2::Span) {
+            if self.0.is_none() {
+                self.0 = Some(syn::Error::new(
+                    span,
+                    "a task cannot return a borrow: its result is written into its parent's frame \
+                     and outlives what the task borrowed. Return values; what a child borrowed \
+                     (a `&mut [T]`, a `ViewMut`) is its parent's again after the taskwait",
+                ));
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_reference(&mut self, r: &'ast syn::TypeReference) {
+            if !r.lifetime.as_ref().is_some_and(|l| l.ident == "static") {
+                self.found(r.span());
+            }
+            syn::visit::visit_type_reference(self, r);
+        }
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            if l.ident != "static" {
+                self.found(l.span());
+            }
+        }
+        fn visit_type_bare_fn(&mut self, _: &'ast syn::TypeBareFn) {}
+    }
+    let mut f = Finder(None);
+    f.visit_type(ty);
+    // A view with its lifetime elided in the path borrows too.
+    if lifetimes::check_param(ty).is_some() {
+        f.found(ty.span());
+    }
     f.0
 }
 

@@ -225,6 +225,12 @@ pub mod program {
 #[derive(Clone, Copy, Debug)]
 pub struct Counter(*const DeviceAtomicU64);
 
+// SAFETY: the counter is only ever accessed atomically (`add`, `get`), so tasks on any thread
+// may share it.
+unsafe impl Send for Counter {}
+// SAFETY: as above.
+unsafe impl Sync for Counter {}
+
 impl Counter {
     /// A counter at `p`.
     ///

@@ -8,6 +8,7 @@
 )]
 
 pub mod block;
+pub mod borrow;
 pub mod detached;
 pub mod intrinsics;
 pub mod lang;

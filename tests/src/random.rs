@@ -161,7 +161,11 @@ pub fn team_sum_of(team: u32) -> u64 {
 }
 
 /// The root of the [`mixed`] program of `seed`: a thread task or a block task by the seed.
-pub fn mixed_root(seed: u64, queues: u32, counter: Counter) -> gtap::Call<mixed::Program, u64> {
+pub fn mixed_root(
+    seed: u64,
+    queues: u32,
+    counter: Counter,
+) -> gtap::Call<'static, mixed::Program, u64> {
     if is_block(seed) {
         mixed::bnode(seed, 0, queues, counter)
     } else {

@@ -7,7 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::{directed_graph, sample_graph, tree_table, two_components, weighted_matrix};
-use gtap_examples::bfs::{self, Depths};
+use gtap::{AtomicView, View};
+use gtap_examples::bfs;
 use gtap_examples::csr_view::CsrView;
 use gtap_examples::graph::bfs::bfs_sequential;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
@@ -32,7 +33,7 @@ fn runtime(teams: usize, team: u32) -> CpuRuntime {
 fn block_bfs(rt: &mut CpuRuntime, g: &Csr, source: u32) -> Vec<u32> {
     let mut depths = vec![bfs::UNREACHED; g.n as usize];
     depths[source as usize] = 0;
-    let view = Depths::new(&mut depths);
+    let view = AtomicView::from_slice(&mut depths);
     rt.run(bfs::program::visit(CsrView::new(g), view, source, 0))
         .unwrap();
     depths
@@ -112,7 +113,7 @@ fn bfs_of_a_single_vertex_runs_one_task() {
     for (teams, team) in SHAPES {
         let mut rt = runtime(teams, team);
         let mut depths = vec![0];
-        let view = Depths::new(&mut depths);
+        let view = AtomicView::from_slice(&mut depths);
         let (_, stats) = rt
             .run(bfs::program::visit(CsrView::new(&g), view, 0, 0))
             .unwrap();
@@ -123,7 +124,11 @@ fn bfs_of_a_single_vertex_runs_one_task() {
 /// `y = A x` by the block program, ranges of `grain` rows.
 fn block_spmv(rt: &mut CpuRuntime, a: &Csr, x: &[f32], grain: u32) -> (Vec<f32>, u64) {
     let mut y = vec![f32::NAN; a.n as usize];
-    let s = Spmv::new(CsrView::new(a), x, &mut y);
+    let s = Spmv::new(
+        CsrView::new(a),
+        View::from_slice(x),
+        AtomicView::from_slice(&mut y),
+    );
     let (_, stats) = rt
         .run(gtap_examples::spmv::program::rows(s, 0, a.n, grain))
         .unwrap();

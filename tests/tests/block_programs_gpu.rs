@@ -5,11 +5,9 @@
 
 mod common;
 
-use common::{
-    device_ptr, directed_graph, download, sample_graph, tree_table, two_components, upload,
-    weighted_matrix,
-};
-use gtap_examples::bfs::{self, Depths};
+use common::{directed_graph, sample_graph, tree_table, two_components, weighted_matrix};
+use gtap::DeviceVec;
+use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
 use gtap_examples::graph::bfs::bfs_sequential;
 use gtap_examples::graph::device::DeviceCsr;
@@ -50,17 +48,14 @@ fn to_device(gpu: &Gpu, g: &Csr) -> DeviceCsr {
 }
 
 fn check_bfs(rt: &mut GpuRuntime, g: &Csr, source: u32, what: &str) {
-    let gpu = rt.gpu().clone();
-    let dg = to_device(&gpu, g);
+    let dg = to_device(rt.gpu(), g);
     let mut init = vec![bfs::UNREACHED; g.n as usize];
     init[source as usize] = 0;
-    let depths = upload(&gpu, &init);
-    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-    let view = unsafe { Depths::from_raw(device_ptr(&gpu, &depths) as *mut u32, g.n) };
-    rt.run(bfs::program::visit(dg.view(), view, source, 0))
+    let mut depths = DeviceVec::from_slice(rt.gpu(), &init).unwrap();
+    rt.run(bfs::program::visit(dg.view(), depths.atomics(), source, 0))
         .unwrap_or_else(|e| panic!("BFS of {what} from {source} with {:?}: {e}", rt.config()));
     assert_eq!(
-        download(&gpu, &depths),
+        depths.to_vec().unwrap(),
         bfs_sequential(g, source),
         "BFS of {what} from {source} with {:?}",
         rt.config()
@@ -126,21 +121,14 @@ fn spmv_matches_the_reference() {
         for (a, what) in [(&weighted, "weighted"), (&pattern, "kronecker(14)")] {
             let da = to_device(&gpu, a);
             let x = input_vector(a.n, 3);
-            let dx = upload(&gpu, &x);
+            let dx = DeviceVec::from_slice(&gpu, &x).unwrap();
             let want = spmv(a, &x);
             for grain in [1, 64, 1000, 1 << 20] {
-                let dy = upload(&gpu, &vec![f32::NAN; a.n as usize]);
-                // SAFETY: `dx` and `dy` hold `n` f32s in device memory and outlive the run.
-                let s = unsafe {
-                    Spmv::from_raw(
-                        da.view(),
-                        device_ptr(&gpu, &dx) as *const f32,
-                        device_ptr(&gpu, &dy) as *mut f32,
-                    )
-                };
+                let mut dy = DeviceVec::from_slice(&gpu, &vec![f32::NAN; a.n as usize]).unwrap();
+                let s = Spmv::new(da.view(), dx.view(), dy.atomics());
                 rt.run(gtap_examples::spmv::program::rows(s, 0, a.n, grain))
                     .unwrap_or_else(|e| panic!("SpMV of {what} with {:?}: {e}", rt.config()));
-                check_close(&want, &download(&gpu, &dy), 1e-6).unwrap_or_else(|e| {
+                check_close(&want, &dy.to_vec().unwrap(), 1e-6).unwrap_or_else(|e| {
                     panic!("SpMV of {what}, grain {grain}, with {:?}: {e}", rt.config())
                 });
             }
@@ -151,12 +139,8 @@ fn spmv_matches_the_reference() {
 fn block_trees_match_the_thread_trees() {
     let leaked = tree_table();
     for mut rt in runtimes() {
-        let gpu = rt.gpu().clone();
-        let table = upload(&gpu, leaked);
-        // SAFETY: the device table holds 4096 u64s and outlives the runs.
-        let dev_work = |m, c| unsafe {
-            tree::Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c)
-        };
+        let table = DeviceVec::from_slice(&rt, leaked).unwrap();
+        let dev_work = |m, c| tree::Work::from_view(table.view(), m, c);
         for (m, c) in [(16, 16), (0, 5), (100, 3), (1000, 1000)] {
             let host = tree::Work::new(leaked, m, c);
             for depth in [0, 1, 5, 12] {

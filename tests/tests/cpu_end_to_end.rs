@@ -10,10 +10,13 @@
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
-use gtap_examples::buf::Buf;
-use gtap_examples::{fib, mergesort};
+use gtap::{AtomicView, DeviceVec, View, ViewMut};
+use gtap_examples::knapsack::instance::{Correlation, Instance};
+use gtap_examples::knapsack::reference::dp_best;
+use gtap_examples::{cilksort, fib, knapsack, mergesort};
 use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
+use gtap_tests::borrow::{block_program, program as borrow, root_reference};
 use gtap_tests::lang::{Counter, branches_reference, program as lang};
 
 fn runtime() -> CpuRuntime {
@@ -57,13 +60,88 @@ fn mergesort() {
         .collect();
     let mut data = input.clone();
     let mut tmp = vec![0u32; data.len()];
-    let n = data.len();
-    let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-    rt.run(mergesort::program::mergesort(d, t, 0, n, 4))
-        .unwrap();
+    let (d, t) = (
+        ViewMut::from_slice(&mut data),
+        ViewMut::from_slice(&mut tmp),
+    );
+    rt.run(mergesort::program::mergesort(d, t, 4)).unwrap();
     let mut expected = input;
     expected.sort_unstable();
     assert_eq!(data, expected);
+}
+
+/// Borrowed arguments: a slice split among children, used whole after the join, shared
+/// views, slots over chunks, children without handles, host views and `DeviceVec`s.
+#[test]
+fn borrowed_arguments() {
+    let mut rt = runtime();
+    let input: Vec<u32> = (0..16u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let bias = [1, 2, 3];
+    let mut want = input.clone();
+    let want_sum = root_reference(&mut want, &bias);
+    let mut data = DeviceVec::from_slice(&rt, &input).unwrap();
+    let (sum, _) = rt
+        .run(borrow::root(data.view_mut(), View::from_slice(&bias), 4))
+        .unwrap();
+    assert_eq!((sum, data.to_vec().unwrap()), (want_sum, want));
+    let mut filled = vec![0u32; 12];
+    rt.run(borrow::fill(ViewMut::from_slice(&mut filled), 0, 4))
+        .unwrap();
+    assert!(filled.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
+}
+
+/// Views of two arrays in turn, shared and exclusive (cilksort's merges), and an array of
+/// atomics that every task updates (knapsack's best value).
+#[test]
+fn views_and_a_shared_bound() {
+    let mut rt = runtime();
+    let input: Vec<u32> = (0..24u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 16)
+        .collect();
+    let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
+    let (d, t) = (
+        ViewMut::from_slice(&mut data),
+        ViewMut::from_slice(&mut tmp),
+    );
+    rt.run(cilksort::program::cilksort(d, t, 4, 4)).unwrap();
+    let mut sorted = input;
+    sorted.sort_unstable();
+    assert_eq!(data, sorted);
+
+    let inst = Instance::generate(6, 30, Correlation::Weak, 1);
+    let items = DeviceVec::from_slice(&rt, &inst.items).unwrap();
+    let mut best = DeviceVec::<u32>::zeros(&rt, 1).unwrap();
+    let root = knapsack::program::knapsack(items.view(), inst.capacity, best.atomics());
+    let (found, _) = rt.run(root).unwrap();
+    let want = dp_best(&inst.items, inst.capacity);
+    assert_eq!((found.best, best.to_vec().unwrap()[0]), (want, want));
+}
+
+/// Flags set by many tasks at once, and a block program reading a shared view.
+#[test]
+fn atomic_flags_and_a_block_program() {
+    let mut rt = runtime();
+    // A ring of 12 vertices, each with an edge to the next two.
+    let row_ptr: Vec<u32> = (0..=12).map(|v| 2 * v).collect();
+    let col: Vec<u32> = (0..12).flat_map(|v| [(v + 1) % 12, (v + 2) % 12]).collect();
+    let mut flags = [0u32; 1];
+    let visited = AtomicView::from_slice(&mut flags);
+    visited.set_bit(0);
+    let root = borrow::reach(
+        View::from_slice(&row_ptr),
+        View::from_slice(&col),
+        visited,
+        0,
+    );
+    let (_, stats) = rt.run(root).unwrap();
+    assert_eq!((flags[0], stats.tasks_executed), ((1 << 12) - 1, 12));
+
+    let mut teams = CpuRuntime::new(CpuConfig::new().threads(2).team(2)).unwrap();
+    let xs: Vec<u32> = (1..=12).collect();
+    let mut total = [0u64];
+    let root = block_program::sum(View::from_slice(&xs), AtomicView::from_slice(&mut total), 4);
+    teams.run(root).unwrap();
+    assert_eq!(total, [78]);
 }
 
 #[test]

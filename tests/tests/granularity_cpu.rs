@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_sorted_permutation, counter, random_input, tree_table};
-use gtap_examples::buf::Buf;
+use gtap::ViewMut;
 use gtap_examples::{cilksort, fib, mergesort, nqueens, tree};
 use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
@@ -84,14 +84,14 @@ fn the_papers_programs_give_the_same_results_with_the_policy_on_and_off() {
         for algo in 0..2 {
             let mut data = input.clone();
             let mut tmp = vec![0u32; input.len()];
-            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-            let n = input.len();
+            let (d, t) = (
+                ViewMut::from_slice(&mut data),
+                ViewMut::from_slice(&mut tmp),
+            );
             match algo {
-                0 => rt
-                    .run(mergesort::program::mergesort(d, t, 0, n, 16))
-                    .map(|_| ()),
+                0 => rt.run(mergesort::program::mergesort(d, t, 16)).map(|_| ()),
                 _ => rt
-                    .run(cilksort::program::cilksort(d, t, 0, n, 16, 32))
+                    .run(cilksort::program::cilksort(d, t, 16, 32))
                     .map(|_| ()),
             }
             .unwrap();

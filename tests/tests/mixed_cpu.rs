@@ -105,15 +105,22 @@ fn mixed_bfs(
     block_degree: u32,
     grains: Option<(u32, u32)>,
 ) -> Vec<u32> {
-    use gtap_examples::bfs_mixed::{self, Bfs, Depths, UNREACHED};
+    use gtap::AtomicView;
+    use gtap_examples::bfs_mixed::{self, Bfs, UNREACHED};
     use gtap_examples::csr_view::CsrView;
     let mut depths = vec![UNREACHED; g.n as usize];
     depths[source as usize] = 0;
-    let mut s = Bfs::new(CsrView::new(g), Depths::new(&mut depths), block_degree);
-    if let Some((grain, block_grain)) = grains {
-        s = s.grains(grain, block_grain);
+    {
+        let mut s = Bfs::new(
+            CsrView::new(g),
+            AtomicView::from_slice(&mut depths),
+            block_degree,
+        );
+        if let Some((grain, block_grain)) = grains {
+            s = s.grains(grain, block_grain);
+        }
+        rt.run(bfs_mixed::root(s, source)).unwrap();
     }
-    rt.run(bfs_mixed::root(s, source)).unwrap();
     depths
 }
 

@@ -199,7 +199,8 @@ fn cilksort_with_block_sorts_and_merges_sorts() {
 }
 
 fn bfs_with_thread_and_block_expansions_finds_every_depth() {
-    use gtap_examples::bfs_mixed::{self, Bfs, Depths, UNREACHED};
+    use gtap::DeviceVec;
+    use gtap_examples::bfs_mixed::{self, Bfs, UNREACHED};
     use gtap_examples::graph::bfs::bfs_sequential;
     use gtap_examples::graph::device::DeviceCsr;
     use gtap_examples::graph::{Csr, kronecker, road};
@@ -246,18 +247,16 @@ fn bfs_with_thread_and_block_expansions_finds_every_depth() {
                     (32, (7, 5)),
                     (u32::MAX, (2, 2)),
                 ] {
-                    let depths = upload(&gpu, &init);
-                    // SAFETY: `depths` holds `n` u32s in device memory and outlives the run.
-                    let view =
-                        unsafe { Depths::from_raw(device_ptr(&gpu, &depths) as *mut u32, g.n) };
-                    let s = Bfs::new(dg.view(), view, block_degree).grains(grains.0, grains.1);
+                    let mut depths = DeviceVec::from_slice(&rt, &init).unwrap();
+                    let s = Bfs::new(dg.view(), depths.atomics(), block_degree)
+                        .grains(grains.0, grains.1);
                     let shape = format!(
                         "{what} from {source}, blocks from degree {block_degree}, grains \
                          {grains:?}, {grid} blocks of {block}"
                     );
                     rt.run(bfs_mixed::root(s, source))
                         .unwrap_or_else(|e| panic!("BFS of {shape}: {e}"));
-                    assert_eq!(download(&gpu, &depths), want, "BFS of {shape}");
+                    assert_eq!(depths.to_vec().unwrap(), want, "BFS of {shape}");
                 }
             }
         }
@@ -265,6 +264,7 @@ fn bfs_with_thread_and_block_expansions_finds_every_depth() {
 }
 
 fn trees_with_heavy_nodes_on_blocks_match_the_thread_programs() {
+    use gtap::DeviceVec;
     use gtap_examples::tree::{self, Work};
     use gtap_examples::tree_mixed::{Heavy, full_binary_mixed, pruned_mixed};
     let leaked = common::tree_table();
@@ -278,12 +278,9 @@ fn trees_with_heavy_nodes_on_blocks_match_the_thread_programs() {
         let Some(mut rt) = common::runtime(gtap_examples::PTX, config) else {
             return;
         };
-        let gpu = rt.gpu().clone();
-        let table = upload(&gpu, leaked);
+        let table = DeviceVec::from_slice(&rt, leaked).unwrap();
         for (m, c) in [(16, 16), (0, 5), (100, 3), (1000, 1000)] {
-            // SAFETY: the device table holds 4096 u64s and outlives the runs.
-            let w =
-                unsafe { Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c) };
+            let w = Work::from_view(table.view(), m, c);
             let host = Work::new(leaked, m, c);
             let some = Heavy {
                 mem_ops: 100,

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{check_sorted_permutation, random_input, tree_table};
-use gtap_examples::buf::Buf;
+use gtap::ViewMut;
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::RunError;
@@ -161,8 +161,11 @@ fn the_epaq_classifiers_use_the_queues_they_claim() {
     let cs = |queues| {
         bad(queues, &|rt: &mut CpuRuntime| {
             let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
-            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-            rt.run(cilksort_epaq::program::cilksort(d, t, 0, 5000, 64, 64, 1))
+            let (d, t) = (
+                ViewMut::from_slice(&mut data),
+                ViewMut::from_slice(&mut tmp),
+            );
+            rt.run(cilksort_epaq::program::cilksort(d, t, 64, 64, 1))
                 .map(|_| ())
         })
     };
@@ -192,13 +195,14 @@ fn cilksort_with_epaq_queues_sorts_and_runs_the_reference_task_count() {
         for (n, sort_cutoff, merge_cutoff) in cases {
             let input = random_input(n, n as u64 + 11);
             let (mut data, mut tmp) = (input.clone(), vec![0u32; n]);
-            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+            let (d, t) = (
+                ViewMut::from_slice(&mut data),
+                ViewMut::from_slice(&mut tmp),
+            );
             let (_, stats) = rt
                 .run(cilksort_epaq::program::cilksort(
                     d,
                     t,
-                    0,
-                    n,
                     sort_cutoff,
                     merge_cutoff,
                     epaq,
@@ -207,14 +211,7 @@ fn cilksort_with_epaq_queues_sorts_and_runs_the_reference_task_count() {
             check_sorted_permutation(&input, &data);
 
             let (mut walked, mut tmp) = (input.clone(), vec![0u32; n]);
-            let want = cilksort_epaq::task_count(
-                Buf::new(&mut walked),
-                Buf::new(&mut tmp),
-                0,
-                n,
-                sort_cutoff,
-                merge_cutoff,
-            );
+            let want = cilksort_epaq::task_count(&mut walked, &mut tmp, sort_cutoff, merge_cutoff);
             assert_eq!(walked, data, "the reference walk sorts too");
             let what =
                 format!("cilksort {n}, cutoffs {sort_cutoff}/{merge_cutoff}, {queues} queue(s)");
@@ -222,16 +219,12 @@ fn cilksort_with_epaq_queues_sorts_and_runs_the_reference_task_count() {
 
             // The plain program runs the same tasks.
             let mut plain = input.clone();
-            let (d, t) = (Buf::new(&mut plain), Buf::new(&mut tmp));
+            let (d, t) = (
+                ViewMut::from_slice(&mut plain),
+                ViewMut::from_slice(&mut tmp),
+            );
             let (_, plain_stats) = rt
-                .run(cilksort::program::cilksort(
-                    d,
-                    t,
-                    0,
-                    n,
-                    sort_cutoff,
-                    merge_cutoff,
-                ))
+                .run(cilksort::program::cilksort(d, t, sort_cutoff, merge_cutoff))
                 .unwrap();
             assert_eq!(
                 plain_stats.tasks_executed, want,
@@ -252,17 +245,12 @@ fn cilksort_with_epaq_queues_handles_many_duplicates() {
     )
     .unwrap();
     let (mut data, mut tmp) = (input.clone(), vec![0u32; input.len()]);
-    let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-    rt.run(cilksort_epaq::program::cilksort(
-        d,
-        t,
-        0,
-        input.len(),
-        32,
-        32,
-        1,
-    ))
-    .unwrap();
+    let (d, t) = (
+        ViewMut::from_slice(&mut data),
+        ViewMut::from_slice(&mut tmp),
+    );
+    rt.run(cilksort_epaq::program::cilksort(d, t, 32, 32, 1))
+        .unwrap();
     check_sorted_permutation(&input, &data);
 }
 
@@ -273,9 +261,11 @@ fn mergesort_sorts_random_arrays() {
         let input = random_input(n, n as u64 + 1);
         let mut data = input.clone();
         let mut tmp = vec![0u32; n];
-        let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-        rt.run(mergesort::program::mergesort(d, t, 0, n, cutoff))
-            .unwrap();
+        let (d, t) = (
+            ViewMut::from_slice(&mut data),
+            ViewMut::from_slice(&mut tmp),
+        );
+        rt.run(mergesort::program::mergesort(d, t, cutoff)).unwrap();
         check_sorted_permutation(&input, &data);
     }
 }
@@ -293,16 +283,12 @@ fn cilksort_sorts_random_arrays() {
         let input = random_input(n, n as u64 + 7);
         let mut data = input.clone();
         let mut tmp = vec![0u32; n];
-        let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-        rt.run(cilksort::program::cilksort(
-            d,
-            t,
-            0,
-            n,
-            sort_cutoff,
-            merge_cutoff,
-        ))
-        .unwrap();
+        let (d, t) = (
+            ViewMut::from_slice(&mut data),
+            ViewMut::from_slice(&mut tmp),
+        );
+        rt.run(cilksort::program::cilksort(d, t, sort_cutoff, merge_cutoff))
+            .unwrap();
         check_sorted_permutation(&input, &data);
     }
 }
@@ -313,9 +299,11 @@ fn cilksort_handles_many_duplicates() {
     let input: Vec<u32> = random_input(20_000, 3).into_iter().map(|v| v % 7).collect();
     let mut data = input.clone();
     let mut tmp = vec![0u32; input.len()];
-    let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-    rt.run(cilksort::program::cilksort(d, t, 0, input.len(), 8, 16))
-        .unwrap();
+    let (d, t) = (
+        ViewMut::from_slice(&mut data),
+        ViewMut::from_slice(&mut tmp),
+    );
+    rt.run(cilksort::program::cilksort(d, t, 8, 16)).unwrap();
     check_sorted_permutation(&input, &data);
 }
 

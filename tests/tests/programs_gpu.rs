@@ -5,9 +5,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::{check_sorted_permutation, device_ptr, download, random_input, upload};
-use gtap_examples::buf::{Buf, Rng};
+use common::{check_sorted_permutation, random_input};
+use gtap::DeviceVec;
 use gtap_examples::fib::Leaf;
+use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 
 use gtap_host::Gpu;
@@ -181,30 +182,22 @@ fn cilksort_with_epaq_queues_is_correct_on_every_shape() {
         .iter()
         .map(|&(sc, mc)| {
             let (mut d, mut t) = (input.clone(), vec![0u32; n]);
-            cilksort_epaq::task_count(Buf::new(&mut d), Buf::new(&mut t), 0, n, sc, mc)
+            cilksort_epaq::task_count(&mut d, &mut t, sc, mc)
         })
         .collect();
     for config in shapes() {
         for (mut rt, queues, epaq) in with_queues(&config, &CILKSORT_EPAQ) {
-            let gpu = rt.gpu().clone();
-            let tmp = upload(&gpu, &vec![0u32; n]);
+            let mut tmp = DeviceVec::<u32>::zeros(&rt, n).unwrap();
             for (&(sc, mc), &want) in cutoffs.iter().zip(&counts) {
-                let data = upload(&gpu, &input);
-                // SAFETY: both device buffers hold `n` u32s and outlive the run.
-                let (d, t) = unsafe {
-                    (
-                        Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
-                        Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
-                    )
-                };
-                let (_, stats) = rt
-                    .run(cilksort_epaq::program::cilksort(d, t, 0, n, sc, mc, epaq))
-                    .unwrap();
+                let mut data = DeviceVec::from_slice(&rt, &input).unwrap();
+                let root =
+                    cilksort_epaq::program::cilksort(data.view_mut(), tmp.view_mut(), sc, mc, epaq);
+                let (_, stats) = rt.run(root).unwrap();
                 let what = format!(
                     "cilksort {n}, cutoffs {sc}/{mc}, {queues} queue(s), {:?}",
                     rt.config()
                 );
-                check_sorted_permutation(&input, &download(&gpu, &data));
+                check_sorted_permutation(&input, &data.to_vec().unwrap());
                 assert_eq!(stats.tasks, want, "tasks of {what}");
             }
         }
@@ -240,22 +233,19 @@ fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
     let n = 5_000_000;
     let input = random_input(n, 5);
     for (mut rt, queues, epaq) in with_queues(&config, &CILKSORT_EPAQ) {
-        let gpu = rt.gpu().clone();
-        let tmp = upload(&gpu, &vec![0u32; n]);
+        let mut tmp = DeviceVec::<u32>::zeros(&rt, n).unwrap();
         for cutoff in [64, 4096] {
-            let data = upload(&gpu, &input);
-            // SAFETY: both device buffers hold `n` u32s and outlive the run.
-            let (d, t) = unsafe {
-                (
-                    Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
-                    Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
-                )
-            };
-            rt.run(cilksort_epaq::program::cilksort(
-                d, t, 0, n, cutoff, cutoff, epaq,
-            ))
-            .unwrap_or_else(|e| panic!("cilksort {n} cutoff {cutoff}, {queues} queue(s): {e}"));
-            check_sorted_permutation(&input, &download(&gpu, &data));
+            let mut data = DeviceVec::from_slice(&rt, &input).unwrap();
+            let root = cilksort_epaq::program::cilksort(
+                data.view_mut(),
+                tmp.view_mut(),
+                cutoff,
+                cutoff,
+                epaq,
+            );
+            rt.run(root)
+                .unwrap_or_else(|e| panic!("cilksort {n} cutoff {cutoff}, {queues} queue(s): {e}"));
+            check_sorted_permutation(&input, &data.to_vec().unwrap());
         }
     }
 }
@@ -340,28 +330,27 @@ fn nqueens_is_correct_on_every_shape() {
 
 fn sorts_are_correct_on_every_shape() {
     for mut rt in runtimes() {
-        let gpu = rt.gpu().clone();
         for (n, seed) in [(1usize, 1u64), (1000, 2), (100_003, 3)] {
             let input = random_input(n, seed);
-            let data = upload(&gpu, &input);
-            let tmp = upload(&gpu, &vec![0u32; n]);
-            // SAFETY: both device buffers hold `n` u32s and outlive the run.
-            let (d, t) = unsafe {
-                (
-                    Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
-                    Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
-                )
-            };
-            rt.run(mergesort::program::mergesort(d, t, 0, n, 128))
-                .unwrap();
-            check_sorted_permutation(&input, &download(&gpu, &data));
+            let mut data = DeviceVec::from_slice(&rt, &input).unwrap();
+            let mut tmp = DeviceVec::<u32>::zeros(&rt, n).unwrap();
+            rt.run(mergesort::program::mergesort(
+                data.view_mut(),
+                tmp.view_mut(),
+                128,
+            ))
+            .unwrap();
+            check_sorted_permutation(&input, &data.to_vec().unwrap());
 
-            let data = upload(&gpu, &input);
-            // SAFETY: as above.
-            let d = unsafe { Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n) };
-            rt.run(cilksort::program::cilksort(d, t, 0, n, 64, 256))
-                .unwrap();
-            check_sorted_permutation(&input, &download(&gpu, &data));
+            data.copy_from(&input).unwrap();
+            rt.run(cilksort::program::cilksort(
+                data.view_mut(),
+                tmp.view_mut(),
+                64,
+                256,
+            ))
+            .unwrap();
+            check_sorted_permutation(&input, &data.to_vec().unwrap());
         }
     }
 }
@@ -371,12 +360,8 @@ fn trees_are_correct_on_every_shape() {
     let host_table: Vec<u64> = (0..1 << 12).map(|_| rng.next()).collect();
     let leaked: &'static [u64] = Box::leak(host_table.clone().into_boxed_slice());
     for mut rt in runtimes() {
-        let gpu = rt.gpu().clone();
-        let table = upload(&gpu, &host_table);
-        // SAFETY: the device table holds 4096 u64s and outlives the runs.
-        let dev_work = |m, c| unsafe {
-            tree::Work::from_raw(device_ptr(&gpu, &table) as *const u64, 1 << 12, m, c)
-        };
+        let table = DeviceVec::from_slice(&rt, &host_table).unwrap();
+        let dev_work = |m, c| tree::Work::from_view(table.view(), m, c);
         for depth in [0, 5, 12] {
             let (got, _) = rt
                 .run(tree::full_binary::node(depth, 0, dev_work(16, 16)))

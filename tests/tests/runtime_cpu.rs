@@ -76,3 +76,24 @@ fn a_batch_runs_through_the_runtime_and_names_a_failing_root() {
         "{err}"
     );
 }
+
+#[test]
+fn device_vectors_are_made_for_the_runtime_that_runs_the_tasks() {
+    use gtap::DeviceVec;
+    use gtap_examples::mergesort;
+    let mut rt = Runtime::cpu(CpuConfig::new().threads(2)).unwrap();
+    let input: Vec<u32> = (0..5000u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
+        .collect();
+    let mut data = DeviceVec::from_slice(&rt, &input).unwrap();
+    let mut tmp = DeviceVec::<u32>::zeros(&rt, input.len()).unwrap();
+    rt.run(mergesort::program::mergesort(
+        data.view_mut(),
+        tmp.view_mut(),
+        64,
+    ))
+    .unwrap();
+    let mut want = input.clone();
+    want.sort_unstable();
+    assert_eq!(data.to_vec().unwrap(), want);
+}

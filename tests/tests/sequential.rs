@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_sorted_permutation, counter, random_input, tree_table};
-use gtap_examples::buf::Buf;
+use gtap::ViewMut;
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_tests::lang;
@@ -57,11 +57,14 @@ fn sort_sequential_versions_sort() {
         for algo in 0..3 {
             let mut data = input.clone();
             let mut tmp = vec![0u32; n];
-            let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
+            let (d, t) = (
+                ViewMut::from_slice(&mut data),
+                ViewMut::from_slice(&mut tmp),
+            );
             match algo {
-                0 => mergesort::program::seq::mergesort(d, t, 0, n, cutoff),
-                1 => cilksort::program::seq::cilksort(d, t, 0, n, cutoff, 2 * cutoff),
-                _ => cilksort_epaq::program::seq::cilksort(d, t, 0, n, cutoff, 2 * cutoff, 1),
+                0 => mergesort::program::seq::mergesort(d, t, cutoff),
+                1 => cilksort::program::seq::cilksort(d, t, cutoff, 2 * cutoff),
+                _ => cilksort_epaq::program::seq::cilksort(d, t, cutoff, 2 * cutoff, 1),
             }
             check_sorted_permutation(&input, &data);
         }

@@ -58,29 +58,42 @@ impl Ctx {
 /// Checks that what `spawn!` was given is a call of a task of program `P` (one error, at the
 /// user's expression, when it is not).
 #[inline(always)]
-pub fn into_call<P: Program, C: IntoCall<P>>(call: C) -> Call<P, C::Output> {
+pub fn into_call<'g, P: Program, C: IntoCall<'g, P>>(call: C) -> Call<'g, P, C::Output> {
     call.into_call()
 }
 
 /// Compile-time check that `T` may be a task parameter (see [`TaskArg`](super::TaskArg)).
 pub fn assert_task_arg<T: super::TaskArg + ?Sized>() {}
 
+/// Compile-time check that `T` may be a block task's parameter (see
+/// [`BlockArg`](super::program::BlockArg)).
+pub fn assert_block_arg<T: super::program::BlockArg + ?Sized>() {}
+
+/// Whether `T` has drop glue, for the macro's compile-time check that a task parameter has
+/// none: frames move between threads and records bytewise, and the GPU never runs a drop.
+pub const fn has_drop_glue<T>() -> bool {
+    core::mem::needs_drop::<T>()
+}
+
 /// Compile-time check that `T` may be a task result (see [`TaskResult`](super::TaskResult)).
 pub fn assert_task_result<T: super::TaskResult + ?Sized>() {}
 
-/// `let h = spawn!(queue(q), f(x));`: spawns `call` with its result going to `slot`.
+/// `let h = spawn!(queue(q), f(x));`: spawns `call` with its result going to `slot`. The
+/// handle holds the borrows of the slot and of the call's arguments (`'c`).
 ///
 /// # Safety
 /// `ctx` is the running task's context; `slot` is in the running task's frame and is not
-/// moved or reused until a `taskwait!()` covering this child has returned (the macro's scope
-/// check guarantees both).
+/// moved or reused until a `taskwait!()` covering this child has returned; the returned
+/// handle is kept (and then given to [`end_borrow`](super::handle::end_borrow)) until that
+/// taskwait has returned, so that what the arguments borrow lives and stays untouched
+/// while the child may run (the macro's scope check and lowering guarantee all three).
 #[inline(always)]
-pub unsafe fn spawn<'a, P: Program, R>(
+pub unsafe fn spawn<'a, 'c, P: Program, R>(
     ctx: *mut Ctx,
     slot: &'a Slot<R>,
-    call: Call<P, R>,
+    call: Call<'c, P, R>,
     queue: u32,
-) -> Pending<'a, R> {
+) -> Pending<'a, 'c, R> {
     // SAFETY: forwarded from this function's contract.
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
         // SAFETY: the slot holds `R`, the called task's result type; nothing reads it before
@@ -97,9 +110,11 @@ pub unsafe fn spawn<'a, P: Program, R>(
 /// `spawn!(queue(q), f(x));`: spawns `call` and discards its result.
 ///
 /// # Safety
-/// `ctx` is the running task's context.
+/// `ctx` is the running task's context, and what the call's arguments borrow (`'g`) lives
+/// and stays untouched until the running task is complete (the macro makes `'g` the running
+/// task's own argument lifetime).
 #[inline(always)]
-pub unsafe fn spawn_detached<P: Program, R>(ctx: *mut Ctx, call: Call<P, R>, queue: u32) {
+pub unsafe fn spawn_detached<'g, P: Program, R>(ctx: *mut Ctx, call: Call<'g, P, R>, queue: u32) {
     // SAFETY: forwarded from this function's contract.
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
         // The result is dropped, as a detached child's is.
@@ -115,12 +130,13 @@ pub unsafe fn spawn_detached<P: Program, R>(ctx: *mut Ctx, call: Call<P, R>, que
 /// slot of `slots`. Past the capacity of `slots`, the run stops with an error.
 ///
 /// # Safety
-/// As [`spawn`], for the storage behind `slots`.
+/// As [`spawn`], for the storage behind `slots`, whose handle holds the borrow of the
+/// arguments (`'c`) until the taskwait.
 #[inline(always)]
-pub unsafe fn spawn_into<P: Program, R, const N: usize>(
+pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
     ctx: *mut Ctx,
-    slots: &PendingSlots<'_, R, N>,
-    call: Call<P, R>,
+    slots: &PendingSlots<'_, 'c, R, N>,
+    call: Call<'c, P, R>,
     queue: u32,
 ) {
     let next = slots.__next();
@@ -177,12 +193,14 @@ pub unsafe fn deliver<R>(ctx: *mut Ctx, value: R) {
 ///
 /// # Safety
 /// `ctx` is the running block task's context; `slot` is the handle's slot, a local of the
-/// task's frame that lives until the taskwait covering this child has returned.
+/// task's frame that lives until the taskwait covering this child has returned; what the
+/// call's arguments borrow lives until the running task is complete (as for
+/// [`spawn_detached`]).
 #[inline(always)]
-pub unsafe fn spawn_block<P: Program, R>(
+pub unsafe fn spawn_block<'g, P: Program, R>(
     ctx: *mut Ctx,
     slot: *mut R,
-    call: Call<P, R>,
+    call: Call<'g, P, R>,
     queue: u32,
 ) {
     // SAFETY: the running task owns its context.
@@ -217,7 +235,7 @@ pub unsafe fn begin_wait_block(ctx: *mut Ctx, queue: u32, site: u32) {
 /// # Safety
 /// `slot` is empty and nothing reads it before that `taskwait!()` (the macro's scope check).
 #[inline(always)]
-pub unsafe fn seq_spawn<'a, R>(slot: &'a Slot<R>, value: R, queue: u32) -> Pending<'a, R> {
+pub unsafe fn seq_spawn<'a, R>(slot: &'a Slot<R>, value: R, queue: u32) -> Pending<'a, 'static, R> {
     let _ = queue;
     // SAFETY: the slot is empty and unread (contract).
     unsafe { slot.as_ptr().write(value) };
@@ -230,7 +248,7 @@ pub unsafe fn seq_spawn<'a, R>(slot: &'a Slot<R>, value: R, queue: u32) -> Pendi
 /// # Panics
 /// If all `N` slots are taken (where the task would stop its run with `SlotsFull`).
 #[inline(always)]
-pub fn seq_spawn_into<R, const N: usize>(slots: &PendingSlots<'_, R, N>, value: R, queue: u32) {
+pub fn seq_spawn_into<R, const N: usize>(slots: &PendingSlots<'_, '_, R, N>, value: R, queue: u32) {
     let _ = queue;
     match slots.__next() {
         // SAFETY: a slot just handed out by `__next`: empty, and read only after the

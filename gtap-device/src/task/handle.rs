@@ -1,7 +1,7 @@
 //! Where a child's result goes, and the types that say whether it may be read yet.
 //!
 //! `let a = spawn!(fib(n - 1));` becomes a hidden [`Slot`] in the parent's frame plus
-//! `a: Pending<'_, u64>` borrowing it. The child writes its result straight into the slot
+//! `a: Pending<'_, '_, u64>` borrowing it. The child writes its result straight into the slot
 //! (the frame lives in the parent's task record and never moves), so a finished child needs
 //! no record of its own any more. `taskwait!()` re-binds every handle in scope as a
 //! [`Joined`] handle, made from its slot ([`Slot::__joined`]), and only a joined handle can
@@ -11,13 +11,19 @@
 //! the macro checks that each handle's block reaches a `taskwait!()` before it ends, so a
 //! running child never writes into storage the parent has reused.
 //!
+//! A pending handle also holds the borrow of the child's arguments (its second lifetime):
+//! the macro ends each pending handle *after* the suspension of the taskwait that joins it
+//! ([`end_borrow`]), so what the child borrowed stays borrowed, to the compiler, exactly as
+//! long as the child may run (see [`crate::data`]). Pending handles are zero-sized: keeping
+//! them across the suspension costs no frame space.
+//!
 //! # Memory ordering
 //! The child's plain store of the result happens before its release decrement of the parent's
 //! join counter; the parent is resumed only after an acquire that reads that decrement (see
 //! the runtime's join protocol), so the parent's read of the slot sees the result.
 
 use core::cell::UnsafeCell;
-use core::marker::PhantomPinned;
+use core::marker::{PhantomData, PhantomPinned};
 use core::mem::MaybeUninit;
 
 /// Storage for one child's result, in the parent's frame. Written once by the child.
@@ -58,10 +64,18 @@ impl<R> Slot<R> {
 /// A child's result that may not be read yet: it is spawned and not yet joined.
 ///
 /// There is deliberately no way to read it. After `taskwait!()` the same name refers to a
-/// [`Joined`] handle.
-pub struct Pending<'a, R> {
-    slot: &'a Slot<R>,
+/// [`Joined`] handle. `'a` borrows the result's slot, `'c` what the child's arguments borrow.
+pub struct Pending<'a, 'c, R> {
+    _slot: PhantomData<&'a Slot<R>>,
+    _args: PhantomData<&'c ()>,
 }
+
+impl<R> Clone for Pending<'_, '_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Pending<'_, '_, R> {}
 
 /// Marks the handle types whose result may be read. A pending handle is not one of them.
 #[diagnostic::on_unimplemented(
@@ -71,10 +85,14 @@ pub struct Pending<'a, R> {
 )]
 pub trait Readable {}
 
-impl<'a, R> Pending<'a, R> {
+impl<'a, 'c, R> Pending<'a, 'c, R> {
     #[doc(hidden)]
     pub fn __new(slot: &'a Slot<R>) -> Self {
-        Pending { slot }
+        let _ = slot;
+        Pending {
+            _slot: PhantomData,
+            _args: PhantomData,
+        }
     }
 
     /// Reading a pending handle is a compile error; see [`Readable`].
@@ -84,15 +102,15 @@ impl<'a, R> Pending<'a, R> {
     {
         unreachable!("Pending is never Readable")
     }
+}
 
-    /// The joined handle, once the taskwait covering this child has returned.
-    ///
-    /// # Safety
-    /// The `taskwait!()` that covers the child has completed (the macro calls this right after it).
-    #[doc(hidden)]
-    pub unsafe fn __joined(self) -> Joined<'a, R> {
-        Joined { slot: self.slot }
-    }
+/// Ends the borrows that a pending handle holds (the child's arguments and its slot): what
+/// the macro emits after the suspension of the taskwait that joins the child, so that the
+/// compiler sees them borrowed until then.
+#[doc(hidden)]
+#[inline(always)]
+pub fn end_borrow<T: Copy>(pending: T) {
+    let _ = pending;
 }
 
 /// A child's result after the `taskwait!()` that joined it.
@@ -146,15 +164,27 @@ impl<R, const N: usize> Slots<R, N> {
     }
 }
 
-/// Results of children spawned `into` a [`Slots`], not yet joined.
-pub struct PendingSlots<'a, R, const N: usize> {
+/// Results of children spawned `into` a [`Slots`], not yet joined. `'c` is what every
+/// child's arguments borrow, until the taskwait that joins them.
+pub struct PendingSlots<'a, 'c, R, const N: usize> {
     slots: &'a Slots<R, N>,
+    _args: PhantomData<&'c ()>,
 }
 
-impl<'a, R, const N: usize> PendingSlots<'a, R, N> {
+impl<R, const N: usize> Clone for PendingSlots<'_, '_, R, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R, const N: usize> Copy for PendingSlots<'_, '_, R, N> {}
+
+impl<'a, 'c, R, const N: usize> PendingSlots<'a, 'c, R, N> {
     #[doc(hidden)]
     pub fn __new(slots: &'a Slots<R, N>) -> Self {
-        PendingSlots { slots }
+        PendingSlots {
+            slots,
+            _args: PhantomData,
+        }
     }
 
     /// How many children were spawned into these slots so far.
@@ -194,7 +224,7 @@ impl<'a, R, const N: usize> PendingSlots<'a, R, N> {
     }
 
     /// # Safety
-    /// As [`Pending::__joined`].
+    /// As [`Slots::__joined`].
     #[doc(hidden)]
     pub unsafe fn __joined(self) -> JoinedSlots<'a, R, N> {
         JoinedSlots { slots: self.slots }

@@ -23,10 +23,12 @@
 //! | [`ctx`] | [`Ctx`], the resume argument, and the calls `spawn!`/`taskwait!` expand to |
 //! | [`handle`] | result slots and the pending/joined handle types |
 //! | [`checks`] | the compile-time frame-size check and the stand-in for a task called like a function |
+//! | [`gpu_root`] | whether a call's arguments hold references (it may not be a GPU root then) |
 
 pub mod block;
 pub mod checks;
 pub mod ctx;
+pub mod gpu_root;
 pub mod handle;
 pub mod program;
 
@@ -35,4 +37,4 @@ pub use ctx::Ctx;
 pub use handle::{
     BlockJoined, BlockPending, Joined, JoinedSlots, Pending, PendingSlots, Readable, Slot, Slots,
 };
-pub use program::{Call, IntoCall, Program, Step, TaskArg, TaskResult};
+pub use program::{BlockArg, Call, IntoCall, Program, Step, TaskArg, TaskResult};

@@ -14,6 +14,10 @@ use super::Ctx;
 pub trait Program: Sized + 'static {
     /// One variant per task, holding that task's frame: a pinned state machine whose
     /// variants hold what is live at each `taskwait!()`.
+    ///
+    /// `'static` as a type, but a frame may hold borrows whose lifetime was erased: its
+    /// task's arguments may borrow, for as long as the [`Call`] that made it said (`'g`).
+    /// Whoever holds a frame keeps it within that lifetime (a parent's join, a run).
     type Task: 'static;
 
     /// One variant per task, holding its arguments: a `#[repr(C)]` enum of `#[repr(C)]`
@@ -104,25 +108,74 @@ pub enum Step {
 
 /// A call of a task, not yet run: what `fib(40)` evaluates to inside a program module.
 /// Spawn it with `spawn!`, or hand it to a runtime as the root task.
+///
+/// `'g` is how long the call's arguments may be used: as long as what they borrow lives
+/// (`'static` for arguments that borrow nothing). `spawn!` keeps that borrow until the
+/// `taskwait!()` that joins the child, and a runtime keeps it until the run is over, which is
+/// what makes references and views sound task arguments (see [`crate::data`]).
 #[must_use = "a task call does nothing until it is spawned (`spawn!(f(x))` inside a task) or run as a root task (`Runtime::run`); `seq::f(x)` calls a task as a plain function"]
-pub struct Call<P: Program, R> {
-    task: P::Task,
-    args: P::Args,
+pub struct Call<'g, P: Program, R> {
+    made: Made<P>,
+    /// The called task's position in [`Program::TASK_NAMES`].
+    index: u32,
     /// `spawn!(task, ..)`: the spawn makes a task whatever the granularity policy says.
     forced: bool,
+    /// The task's parameter types name a lifetime: its arguments may borrow data that a
+    /// runtime must not release before every task of the run has completed.
+    borrows: bool,
+    /// No parameter holds a reference (`&T`, `&mut T`) anywhere in its type: the arguments
+    /// may be handed to the GPU as a root (views and plain values may; references made on the
+    /// host point into host memory).
+    gpu_root: bool,
     _result: PhantomData<fn() -> R>,
+    _borrow: PhantomData<&'g ()>,
 }
 
-impl<P: Program, R> Call<P, R> {
-    /// Wraps a frame whose task returns `R`, with the arguments it was made from. Used by the
-    /// generated task constructors.
+/// What a [`Call`] was made from: generated code makes the arguments only (the frame is
+/// built from them when the call becomes a task, [`Program::start`]); programs lowered by
+/// hand give both.
+enum Made<P: Program> {
+    Args(P::Args),
+    Both(P::Task, P::Args),
+}
+
+impl<P: Program, R> Call<'static, P, R> {
+    /// Wraps a frame whose task returns `R`, with the arguments it was made from (programs
+    /// lowered by hand, whose arguments borrow nothing).
     #[doc(hidden)]
     pub fn __new(task: P::Task, args: P::Args) -> Self {
         Call {
-            task,
-            args,
+            index: P::task_index(&task),
+            made: Made::Both(task, args),
             forced: false,
+            borrows: false,
+            gpu_root: true,
             _result: PhantomData,
+            _borrow: PhantomData,
+        }
+    }
+}
+
+impl<'g, P: Program, R> Call<'g, P, R> {
+    /// A call of task `index` (of [`Program::TASK_NAMES`]) with `args`; how the generated
+    /// task constructors make one. `borrows` and `gpu_root` describe the task's parameter
+    /// types (see the fields).
+    ///
+    /// # Safety
+    /// `args` may borrow data that lives only for `'g` (its type says `'static`: the
+    /// program's `Args` enum has one type for every call); `index` is the task that `args`
+    /// calls, whose result type is `R`.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub unsafe fn __from_args(args: P::Args, index: u32, borrows: bool, gpu_root: bool) -> Self {
+        Call {
+            made: Made::Args(args),
+            index,
+            forced: false,
+            borrows,
+            gpu_root,
+            _result: PhantomData,
+            _borrow: PhantomData,
         }
     }
 
@@ -143,14 +196,35 @@ impl<P: Program, R> Call<P, R> {
         P::SEQ && !self.forced
     }
 
-    /// The call's arguments, without the frame (how a root task is sent to the GPU).
-    pub fn into_args(self) -> P::Args {
-        self.args
+    /// Whether the called task's parameter types name a lifetime, so that its arguments may
+    /// borrow data (a runtime that gives up on a run must then not return while a task may
+    /// still use them).
+    pub fn borrows(&self) -> bool {
+        self.borrows
     }
 
-    /// The frame to store in a task record.
+    /// Whether the call may be a root on the GPU: none of its parameter types holds a
+    /// reference (`&T`, `&mut T`), which the host could only have made into host memory.
+    /// Views (`View`, `ViewMut`, `AtomicView`) and plain values may cross.
+    pub fn gpu_root(&self) -> bool {
+        self.gpu_root
+    }
+
+    /// The call's arguments, without the frame (how a root task is sent to the GPU). They
+    /// may borrow for `'g`, which their type no longer says: keep using them within `'g`.
+    pub fn into_args(self) -> P::Args {
+        match self.made {
+            Made::Args(args) | Made::Both(_, args) => args,
+        }
+    }
+
+    /// The frame to store in a task record, which may borrow for `'g` as the arguments do.
+    #[inline(always)]
     pub fn into_task(self) -> P::Task {
-        self.task
+        match self.made {
+            Made::Args(args) => P::start(args),
+            Made::Both(task, _) => task,
+        }
     }
 
     /// Runs the call to its end on this thread, as the task's sequential version (see
@@ -166,19 +240,23 @@ impl<P: Program, R> Call<P, R> {
         let mut out = core::mem::MaybeUninit::<R>::uninit();
         // SAFETY: `out` holds an `R`, the result type of the task this call calls (a `Call`
         // is made only by that task's generated constructor); `P::SEQ` was checked above.
-        unsafe { P::run_seq(self.args, out.as_mut_ptr().cast()) };
+        // The arguments are used only during this call, within `'g`.
+        unsafe { P::run_seq(self.into_args(), out.as_mut_ptr().cast()) };
         // SAFETY: `run_seq` wrote the result.
         unsafe { out.assume_init() }
     }
 
     /// The name of the task being called.
     pub fn task_name(&self) -> &'static str {
-        P::task_name(&self.task)
+        P::TASK_NAMES
+            .get(self.index as usize)
+            .copied()
+            .unwrap_or("?")
     }
 
     /// The index of the task being called in [`Program::TASK_NAMES`].
     pub fn task_index(&self) -> u32 {
-        P::task_index(&self.task)
+        self.index
     }
 }
 
@@ -188,34 +266,50 @@ impl<P: Program, R> Call<P, R> {
     label = "expected a call of a #[gtap::task] fn of this program module, like `fib(n - 1)`",
     note = "spawn!(..) takes a task call; tasks of another #[gtap::program] module cannot be spawned here"
 )]
-pub trait IntoCall<P: Program> {
+pub trait IntoCall<'g, P: Program> {
     /// The task's result type.
     type Output;
     /// The call itself.
-    fn into_call(self) -> Call<P, Self::Output>;
+    fn into_call(self) -> Call<'g, P, Self::Output>;
 }
 
-impl<P: Program, R> IntoCall<P> for Call<P, R> {
+impl<'g, P: Program, R> IntoCall<'g, P> for Call<'g, P, R> {
     type Output = R;
-    fn into_call(self) -> Call<P, R> {
+    #[inline(always)]
+    fn into_call(self) -> Call<'g, P, R> {
         self
     }
 }
 
-/// A type a task may take as a parameter: copied into the child's record at spawn time, so
-/// `Copy` and owning nothing borrowed (`'static`).
+/// A type a task may take as a parameter: moved into the child's record at spawn time,
+/// where the child may run on another thread, so `Send`. Checked on the parameter type with
+/// its elided lifetimes as `'static` (the macro also checks that it has no drop glue: a
+/// frame is dropped wherever its task completes, and never on the GPU's terms).
 #[diagnostic::on_unimplemented(
-    message = "task parameters must be `Copy + 'static`, and `{Self}` is not",
-    note = "arguments are copied into the child's task record when it is spawned and the child may \
-            run on another thread or GPU core; pass plain values, `&'static` data or raw pointers to device memory"
+    message = "task parameters must be `Send`, and `{Self}` is not",
+    note = "a child may run on another thread: pass plain values, views (`gtap::View`, \
+            `gtap::ViewMut`, `gtap::AtomicView`), or references to `Sync` data"
 )]
 pub trait TaskArg {}
-impl<T: Copy + 'static> TaskArg for T {}
+impl<T: Send + 'static> TaskArg for T {}
 
-/// A type a task may return: written into its parent's frame by the child, so `Copy + 'static`.
+/// A type a block task may take as a parameter: every thread of the team runs the task
+/// with its own copy of the frame, so `Copy` (and, as every parameter, [`TaskArg`]).
 #[diagnostic::on_unimplemented(
-    message = "task results must be `Copy + 'static`, and `{Self}` is not",
-    note = "a child writes its result into its parent's frame when it returns"
+    message = "block task parameters must be `Copy`, and `{Self}` is not",
+    note = "every thread of a block task's team has its own copy of the frame: pass plain \
+            values, shared views (`gtap::View`, `&[T]`) or atomics (`gtap::AtomicView`); an \
+            exclusive view (`ViewMut`, `&mut [T]`) would be held by every thread at once"
+)]
+pub trait BlockArg {}
+impl<T: Copy + TaskArg> BlockArg for T {}
+
+/// A type a task may return: written into its parent's frame by the child, on another
+/// thread perhaps, so `Copy + Send + 'static`: a result carries values, never borrows.
+#[diagnostic::on_unimplemented(
+    message = "task results must be `Copy + Send + 'static`, and `{Self}` is not",
+    note = "a child writes its result into its parent's frame when it returns; results carry \
+            values back, while what a child borrowed comes back to its parent at the taskwait"
 )]
 pub trait TaskResult {}
-impl<T: Copy + 'static> TaskResult for T {}
+impl<T: Copy + Send + 'static> TaskResult for T {}

@@ -240,9 +240,16 @@ impl CpuRuntime {
     /// the tasks left unfinished are dropped, and the error says which limit to raise. The
     /// runtime stays usable for the next run. A task that does not return after the timeout
     /// ends the run with [`CpuError::Stuck`] instead (see there).
-    pub fn run<P: Program, R: Copy + Send + 'static>(
+    ///
+    /// `root` may borrow (slices of host memory, views of `DeviceVec`s made for the CPU
+    /// backend, `'g`): the borrow lasts until this call returns, after every worker has left
+    /// the run. That is why a run whose root task takes a borrowing parameter
+    /// ([`Call::borrows`]) and has a task that never returns cannot end with
+    /// [`CpuError::Stuck`]: the stuck task would still use what the caller gets back. Such a
+    /// run aborts the process instead, after printing why.
+    pub fn run<'g, P: Program, R: Copy + Send + 'static>(
         &mut self,
-        root: Call<P, R>,
+        root: Call<'g, P, R>,
     ) -> Result<(R, CpuStats), CpuError> {
         let (mut values, stats) = self.run_roots(vec![root])?;
         Ok((values.pop().expect("one root, one result"), stats))
@@ -259,22 +266,25 @@ impl CpuRuntime {
     /// let roots: Vec<_> = (0..1000).map(|i| program::fib(10 + i % 10)).collect();
     /// let (values, stats) = rt.run_batch(roots)?;
     /// ```
-    pub fn run_batch<P: Program, R: Copy + Send + 'static>(
+    pub fn run_batch<'g, P: Program, R: Copy + Send + 'static>(
         &mut self,
-        roots: impl IntoIterator<Item = Call<P, R>>,
+        roots: impl IntoIterator<Item = Call<'g, P, R>>,
     ) -> Result<(Vec<R>, CpuStats), CpuError> {
-        let roots: Vec<Call<P, R>> = roots.into_iter().collect();
+        let roots: Vec<Call<'g, P, R>> = roots.into_iter().collect();
         if roots.is_empty() {
             return Ok((Vec::new(), CpuStats::default()));
         }
         self.run_roots(roots)
     }
 
-    /// One run of `roots` (at least one).
-    fn run_roots<P: Program, R: Copy + Send + 'static>(
+    /// One run of `roots` (at least one); what they borrow stays borrowed (`'g`) until this
+    /// call returns (see [`CpuRuntime::run`] for a stuck run that borrows).
+    fn run_roots<'g, P: Program, R: Copy + Send + 'static>(
         &mut self,
-        roots: Vec<Call<P, R>>,
+        roots: Vec<Call<'g, P, R>>,
     ) -> Result<(Vec<R>, CpuStats), CpuError> {
+        let borrows = roots.iter().any(Call::borrows);
+        let root_name = roots[0].task_name();
         // How the workers borrow: they are not scoped threads, because a stuck worker must be
         // able to outlive this call. Everything they use is in two heap allocations that this
         // function reaches only through raw pointers while they run: the `CpuMemory` (taken
@@ -346,9 +356,14 @@ impl CpuRuntime {
             unsafe { start_workers(run, panic_message, exits, threads, stack) };
         let workers = handles.len();
         if !wait_for_workers(run, exits, workers, started, timeout, spawn_error.is_some()) {
+            if borrows {
+                stuck_with_borrowed_data(P::NAME, root_name);
+            }
             // Leave the threads running: dropping their handles detaches them. The shared
             // state and the memory are leaked, so what the threads use stays valid; the next
-            // run allocates fresh memory (`self.memory` is `None`).
+            // run allocates fresh memory (`self.memory` is `None`). DeviceVecs made before
+            // may be in use by the stuck task too (a `'static` one, leaked for it).
+            crate::data::note_stuck();
             drop(handles);
             return Err(spawn_error.unwrap_or(CpuError::Stuck {
                 after: timeout.unwrap_or_default(),
@@ -373,6 +388,21 @@ impl CpuRuntime {
         }
         value.map(|v| (v, stats))
     }
+}
+
+/// A run of `program` whose root (`task`) borrows the caller's data has a worker stuck in a
+/// task past the timeout: returning would hand the caller back data that the task may still
+/// use, so the process ends here.
+#[cold]
+fn stuck_with_borrowed_data(program: &str, task: &str) -> ! {
+    eprintln!(
+        "gtap: a task of a run of program `{program}` (root task `{task}`) has not returned past \
+         the run's timeout, and the run borrows the caller's data (its root takes references or \
+         views), which the task may still use: the process is aborted. Find the task that does \
+         not return by running on the CPU backend with a root that borrows nothing ('static \
+         data), which reports CpuError::Stuck instead"
+    );
+    std::process::abort()
 }
 
 impl<'m, P: Program, R: Copy> Shared<'m, P, R> {

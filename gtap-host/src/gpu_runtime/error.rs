@@ -115,6 +115,20 @@ pub enum GpuRunError {
         value: u64,
     },
 
+    /// The root task takes a reference (`&[T]`, `&mut [T]`, or a type that holds one): made
+    /// on the host, it points into host memory, which a kernel must not read. Found before
+    /// anything is launched; the runtime is ready for the next run.
+    #[error(
+        "the root task `{task}` takes a reference, which the host can only make into host \
+         memory, and the GPU cannot read host memory: make the data a gtap::DeviceVec for this \
+         runtime and pass its view (View, ViewMut, AtomicView) to a root task that takes views; \
+         its children may then take slices of it (or run this root on the CPU backend)"
+    )]
+    HostReferenceRoot {
+        /// The root task.
+        task: &'static str,
+    },
+
     /// One root of a batch ([`GpuRuntime::run_batch`](super::GpuRuntime::run_batch)) failed
     /// the run: the error, and the root that the failing task belonged to. The other roots'
     /// results are lost with the run (one launch ran them all).

@@ -248,12 +248,17 @@ impl GpuRuntime {
 
     /// Runs `root` to completion on the GPU and returns its result with the run's statistics.
     ///
-    /// A limit hit on the device (records, queue, children, slots, queue index) ends the run
-    /// with the matching error, and the runtime stays usable. A trap or fault inside a task is
-    /// a [`GpuError`] after which CUDA is unusable in this process.
-    pub fn run<P: Program, R: Copy + 'static>(
+    /// `root` may borrow (views of `DeviceVec`s for this GPU, `'g`): the borrow lasts until
+    /// this call returns, after the kernel has ended. A root that takes references is refused
+    /// ([`GpuRunError::HostReferenceRoot`]). A limit hit on the device (records, queue,
+    /// children, slots, queue index) ends the run with the matching error, and the runtime
+    /// stays usable. A trap or fault inside a task is a [`GpuError`] after which CUDA is
+    /// unusable in this process. A run that ends [`GpuRunError::Stuck`] leaves its kernel
+    /// running on the data it was given: the `DeviceVec`s made before it then refuse every
+    /// access and leak their memory instead of freeing it (see `DeviceVec`).
+    pub fn run<'g, P: Program, R: Copy + 'static>(
         &mut self,
-        root: Call<P, R>,
+        root: Call<'g, P, R>,
     ) -> Result<(R, GpuStats), GpuRunError> {
         let (mut values, stats) = self.launch_roots(vec![root])?;
         Ok((values.pop().expect("one root, one result"), stats))
@@ -276,22 +281,28 @@ impl GpuRuntime {
     /// let roots: Vec<_> = (0..10_000).map(|i| program::nqueens(10 + i % 3)).collect();
     /// let (counts, stats) = rt.run_batch(roots)?;
     /// ```
-    pub fn run_batch<P: Program, R: Copy + 'static>(
+    pub fn run_batch<'g, P: Program, R: Copy + 'static>(
         &mut self,
-        roots: impl IntoIterator<Item = Call<P, R>>,
+        roots: impl IntoIterator<Item = Call<'g, P, R>>,
     ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
-        let roots: Vec<Call<P, R>> = roots.into_iter().collect();
+        let roots: Vec<Call<'g, P, R>> = roots.into_iter().collect();
         if roots.is_empty() {
             return Ok((Vec::new(), GpuStats::default()));
         }
         self.launch_roots(roots)
     }
 
-    /// One launch for `roots` (at least one).
-    fn launch_roots<P: Program, R: Copy + 'static>(
+    /// One launch for `roots` (at least one). What the roots borrow stays borrowed (`'g`)
+    /// until this call returns.
+    fn launch_roots<'g, P: Program, R: Copy + 'static>(
         &mut self,
-        roots: Vec<Call<P, R>>,
+        roots: Vec<Call<'g, P, R>>,
     ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
+        if let Some(root) = roots.iter().find(|r| !r.gpu_root()) {
+            return Err(GpuRunError::HostReferenceRoot {
+                task: root.task_name(),
+            });
+        }
         if self.stuck {
             // An earlier run's kernel still runs on this runtime's memory.
             return Err(GpuRunError::Stuck {
@@ -300,9 +311,9 @@ impl GpuRuntime {
         }
         // The roots travel as their arguments; the warps build their frames (see the kernel).
         let args: Vec<P::Args> = roots.into_iter().map(Call::into_args).collect();
-        // SAFETY: `P::Args` is a `repr(C)` value of `Copy` fields (the macro checks every task
-        // parameter); reading the bytes of the vector's elements is fine, and they own nothing
-        // to drop twice.
+        // SAFETY: `P::Args` is a `repr(C)` value whose fields have no drop glue (the macro
+        // checks every task parameter); reading the bytes of the vector's elements is fine, and
+        // they own nothing to drop twice.
         let args_bytes = unsafe {
             std::slice::from_raw_parts(args.as_ptr().cast::<u8>(), size_of_val(args.as_slice()))
         };
@@ -376,8 +387,10 @@ impl GpuRuntime {
             Err(Stopped::Failed(e)) => Err(self.kernel_failed(e)),
             Err(Stopped::Stuck) => {
                 // The kernel keeps running: freeing what it uses would block this thread
-                // (freeing page-locked memory waits for the device), so leak it.
+                // (freeing page-locked memory waits for the device), so leak it, and so do
+                // the DeviceVecs it may have been given.
                 self.stuck = true;
+                crate::data::note_stuck();
                 Err(GpuRunError::Stuck {
                     after: self.config.limits.timeout,
                 })

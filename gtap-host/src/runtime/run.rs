@@ -128,9 +128,9 @@ impl Runtime {
     /// result with the run's statistics. On an error (a limit hit, a task panic, the
     /// timeout) the error says which setting to change; the runtime stays usable, except
     /// after the GPU errors that leave CUDA unusable in the process (a trap, a fault).
-    pub fn run<P: Program, R: Copy + Send + 'static>(
+    pub fn run<'g, P: Program, R: Copy + Send + 'static>(
         &mut self,
-        root: Call<P, R>,
+        root: Call<'g, P, R>,
     ) -> Result<(R, Stats), RuntimeError> {
         let start = Instant::now();
         match &mut self.inner {
@@ -154,9 +154,9 @@ impl Runtime {
     /// ```ignore
     /// let (values, stats) = rt.run_batch((0..10_000).map(|i| fib::fib(10 + i % 10)))?;
     /// ```
-    pub fn run_batch<P: Program, R: Copy + Send + 'static>(
+    pub fn run_batch<'g, P: Program, R: Copy + Send + 'static>(
         &mut self,
-        roots: impl IntoIterator<Item = Call<P, R>>,
+        roots: impl IntoIterator<Item = Call<'g, P, R>>,
     ) -> Result<(Vec<R>, Stats), RuntimeError> {
         let start = Instant::now();
         match &mut self.inner {

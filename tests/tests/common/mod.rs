@@ -3,8 +3,8 @@
 
 #![allow(dead_code)]
 
-use gtap_examples::buf::Rng;
 use gtap_examples::graph::{Csr, mtx};
+use gtap_examples::rng::Rng;
 use gtap_host::cudarc::driver::{CudaSlice, DevicePtr};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 use gtap_host::{Gpu, GpuError};
@@ -59,7 +59,7 @@ pub fn device_ptr<T>(gpu: &Gpu, s: &CudaSlice<T>) -> u64 {
 
 /// `n` pseudo-random `u32`s from `seed`.
 pub fn random_input(n: usize, seed: u64) -> Vec<u32> {
-    let mut rng = gtap_examples::buf::Rng::new(seed);
+    let mut rng = gtap_examples::rng::Rng::new(seed);
     (0..n).map(|_| rng.next() as u32).collect()
 }
 

@@ -1,7 +1,8 @@
 #![feature(coroutines, coroutine_trait, type_alias_impl_trait)]
-// Arguments are copied into the child's record, so they must be Copy.
+// Arguments move between threads and task records, and the GPU never drops them: a type
+// that owns memory (drop glue) cannot be one.
 pub struct Big {
-    pub v: [u64; 4],
+    pub v: Vec<u64>,
 }
 
 #[gtap::program]
