@@ -119,8 +119,10 @@ impl GpuLaunch {
         self.profile
     }
 
-    /// Bytes of call stack per GPU thread (`CU_LIMIT_STACK_SIZE`, set on the context when
-    /// the runtime is made or configured), `1024..=2^20`, default 16 KiB. A spawn the
+    /// Bytes of call stack per GPU thread (`CU_LIMIT_STACK_SIZE`, raised on the context when
+    /// the runtime is made or configured, if it is below this: the limit is the whole
+    /// context's, so a process's runtimes share the largest any asked for),
+    /// `1024..=2^20`, default 16 KiB. A spawn the
     /// granularity policy runs inline calls the child's sequential version, a plain
     /// recursive function: every level of its recursion is a call with a frame in the
     /// thread's local memory (the PTX's `__local_depot` of each `__gtap_seq_*` function plus

@@ -148,15 +148,23 @@ impl Drop for GpuRuntime {
     }
 }
 
-/// Sets the context's per-thread call stack to `config`'s
+/// Makes the context's per-thread call stack at least `config`'s
 /// ([`GpuLaunch::stack_bytes`](super::GpuLaunch::stack_bytes)): what the sequential
-/// versions that the granularity policy runs inline recurse on.
+/// versions that the granularity policy runs inline recurse on. The limit is the context's,
+/// shared by every runtime of the process, so it only ever grows, and is set only when it
+/// must: setting it makes the driver reallocate the context's local memory, which must not
+/// happen under a kernel of another runtime that is using its stack.
 fn set_stack(gpu: &Gpu, config: &GpuConfig) -> Result<(), GpuRunError> {
-    gpu.context()
-        .set_limit(
-            cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE,
-            config.launch.stack_bytes as usize,
-        )
+    use cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE;
+    let ctx = gpu.context();
+    let wanted = config.launch.stack_bytes as usize;
+    let now = ctx
+        .get_limit(CU_LIMIT_STACK_SIZE)
+        .map_err(driver("cuCtxGetLimit(CU_LIMIT_STACK_SIZE)"))?;
+    if now >= wanted {
+        return Ok(());
+    }
+    ctx.set_limit(CU_LIMIT_STACK_SIZE, wanted)
         .map_err(driver("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)"))
 }
 
