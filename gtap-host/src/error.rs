@@ -109,8 +109,12 @@ pub enum GpuError {
     /// The kernel read or wrote memory that is not mapped for it.
     #[error(
         "kernel `{kernel}` accessed an invalid address (CUDA_ERROR_ILLEGAL_ADDRESS): a pointer \
-         argument is wrong, an index is out of bounds, or memory was freed while in use. {STICKY}; \
-         to find the access, run the program under `compute-sanitizer`"
+         argument is wrong, an index is out of bounds, memory was freed while in use, or a thread's \
+         call stack overflowed (in a gtap program: a spawn that the granularity policy ran \
+         inline recurses as deep as the child's subtree, so a recursion with no depth bound, \
+         such as a graph walk, must spawn with `spawn!(task, ..)`; or raise \
+         `GpuConfig::stack_bytes`). {STICKY}; to find the access, run the program under \
+         `compute-sanitizer`"
     )]
     IllegalAddress {
         /// The kernel's name (as given to [`Gpu::sync`](crate::Gpu::sync)).

@@ -86,12 +86,16 @@ pub mod program {
     /// Marks every vertex reachable from `v` in the graph of `row_ptr`/`col` (compressed
     /// rows) in `visited` (one flag per vertex): a child per neighbour whose flag this task
     /// set first, so each vertex is expanded exactly once; returns nothing, waits for nothing.
+    /// Its children are always tasks (`spawn!(task, ..)`): a walk's recursion has no depth
+    /// bound, and run inline by the granularity policy it would be a depth-first search as
+    /// deep as the longest path it finds (over a thousand calls on the tests' graph), more
+    /// than a GPU thread's stack holds.
     #[gtap::task]
     pub fn reach(row_ptr: View<'_, u32>, col: View<'_, u32>, visited: AtomicView<'_, u32>, v: u32) {
         let (rows, cols) = (row_ptr.as_slice(), col.as_slice());
         for &u in &cols[rows[v as usize] as usize..rows[v as usize + 1] as usize] {
             if visited.set_bit(u as usize) {
-                spawn!(reach(row_ptr, col, visited, u));
+                spawn!(task, reach(row_ptr, col, visited, u));
             }
         }
     }
