@@ -29,13 +29,16 @@ cargo build --release -p gtap-examples --examples
 for e in $(find target/release/examples -maxdepth 1 -type f -executable ! -name '*-*'); do
   objcopy --strip-debug "$e" ".gpu-bin/examples/$(basename "$e")"
 done
+# The plot tool, for the charts scripts/side-by-side.sh draws where the benchmarks ran.
+cargo build --release -p gtap-plot
+objcopy --strip-debug target/release/gtap-plot .gpu-bin/gtap-plot
 cp scripts/gpu-run.sh scripts/gpu-sanitize.sh scripts/gpu-soak.sh .gpu-bin/
 # The commit these binaries are built from, for records made where there is no git history
 # (scripts/side-by-side.sh reads it); "-dirty" when tracked files differ from it.
 echo "$(git rev-parse HEAD)$(git diff --quiet HEAD -- || echo -dirty)" >.gpu-bin/COMMIT
 # The same, as one compressed file (about 5 MiB for 55): the device tool carries at most
 # 64 MiB with the working tree. There: tar -xJf .gpu-bin/bundle.tar.xz -C .gpu-bin
-tar -C .gpu-bin -cf - tests examples gpu-run.sh gpu-sanitize.sh gpu-soak.sh COMMIT | xz -T2 -6 >.gpu-bin/bundle.tar.xz
+tar -C .gpu-bin -cf - tests examples gtap-plot gpu-run.sh gpu-sanitize.sh gpu-soak.sh COMMIT | xz -T2 -6 >.gpu-bin/bundle.tar.xz
 echo "built into .gpu-bin:"
 ls .gpu-bin/tests .gpu-bin/examples
 du -sh .gpu-bin .gpu-bin/bundle.tar.xz

@@ -23,10 +23,10 @@
 # bench's), side-by-side.csv and side-by-side.md (the joined table, headed by the GPU from
 # nvidia-smi, the date and the commit). The exit status is nonzero if anything failed.
 #
-# Plotting: side-by-side.csv has one comparison per line (program, size, gtap_config, other,
-# ratio_kernel, ratio_e2e, ...). A chart of the ratios is a bar or line chart of ratio_kernel
-# by program and size, one series per gtap_config, over the lines whose `other` is GTaP; the
-# workspace's plot tool makes PNGs from such a CSV on a machine with cargo (see its --help).
+# Charts: with the plot tool beside the bench (PLOT, default .gpu-bin/gtap-plot, which
+# scripts/gpu-build.sh puts in its bundle), two PNGs of side-by-side.csv's ratios:
+# side-by-side-gtap.png (GTaP / gtap kernel time per program, a bar per configuration) and
+# side-by-side-cpu.png (CPU baseline / gtap end-to-end time, default configuration).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jit-cache.sh
@@ -90,4 +90,24 @@ if ! "$bench" join "${csvs[@]}" --anchor-csv "$out/anchor.csv" \
   status=1
 fi
 echo "written: $out/side-by-side.md and .csv" >&2
+
+plot=${PLOT:-.gpu-bin/gtap-plot}
+if [ -x "$plot" ]; then
+  where="${gpu%%,*}, gtap ${commit:0:7}"
+  "$plot" bar "$out/side-by-side.csv" --filter other=GTaP --category case --value ratio_kernel \
+    --series gtap_config --reference 1 --reference 2 --log2-value --size 1000x700 \
+    --x-label "GTaP kernel time / gtap kernel time (above 1: gtap faster)" \
+    --title "gtap against GTaP's CUDA runtime ($where)" -o "$out/side-by-side-gtap.png" >&2 \
+    || status=1
+  if [ "${CPU:-1}" = 1 ]; then
+    "$plot" bar "$out/side-by-side.csv" --filter other=seq other=rayon --filter gtap_config=default \
+      --category case,other_variant,other_cutoff --value ratio_e2e --series other \
+      --reference 1 --log2-value --size 1200x800 \
+      --x-label "CPU time / gtap end-to-end time (above 1: the GPU faster)" \
+      --title "gtap (default configuration) against CPU baselines on the host ($where)" \
+      -o "$out/side-by-side-cpu.png" >&2 || status=1
+  fi
+else
+  echo "no plot tool at $plot: no charts (scripts/gpu-build.sh bundles it)" >&2
+fi
 exit $status

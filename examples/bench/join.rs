@@ -51,7 +51,7 @@ struct Line {
 
 /// The columns of the joined CSV.
 const HEADER: &str = "program,size,gtap_cutoff,gtap_queues,gtap_config,gtap_runs,gtap_kernel_ms,\
-gtap_e2e_ms,other,other_variant,other_cutoff,other_runs,other_ms,ratio_kernel,ratio_e2e";
+gtap_e2e_ms,other,other_variant,other_cutoff,other_runs,other_ms,ratio_kernel,ratio_e2e,case";
 
 /// Runs `join`.
 pub fn run(a: &JoinArgs) -> ExitCode {
@@ -215,6 +215,21 @@ fn ratio(other: f64, gtap: Option<f64>) -> Option<f64> {
 }
 
 impl Line {
+    /// A short name of what was run, for charts: `fib(40)`, `fib-calls(40) c10 q3` (gtap's
+    /// cutoff and queues, where it has them).
+    fn case(&self) -> String {
+        let mut case = format!("{}({})", self.program, self.size);
+        if let Some(g) = &self.gtap {
+            if !g.cutoff.is_empty() && !g.cutoff.contains('/') {
+                case += &format!(" c{}", g.cutoff);
+            }
+            if !g.queues.is_empty() && g.queues != "1" {
+                case += &format!(" q{}", g.queues);
+            }
+        }
+        case
+    }
+
     fn ratio_kernel(&self) -> Option<f64> {
         ratio(self.other_ms, self.gtap.as_ref().map(|g| g.median))
     }
@@ -251,6 +266,7 @@ fn csv(lines: &[Line]) -> String {
             format!("{:.4}", l.other_ms),
             opt(l.ratio_kernel(), 4),
             opt(l.ratio_e2e(), 4),
+            field(&l.case()),
         ];
         out += &fields.join(",");
         out.push('\n');
@@ -390,5 +406,9 @@ fib_cutoff10,40,1,9.0
         let text = csv(&cpu);
         let t = Table::parse(&text, &["ratio_e2e"]).unwrap();
         assert_eq!(t.get(&t.rows[0], "gtap_cutoff"), "8");
+        assert_eq!(t.get(&t.rows[0], "case"), "nqueens(16) c8");
+        let cases: Vec<String> = gpu.iter().map(Line::case).collect();
+        assert_eq!(cases[0], "fib(40)");
+        assert_eq!(cases[3], "fib-calls(40) c10 q3");
     }
 }

@@ -38,6 +38,11 @@ pub enum Command {
     Line(LineArgs),
     /// Histogram of a column in equal-width bins.
     Hist(HistArgs),
+    /// Horizontal bars of a column, a bar per category and series (e.g. speed-up ratios).
+    ///
+    /// A row's category is its --category cells joined by spaces; categories are drawn top
+    /// to bottom in the order of the file, one bar per --series value in each.
+    Bar(BarArgs),
     /// Timeline of busy spans, a strip per row (e.g. per warp).
     ///
     /// Reads the columns row,start_ns,end_ns,value, as the profiler's timeline.csv has
@@ -138,6 +143,35 @@ pub struct HistArgs {
     /// Log-scale counts (base 10), for long tails.
     #[arg(long)]
     pub log_y: bool,
+}
+
+/// `gtap-plot bar`.
+#[derive(Debug, Args)]
+pub struct BarArgs {
+    /// Options every chart takes.
+    #[command(flatten)]
+    pub common: Common,
+    /// Axis labels (--x-label names the value axis).
+    #[command(flatten)]
+    pub labels: AxisLabels,
+    /// Columns whose cells, joined, name a row's category (comma-separated or repeated).
+    #[arg(long, value_name = "COLUMN", value_delimiter = ',', required = true)]
+    pub category: Vec<String>,
+    /// Column of bar lengths.
+    #[arg(long, value_name = "COLUMN")]
+    pub value: String,
+    /// Column whose values name the bars of a category.
+    #[arg(long, value_name = "COLUMN")]
+    pub series: Option<String>,
+    /// A vertical reference line at V (e.g. 1 for parity). Repeatable.
+    #[arg(long, value_name = "V", value_parser = parse_positive)]
+    pub reference: Vec<f64>,
+    /// Log-scale value axis, base 10.
+    #[arg(long, conflicts_with = "log2_value")]
+    pub log_value: bool,
+    /// Log-scale value axis, base 2 (ratios: 1/2, 1, 2, 4).
+    #[arg(long)]
+    pub log2_value: bool,
 }
 
 /// `gtap-plot timeline`.
@@ -297,5 +331,27 @@ mod tests {
         let e = error("timeline d.csv -o o.png --x-label t");
         assert!(e.contains("unexpected argument '--x-label'"), "{e}");
         assert!(error("timeline d.csv -o o.png --value-max 0").contains("above 0"));
+        assert!(error("bar d.csv --value r -o o.png").contains("--category <COLUMN>"));
+        let e = error("bar d.csv --category p --value r -o o.png --log-value --log2-value");
+        assert!(e.contains("cannot be used with"), "{e}");
+    }
+
+    #[test]
+    fn bar_flags() {
+        let cli = parse(
+            "bar d.csv --category program,size --category q --value ratio --series config \
+             --reference 1 --reference 2 --log2-value -o o.png",
+        )
+        .unwrap();
+        let Command::Bar(b) = cli.command else {
+            panic!("{cli:?}")
+        };
+        assert_eq!(b.category, ["program", "size", "q"]);
+        assert_eq!(
+            (b.value.as_str(), b.series.as_deref()),
+            ("ratio", Some("config"))
+        );
+        assert_eq!(b.reference, [1.0, 2.0]);
+        assert!(b.log2_value && !b.log_value);
     }
 }

@@ -1,4 +1,4 @@
-//! `gtap-plot`: PNG charts of gtap's benchmark sweeps (`line`, `hist`) and profiler timelines
+//! `gtap-plot`: PNG charts of gtap's benchmark sweeps (`line`, `hist`, `bar`) and profiler timelines
 //! (`timeline`) from CSV files; `gtap-plot --help` for usage.
 //!
 //! Drawing is plotters' (bitmap backend, text through `ab_glyph` with an embedded DejaVu Sans),
@@ -10,6 +10,7 @@
 //! Exit codes: 0 done, 1 the data or the output file is the problem, 2 a usage error.
 
 mod axis;
+mod bar;
 mod canvas;
 mod cli;
 mod error;
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         cli::Command::Line(args) => line::run(args),
         cli::Command::Hist(args) => hist::run(args),
+        cli::Command::Bar(args) => bar::run(args),
         cli::Command::Timeline(args) => timeline::run(args),
     };
     match result {

@@ -106,7 +106,7 @@ tasks,backend,median_ms,tree
 fn help_lists_the_charts_and_their_flags() {
     let run = gtap_plot(&["--help"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    for command in ["line", "hist", "timeline"] {
+    for command in ["line", "hist", "bar", "timeline"] {
         assert!(
             run.stdout.contains(&format!("\n  {command} ")),
             "{}",
@@ -166,6 +166,68 @@ fn a_line_chart_on_log_axes_with_series_and_filters() {
         png.count([230, 97, 0]) > 700,
         "cpu orange: {}",
         png.count([230, 97, 0])
+    );
+}
+
+const RATIOS: &str = "\
+program,size,config,ratio
+fib,30,default,1.2
+fib,30,tuned,0.9
+nqueens,16,default,1.6
+nqueens,16,tuned,2.5
+";
+
+#[test]
+fn a_bar_chart_of_ratios() {
+    let dir = Scratch::new("bar");
+    let data = dir.file("ratios.csv", RATIOS);
+    let out = dir.path("ratios.png");
+    let run = gtap_plot(&[
+        "bar",
+        &data,
+        "--category",
+        "program,size",
+        "--value",
+        "ratio",
+        "--series",
+        "config",
+        "--reference",
+        "1",
+        "--log2-value",
+        "-o",
+        &out,
+    ]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    assert_eq!(run.stdout.trim(), "2 categories, 2 series, 4 bars");
+    let png = read_png(&out);
+    let (blue, orange) = (png.count([0, 114, 178]), png.count([230, 97, 0]));
+    assert!(
+        blue > 5_000 && orange > 5_000,
+        "bars: {blue} blue, {orange} orange"
+    );
+    // The longest bar (2.5) is orange: more orange than blue.
+    assert!(orange > blue, "{orange} orange against {blue} blue");
+}
+
+#[test]
+fn a_bar_chart_refuses_two_rows_for_one_bar() {
+    let dir = Scratch::new("bar-twice");
+    let data = dir.file("ratios.csv", RATIOS);
+    let run = gtap_plot(&[
+        "bar",
+        &data,
+        "--category",
+        "program",
+        "--value",
+        "ratio",
+        "-o",
+        &dir.path("o.png"),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(":3: a second row for category `fib`"),
+        "{}",
+        run.stderr
     );
 }
 
