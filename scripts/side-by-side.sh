@@ -2,7 +2,8 @@
 # gtap next to GTaP's own CUDA runtime, on the same GPU in the same call, for the programs both
 # have: fib(30,35,40) without a cutoff, nqueens(12,14,16) at GTaP's cutoff depth 7 (gtap's
 # cutoff 8: the same tasks), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
-# queues. gtap runs each in its default configuration and in a named tuned one (TUNED). Then
+# queues. gtap runs each in its default configuration and in a named tuned one (TUNED; for the
+# programs with a cutoff, `tuned-policy-off`: TUNED with the granularity policy off). Then
 # the CPU baselines of the headline programs (fib(40), nqueens(16), mergesort 1e7, cilksort
 # 1e8) with gtap's GPU rows beside them, and one joined table (`bench join`) with the ratio
 # GTaP / gtap (kernel times) and CPU / gtap (end-to-end and kernel times).
@@ -68,6 +69,12 @@ for config in default tuned; do
   if [ "$config" = tuned ]; then read -ra flags <<<"$tuned"; fi
   common=(--gpu-only --config-name "$config" "${flags[@]}")
   gtap "fib-$config" "${common[@]}" fib --n 30,35,40
+  # Programs with a hand-written cutoff: the tuned configuration also turns the granularity
+  # policy off, since their tasks are already coarse and an inlined subtree then runs on one
+  # lane of its warp while the others wait (README, "Automatic granularity").
+  if [ "$config" = tuned ]; then
+    common=(--gpu-only --config-name tuned-policy-off "${flags[@]}" --no-auto-granularity)
+  fi
   gtap "nqueens-$config" "${common[@]}" nqueens --n 12,14,16 --cutoff 8
   gtap "epaq-fib-$config" "${common[@]}" epaq fib --n 40 --cutoff 10 --leaf calls --queues 1,3
 done
