@@ -173,6 +173,16 @@ pub enum GpuRunError {
         what: &'static str,
     },
 
+    /// A resident session ([`GpuRuntime::resident`](super::GpuRuntime::resident)) cannot run
+    /// this program or this configuration.
+    #[error("program `{program}` cannot run in a resident session: {why}")]
+    NotResident {
+        /// The program's name.
+        program: &'static str,
+        /// Why, and what to use instead.
+        why: &'static str,
+    },
+
     /// The device and host compilations of the program disagree on the task records' layout
     /// in a way the host cannot adopt: the roots' arguments differ too (the PTX was built from
     /// another version of the program), or the device's layout was already adopted once.
