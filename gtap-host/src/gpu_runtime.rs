@@ -31,6 +31,8 @@ mod error;
 mod launch;
 mod plan;
 pub mod profile;
+mod resident;
+mod ring;
 mod runtime;
 mod stats;
 
@@ -38,5 +40,6 @@ pub use crate::Limits;
 pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
+pub use resident::{GpuResident, RING_CAPACITY};
 pub use runtime::GpuRuntime;
 pub use stats::GpuStats;

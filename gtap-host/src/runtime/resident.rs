@@ -4,8 +4,8 @@ use std::marker::PhantomData;
 
 use gtap_device::task::{Call, Program};
 
-use super::{Runtime, RuntimeError};
-use crate::gpu_runtime::GpuRunError;
+use super::{Backend, Runtime, RuntimeError};
+use crate::gpu_runtime::GpuResident;
 use crate::resident::{CpuResident, RootHandle};
 
 /// A resident session of a [`Runtime`]: it stays up and takes root tasks one at a time, from
@@ -25,11 +25,12 @@ use crate::resident::{CpuResident, RootHandle};
 /// session.shutdown(); // waits for every root submitted
 /// ```
 pub struct Resident<'rt, P: Program, R> {
-    inner: Inner<P, R>,
+    inner: Inner<'rt, P, R>,
     _runtime: PhantomData<&'rt mut Runtime>,
 }
 
-enum Inner<P: Program, R> {
+enum Inner<'rt, P: Program, R> {
+    Gpu(GpuResident<'rt, P, R>),
     Cpu(CpuResident<P, R>),
 }
 
@@ -43,15 +44,9 @@ impl Runtime {
     where
         P::Args: Send,
     {
-        let inner = match (self.as_cpu(), self.as_gpu()) {
-            (Some(cpu), _) => Inner::Cpu(cpu.resident()?),
-            (None, _) => {
-                return Err(RuntimeError::Gpu(GpuRunError::NotResident {
-                    program: P::NAME,
-                    why: "resident sessions run on the CPU backend only in this version: use \
-                          Runtime::cpu, or run_batch on the GPU",
-                }));
-            }
+        let inner = match self.backend() {
+            Backend::Gpu => Inner::Gpu(self.as_gpu_mut().expect("a GPU runtime").resident()?),
+            Backend::Cpu => Inner::Cpu(self.as_cpu().expect("a CPU runtime").resident()?),
         };
         Ok(Resident {
             inner,
@@ -67,15 +62,29 @@ where
     /// Submits `root` and returns its handle without waiting for it to run.
     pub fn submit(&self, root: Call<'static, P, R>) -> RootHandle<R> {
         match &self.inner {
+            Inner::Gpu(s) => s.submit(root),
             Inner::Cpu(s) => s.submit(root),
         }
     }
 
+    /// How many roots were submitted so far.
+    pub fn submitted(&self) -> u64 {
+        match &self.inner {
+            Inner::Gpu(s) => s.submitted(),
+            Inner::Cpu(s) => s.submitted(),
+        }
+    }
+
     /// Stops taking roots and returns once every submitted root has its outcome (also what
-    /// dropping the session does).
-    pub fn shutdown(self) {
+    /// dropping the session does). On the GPU, the error that ended the kernel early, if one
+    /// did (the roots it ended have it on their handles too).
+    pub fn shutdown(self) -> Result<(), RuntimeError> {
         match self.inner {
-            Inner::Cpu(s) => s.shutdown(),
+            Inner::Gpu(s) => Ok(s.shutdown()?),
+            Inner::Cpu(s) => {
+                s.shutdown();
+                Ok(())
+            }
         }
     }
 }

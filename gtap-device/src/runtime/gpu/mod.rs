@@ -71,6 +71,8 @@ mod close;
 #[cfg(target_arch = "nvptx64")]
 mod global_queue;
 #[cfg(target_arch = "nvptx64")]
+mod inject;
+#[cfg(target_arch = "nvptx64")]
 mod lanes;
 #[cfg(target_arch = "nvptx64")]
 mod mixed;
