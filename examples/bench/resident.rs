@@ -7,7 +7,8 @@
 //! `--loop-roots` roots (one `run` each, the anchor of both), and `latency` (the median, over
 //! `--samples` roots submitted one at a time to an idle session, from `submit` to a completed
 //! handle; its anchor, `run latency`, is the median of one `run` of the same root, a kernel
-//! launch and its synchronisation). `bench batch` gives `run_batch` over the same roots.
+//! launch and its synchronisation), for each program and for a small root, fib(5). `bench
+//! batch` gives `run_batch` over the same roots.
 //! A row's per-root cost is its time over its size.
 
 use std::collections::VecDeque;
@@ -60,6 +61,9 @@ pub fn run(b: &mut Bench, a: &ResidentArgs) {
             }
         }
     }
+    // A small root: fib(5), 15 calls, whose latency is mostly the way in and out.
+    let small = || fib::program::fib(5);
+    latency_rows::<fib::program::Program>(&mut b.h, rt, a.samples, "fib(5)", small, 5);
 }
 
 /// Every row of one program whose roots `root` makes.
@@ -136,39 +140,37 @@ fn rows<P: gtap::Program>(
             Sample::gpu(kernel, e2e)
         },
     );
-    h.measure(
-        Key::new(
-            "latency",
-            a.samples,
-            "gpu",
-            format!("resident, median, {}", p.name()),
-        ),
-        || {
-            let s = rt.resident::<P, u64>().expect("a resident session");
-            let t = median_latency(&s, a.samples, root, want);
-            s.shutdown().expect("a clean shutdown");
-            Sample::cpu(t)
-        },
-    );
-    h.measure(
-        Key::new(
-            "latency",
-            a.samples,
-            "gpu",
-            format!("run (launch + sync), median, {}", p.name()),
-        ),
-        || {
-            let mut times: Vec<Duration> = (0..a.samples)
-                .map(|_| {
-                    let (t, r) = timed(|| rt.run(root()));
-                    assert_eq!(r.expect("a root").0, want);
-                    t
-                })
-                .collect();
-            times.sort();
-            Sample::cpu(times[times.len() / 2])
-        },
-    );
+    latency_rows(h, rt, a.samples, p.name(), root, want);
+}
+
+/// The latency rows of one root (`name`, made by `root`, whose result is `want`): resident,
+/// and its anchor, one `run`.
+fn latency_rows<P: gtap::Program>(
+    h: &mut crate::harness::Harness,
+    rt: &mut GpuRuntime,
+    samples: usize,
+    name: &str,
+    root: impl Fn() -> gtap::Call<'static, P, u64> + Copy,
+    want: u64,
+) {
+    let key = |what: &str| Key::new("latency", samples, "gpu", format!("{what}, median, {name}"));
+    h.measure(key("resident"), || {
+        let s = rt.resident::<P, u64>().expect("a resident session");
+        let t = median_latency(&s, samples, root, want);
+        s.shutdown().expect("a clean shutdown");
+        Sample::cpu(t)
+    });
+    h.measure(key("run (launch + sync)"), || {
+        let mut times: Vec<Duration> = (0..samples)
+            .map(|_| {
+                let (t, r) = timed(|| rt.run(root()));
+                assert_eq!(r.expect("a root").0, want);
+                t
+            })
+            .collect();
+        times.sort();
+        Sample::cpu(times[times.len() / 2])
+    });
 }
 
 /// The median time from `submit` to a completed handle of `samples` roots, each submitted
