@@ -21,6 +21,8 @@
 //! | `gpu_runtime/control.rs` | the control block (`GpuRun`) the kernel reads, from the configuration and the plan |
 //! | `gpu_runtime/launch.rs` | the launch, timed by events, and the wait with its timeout |
 //! | `gpu_runtime/decode.rs` | the control block, statistics, result and profile read back after the kernel |
+//! | `gpu_runtime/resident.rs` | [`GpuResident`]: a kernel that stays resident and takes roots from the host while it runs ([`GpuRuntime::resident`]), its poller thread |
+//! | `gpu_runtime/ring.rs` | a resident session's injection ring and completion slots, in mapped host memory |
 //! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuLaunch::profile)), and its exporters (Chrome trace, CSVs, summary) |
 
 mod buffers;

@@ -161,3 +161,26 @@ fn the_facade_offers_the_same_session() {
     let (v, _) = rt.run(fib::program::fib(10)).unwrap();
     assert_eq!(v, 55);
 }
+
+/// The body of the PTX function whose mangled name contains `name` (its definition, not a
+/// declaration).
+fn ptx_function<'a>(ptx: &'a str, name: &str) -> &'a str {
+    ptx.split("\n.func")
+        .chain(ptx.split("\n.visible .func"))
+        .find(|f| f.lines().next().is_some_and(|l| l.contains(name)) && f.contains('{'))
+        .unwrap_or_else(|| panic!("no definition of {name} in the PTX"))
+}
+
+#[test]
+fn the_kernels_take_roots_and_report_completions_at_system_scope() {
+    // The resident protocol's two edges with the host (see gtap_device's `runtime::gpu::inject`):
+    // the pollers acquire `published` and the roots' completions release their status, both at
+    // system scope, which the host's accesses need.
+    let ptx = gtap_examples::PTX;
+    let take = ptx_function(ptx, "6inject10take_roots");
+    assert!(take.contains("ld.acquire.sys.u32"), "{take}");
+    let done = ptx_function(ptx, "6inject14root_completed");
+    assert!(done.contains("st.release.sys.u32"), "{done}");
+    let end = ptx_function(ptx, "6inject8finished");
+    assert_eq!(end.matches("ld.acquire.sys.u32").count(), 2, "{end}");
+}

@@ -76,7 +76,9 @@ impl<R> Shared<R> {
     }
 }
 
-/// A resident session on the GPU (see the [module docs](self) and [`crate::resident`]).
+/// A resident session on the GPU: the program's kernel stays resident and takes the roots
+/// submitted to it while it runs (see [`crate::resident`] for the handles, failures and
+/// shutting down, and [`GpuRuntime::resident`] for what it runs).
 ///
 /// ```ignore
 /// let mut rt = GpuRuntime::new(Gpu::new(0)?, PTX, GpuConfig::new())?;
