@@ -76,6 +76,8 @@ mod join;
 mod knapsack;
 #[path = "bench/nqueens.rs"]
 mod nqueens;
+#[path = "bench/resident.rs"]
+mod resident;
 #[path = "bench/sort.rs"]
 mod sort;
 #[path = "bench/suite.rs"]

@@ -311,6 +311,10 @@ pub enum Command {
     /// Many small roots: one launch for all (run_batch) against one launch per root; CPU:
     /// rayon over the roots.
     Batch(BatchArgs),
+    /// Roots submitted one at a time to a resident session (GpuRuntime::resident): all at
+    /// once, pipelined, and the latency of one root on an idle session; against one launch
+    /// per root.
+    Resident(ResidentArgs),
     /// 0/1 knapsack by branch and bound (BOTS), the best value shared by every task; CPU: the
     /// same search sequentially and on rayon with the same bound sharing.
     ///
@@ -393,6 +397,26 @@ pub struct BatchArgs {
     /// Roots run one launch each, for the comparison.
     #[arg(long, value_parser = parse_count, default_value = "2000")]
     pub loop_roots: usize,
+}
+
+/// `resident`.
+#[derive(Parser, Debug, Clone)]
+pub struct ResidentArgs {
+    /// Programs each root runs.
+    #[arg(long, value_delimiter = ',', default_values = ["nqueens10", "fib20"])]
+    pub program: Vec<BatchProgram>,
+    /// Roots submitted per row.
+    #[arg(long, value_parser = parse_count, default_value = "100000")]
+    pub roots: usize,
+    /// Roots in flight at once in the pipelined row.
+    #[arg(long, value_parser = parse_count, default_value = "4096")]
+    pub window: usize,
+    /// Roots run one launch each, for the comparison.
+    #[arg(long, value_parser = parse_count, default_value = "2000")]
+    pub loop_roots: usize,
+    /// Roots timed one at a time for the latency rows.
+    #[arg(long, value_parser = parse_count, default_value = "1000")]
+    pub samples: usize,
 }
 
 /// A root program of `batch`.

@@ -15,7 +15,8 @@ use crate::cli::{EpaqProgram, GpuArgs};
 use crate::device::{Want, open};
 use crate::harness::Harness;
 use crate::{
-    batch, epaq, fib, floorplan, granularity, graph, knapsack, nqueens, sort, table, tree, uts,
+    batch, epaq, fib, floorplan, granularity, graph, knapsack, nqueens, resident, sort, table,
+    tree, uts,
 };
 
 /// What every family works with.
@@ -66,6 +67,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Granularity(a) => granularity::run(&mut b, a),
         Command::Graph(a) => graph::run(&mut b, a),
         Command::Batch(a) => batch::run(&mut b, a),
+        Command::Resident(a) => resident::run(&mut b, a),
         Command::Knapsack(a) => knapsack::run(&mut b, a),
         Command::Floorplan(a) => floorplan::run(&mut b, a),
         Command::Headline(a) => headline(&mut b, a),

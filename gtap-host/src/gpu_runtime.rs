@@ -21,6 +21,8 @@
 //! | `gpu_runtime/control.rs` | the control block (`GpuRun`) the kernel reads, from the configuration and the plan |
 //! | `gpu_runtime/launch.rs` | the launch, timed by events, and the wait with its timeout |
 //! | `gpu_runtime/decode.rs` | the control block, statistics, result and profile read back after the kernel |
+//! | `gpu_runtime/resident.rs` | [`GpuResident`]: a kernel that stays resident and takes roots from the host while it runs ([`GpuRuntime::resident`]), its poller thread |
+//! | `gpu_runtime/ring.rs` | a resident session's injection ring and completion slots, in mapped host memory |
 //! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuLaunch::profile)), and its exporters (Chrome trace, CSVs, summary) |
 
 mod buffers;
@@ -31,6 +33,8 @@ mod error;
 mod launch;
 mod plan;
 pub mod profile;
+mod resident;
+mod ring;
 mod runtime;
 mod stats;
 
@@ -38,5 +42,6 @@ pub use crate::Limits;
 pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
+pub use resident::{GpuResident, RING_CAPACITY};
 pub use runtime::GpuRuntime;
 pub use stats::GpuStats;

@@ -74,6 +74,7 @@
 //! | safe API | [`Gpu`], [`Module`], [`Kernel`], [`DeviceProps`] | open a GPU, load PTX, find kernels, wait and name the failing kernel |
 //! | errors | [`GpuError`] | one enum; every message says what happened and what to do |
 //! | one runtime | [`Runtime`], [`Stats`] | the GPU when there is one, the CPU backend otherwise, with one statistics type |
+//! | resident sessions | [`resident`] | a runtime that stays up and takes roots one at a time ([`Runtime::resident`]), each with a [`RootHandle`] to poll, wait for or `.await` |
 //! | data | [`data::DeviceVec`] | arrays in the memory of the runtime that runs the tasks, copied in and out; their views are task arguments |
 //! | settings | [`Limits`] | the queue, timeout and block-program limits both backends share, part of [`gpu_runtime::GpuConfig`] and [`cpu::CpuConfig`] |
 //! | tests | [`Gpu::for_tests`], [`Gpu::for_fault_test`] | skip with a message where there is no GPU, unless `GTAP_REQUIRE_GPU=1`; run a faulting test in a child process |
@@ -103,6 +104,7 @@ mod limits;
 mod module;
 mod props;
 pub mod ptx;
+pub mod resident;
 pub mod runtime;
 pub mod testing;
 
@@ -115,7 +117,8 @@ pub use gtap_device::runtime::RunError;
 pub use limits::Limits;
 pub use module::{Kernel, Module};
 pub use props::DeviceProps;
-pub use runtime::{Runtime, RuntimeError, Stats};
+pub use resident::{RootError, RootHandle};
+pub use runtime::{Resident, Runtime, RuntimeError, Stats};
 pub use testing::{REQUIRE_GPU_ENV, require_gpu};
 
 /// The PTX that `gtap_builder` wrote for device crate `name` (its name with `-` as `_`),

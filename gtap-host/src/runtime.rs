@@ -32,13 +32,16 @@
 //! | `runtime/stats.rs` | [`Stats`] and [`BackendStats`]: the common counters and each backend's own |
 //! | `runtime/error.rs` | [`RuntimeError`] |
 //! | `runtime/run.rs` | [`Runtime`] and [`RuntimeBuilder`] |
+//! | `runtime/resident.rs` | [`Resident`]: a resident session on either backend ([`Runtime::resident`]) |
 
 mod error;
+mod resident;
 mod run;
 mod select;
 mod stats;
 
 pub use error::RuntimeError;
+pub use resident::Resident;
 pub use run::{Runtime, RuntimeBuilder};
 pub use select::{BACKEND_ENV, Backend, BackendChoice, Reason, Selection};
 pub use stats::{BackendStats, Stats};

@@ -25,6 +25,9 @@ pub const NONE: u32 = u32::MAX;
 /// the task type (the header comes first and does not depend on it): for a host that follows
 /// parents in device memory after a failed run.
 pub const PARENT_OFFSET: usize = core::mem::offset_of!(Record<u8>, parent);
+/// Where a record's result slot pointer is, in bytes from its start (the host reads it to
+/// tell which root of a resident session a failing task belonged to).
+pub const RESULT_SLOT_OFFSET: usize = core::mem::offset_of!(Record<u8>, result_slot);
 
 /// One task record. `T` is the program's task enum.
 #[repr(C)]

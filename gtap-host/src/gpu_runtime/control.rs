@@ -67,6 +67,25 @@ pub(super) fn control_block(
     }
 }
 
+/// Turns `block`, a control block for one root, into a resident session's: no roots at the
+/// start (the kernel takes them from `ring`), no timeout (the kernel waits for roots for as
+/// long as the session lives; the host bounds each wait instead), and the granularity policy
+/// set as for roots that each have a warp's lanes to themselves.
+pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::ring::Ring) {
+    (block.num_roots, block.roots_left) = (0, 0);
+    block.timeout_ns = u64::MAX;
+    (block.inject, block.inject_args, block.inject_slots) = ring.device_addrs();
+    block.inject_capacity = ring.capacity;
+    block.inject_args_stride = ring.args_stride;
+    block.inject_slot_stride = ring.slot_stride;
+    if block.granularity.on != 0 {
+        block.granularity.min_depth = cfg
+            .tuning
+            .inline_min_depth
+            .unwrap_or(ceil_log2(32) + INLINE_DEPTH_MARGIN);
+    }
+}
+
 /// How many levels past the depth at which a binary tree has a task for every lane the
 /// policy starts to inline by default: at that depth every lane has 32 subtrees to balance
 /// with, so that stealing still evens out subtrees of unequal size (the granularity-policy

@@ -173,6 +173,27 @@ pub enum GpuRunError {
         what: &'static str,
     },
 
+    /// A resident session ([`GpuRuntime::resident`](super::GpuRuntime::resident)) cannot run
+    /// this program or this configuration.
+    #[error("program `{program}` cannot run in a resident session: {why}")]
+    NotResident {
+        /// The program's name.
+        program: &'static str,
+        /// Why, and what to use instead.
+        why: &'static str,
+    },
+
+    /// A resident session's kernel ended before every submitted root completed: a root's
+    /// task failed (a limit, a panic), and every root in flight was reported on its handle.
+    #[error(
+        "the resident session's kernel failed: {message}; every root in flight got this error \
+         on its handle"
+    )]
+    ResidentFailed {
+        /// What ended it.
+        message: String,
+    },
+
     /// The device and host compilations of the program disagree on the task records' layout
     /// in a way the host cannot adopt: the roots' arguments differ too (the PTX was built from
     /// another version of the program), or the device's layout was already adopted once.

@@ -97,6 +97,14 @@ impl Launched {
         gpu.sync(kernel.name()).map_err(Stopped::Failed)
     }
 
+    /// Whether the kernel has ended, without waiting: `Ok(true)` once it completed, the
+    /// kernel's error once it failed.
+    pub fn end_reached(&self, kernel: &str) -> Result<bool, GpuError> {
+        self.end
+            .try_is_complete()
+            .map_err(|e| GpuError::after_kernel(kernel, "cuEventQuery", e))
+    }
+
     /// The kernel's time in milliseconds, between the two events (once it has completed).
     pub fn kernel_ms(&self) -> Result<f32, GpuRunError> {
         self.start

@@ -44,9 +44,9 @@ fn limit_registers(ptx: &str, n: u32) -> String {
 
 /// Page-locked host memory mapped into the device, where a panicking task reports its
 /// location (readable after the kernel trapped, when device memory no longer is).
-struct PanicSink {
+pub(super) struct PanicSink {
     host: *mut PanicReport,
-    device: u64,
+    pub(super) device: u64,
 }
 
 impl PanicSink {
@@ -65,28 +65,42 @@ impl PanicSink {
         Ok(sink)
     }
 
-    fn clear(&self) {
+    pub(super) fn clear(&self) {
         // SAFETY: our allocation, not read by a kernel now (no run in flight).
         unsafe { std::ptr::write_volatile(self.host, PanicReport::default()) };
     }
 
-    fn location(&self) -> Option<String> {
+    pub(super) fn location(&self) -> Option<String> {
         // SAFETY: our allocation; the kernel has ended (it trapped), so nothing writes it.
-        let r = unsafe { std::ptr::read_volatile(self.host) };
-        if r.flag != 1 {
-            return None;
-        }
-        let file = String::from_utf8_lossy(&r.file[..(r.file_len as usize).min(r.file.len())])
-            .into_owned();
-        let message =
-            String::from_utf8_lossy(&r.message[..(r.message_len as usize).min(r.message.len())])
-                .into_owned();
-        let mut location = format!("{file}:{}:{}", r.line, r.column);
-        if !message.is_empty() {
-            location.push_str(&format!(" ({message})"));
-        }
-        Some(location)
+        unsafe { panic_location(self.host) }
     }
+
+    /// The report's address in host memory, for a thread that reads it after a trap.
+    pub(super) fn host_ptr(&self) -> *const PanicReport {
+        self.host
+    }
+}
+
+/// The location a panicking task reported at `host`, if one did.
+///
+/// # Safety
+/// `host` is a live `PanicReport` that no kernel writes any more.
+pub(super) unsafe fn panic_location(host: *const PanicReport) -> Option<String> {
+    // SAFETY: the caller's contract.
+    let r = unsafe { std::ptr::read_volatile(host) };
+    if r.flag != 1 {
+        return None;
+    }
+    let file =
+        String::from_utf8_lossy(&r.file[..(r.file_len as usize).min(r.file.len())]).into_owned();
+    let message =
+        String::from_utf8_lossy(&r.message[..(r.message_len as usize).min(r.message.len())])
+            .into_owned();
+    let mut location = format!("{file}:{}:{}", r.line, r.column);
+    if !message.is_empty() {
+        location.push_str(&format!(" ({message})"));
+    }
+    Some(location)
 }
 
 impl PanicSink {
@@ -120,17 +134,17 @@ fn load(gpu: &Gpu, ptx: &str, max_registers: Option<u32>) -> Result<Module, GpuR
 /// Runs task programs on one GPU. Loads the PTX once; each [`GpuRuntime::run`] launches the
 /// program's persistent kernel and reuses the device memory of earlier runs.
 pub struct GpuRuntime {
-    gpu: Gpu,
+    pub(super) gpu: Gpu,
     /// The PTX as given, to reload with another register cap (`GpuConfig::max_registers`).
     ptx: String,
     module: Module,
-    config: GpuConfig,
-    buffers: Buffers,
-    panic: PanicSink,
+    pub(super) config: GpuConfig,
+    pub(super) buffers: Buffers,
+    pub(super) panic: PanicSink,
     /// A run ended with [`GpuRunError::Stuck`]: its kernel still runs on this runtime's
     /// memory, so dropping the runtime leaks that memory instead of freeing it (freeing would
     /// wait for the kernel, that is, forever), and later runs are refused.
-    stuck: bool,
+    pub(super) stuck: bool,
     /// Record layouts (size, alignment) the kernel reported for programs whose task frames
     /// it lays out differently from the host (see [`GpuRuntime::run_batch`]): used instead of
     /// the host's from then on.
@@ -214,7 +228,7 @@ impl GpuRuntime {
     /// The kernel a run of `P` launches: `gtap_<name>`, or one of the lab kernels when
     /// profiling is on (`gtap_<name>_profiled`, which runs any scheduler) or an ablation
     /// scheduler is chosen (`gtap_<name>_one_at_a_time`, `gtap_<name>_global_queue`).
-    fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
+    pub(super) fn kernel<P: Program>(&self) -> Result<Kernel, GpuRunError> {
         let name = format!("gtap_{}", P::NAME);
         let plain = self.module.kernel(&name);
         let Some((suffix, why)) = self.config.lab_kernel() else {
@@ -370,7 +384,10 @@ impl GpuRuntime {
 
     /// The plan of a run of `P` with `roots` roots of result `R` ([`plan`]), and the kernel it
     /// launches: every check that can fail before device memory is touched.
-    fn plan<P: Program, R>(&self, roots: usize) -> Result<(Kernel, RunPlan), GpuRunError> {
+    pub(super) fn plan<P: Program, R>(
+        &self,
+        roots: usize,
+    ) -> Result<(Kernel, RunPlan), GpuRunError> {
         let mut program = ProgramShape::of::<P, R>();
         if let Some(&(size, align)) = self.layouts.get(P::NAME) {
             (program.record_size, program.record_align) = (size, align);

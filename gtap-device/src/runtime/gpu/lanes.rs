@@ -174,7 +174,7 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> (Option<R
 unsafe fn complete<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Option<Rmw> {
     let rec = w.record::<P::Task>(id);
     // SAFETY: the record is live and complete; nobody else touches it now.
-    let parent = unsafe { Record::parent(rec) };
+    let (parent, slot) = unsafe { (Record::parent(rec), Record::result_slot(rec)) };
     // SAFETY: as above.
     unsafe { Record::drop_task(rec) };
     // Freed by the whole warp after the step (`WarpCtx::free_all`).
@@ -185,6 +185,11 @@ unsafe fn complete<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Option<
     }
     if parent != NONE {
         return Some(Rmw::Child { parent });
+    }
+    if w.run().inject != 0 {
+        // A root of a resident run: its slot tells the host (the result was written above it).
+        super::inject::root_completed(w, slot);
+        return None;
     }
     // A root: the run is done when it was the last.
     w.root_completed();

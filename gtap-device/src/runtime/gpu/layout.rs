@@ -341,6 +341,56 @@ pub struct GpuRun {
     /// many block tasks the block's warps published and no leader has taken yet (a hint for
     /// idle leaders looking for block tasks, see `mixed`). 0 in other programs.
     pub block_board: u64,
+    /// Resident sessions: the device address of the injection ring's [`InjectHeader`] in
+    /// mapped host memory; 0 in every other run (see `inject`).
+    pub inject: u64,
+    /// Resident sessions: the roots' arguments, `inject_capacity` entries of
+    /// `inject_args_stride` bytes (a `P::Args` each), in mapped host memory.
+    pub inject_args: u64,
+    /// Resident sessions: the completion slots, `inject_capacity` of `inject_slot_stride`
+    /// bytes (a status word, the result at [`SLOT_RESULT`]), in mapped host memory.
+    pub inject_slots: u64,
+    /// Entries of the ring and slots, a power of two (0 when not resident).
+    pub inject_capacity: u32,
+    /// Bytes between two entries of `inject_args`.
+    pub inject_args_stride: u32,
+    /// Bytes between two slots of `inject_slots`.
+    pub inject_slot_stride: u32,
+    /// Resident sessions: roots taken from the ring so far (claimed by CAS; zeroed by the
+    /// host).
+    pub inject_taken: u32,
+    /// Resident sessions: roots completed so far (zeroed by the host).
+    pub inject_completed: u32,
+}
+
+/// Where a completion slot's result starts, in bytes (its status word comes first; 16 keeps
+/// any result type aligned).
+pub const SLOT_RESULT: u32 = 16;
+/// A completion slot's status: its root has not completed (set by the host before it
+/// publishes the root).
+pub const SLOT_PENDING: u32 = 0;
+/// A completion slot's status: its root completed and its result is in the slot.
+pub const SLOT_DONE: u32 = 1;
+
+/// The head of a resident session's injection ring, in page-locked host memory mapped into
+/// the device. The host writes the roots' arguments into their entries, then moves
+/// `published` past them (a release store); the kernel's polling warps read `published`
+/// with acquire at system scope and claim roots below it. `shutdown` (set by the host after
+/// its last publication) tells the kernel to end once every published root has completed.
+/// Each word has a cache line of its own, so the host's writes of one do not disturb the
+/// device's reads of the other.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InjectHeader {
+    /// Roots published so far (a free-running count; root `s` is in entry
+    /// `s % inject_capacity`).
+    pub published: u32,
+    /// Keeps `shutdown` on the next 64-byte line.
+    pub _pad0: [u32; 15],
+    /// Nonzero: no more roots will be published.
+    pub shutdown: u32,
+    /// Fills the line.
+    pub _pad1: [u32; 15],
 }
 
 impl GpuRun {

@@ -44,6 +44,13 @@
 //! when a warp records an error or the host asks it to stop. No grid barrier is needed, so
 //! the kernel is correct whatever the number of resident blocks.
 //!
+//! A resident session's kernel (`GpuRuntime::resident` on the host) is the same thread kernel
+//! launched with no roots: its idle warps take roots from an injection ring the host fills
+//! while the kernel runs, each root's completion goes to a slot in host memory, and the
+//! kernel ends when the host asked it to and every root it published has completed
+//! (`inject`, whose docs give the protocol and its system-scope ordering). Block and mixed
+//! programs, and programs without `taskwait!`, have no resident mode (the host refuses them).
+//!
 //! The lab kernels run the same loop with the per-warp timeline profiler on
 //! (`gtap_<name>_profiled`; `profile`: one event per round per warp, for the host to export)
 //! or under an ablation scheduler (`sched`); they exist only in PTX built with
@@ -70,6 +77,8 @@ mod block_worker;
 mod close;
 #[cfg(target_arch = "nvptx64")]
 mod global_queue;
+#[cfg(target_arch = "nvptx64")]
+mod inject;
 #[cfg(target_arch = "nvptx64")]
 mod lanes;
 #[cfg(target_arch = "nvptx64")]

@@ -127,7 +127,7 @@ pub(super) unsafe fn round<P: Program, H: Hooks, S: Scheduler>(
     l.idle = b.n == 0;
     if b.n == 0 {
         // SAFETY: converged (`b.n` is uniform).
-        unsafe { idle::<P>(w, lane, &mut l.backoff) };
+        unsafe { idle::<P>(w, lane, l) };
         prof.idle_round();
         return;
     }
@@ -344,10 +344,35 @@ unsafe fn take<P: Program, S: Scheduler>(
 /// # Safety
 /// The whole warp is converged.
 #[inline(always)]
-unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, backoff: &mut u32) {
+unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, l: &mut LoopState) {
+    let backoff = &mut l.backoff;
+    let mut injected = 0;
     if lane == 0 {
         // SAFETY: lane 0 between rounds.
         unsafe { w.lane0() }.stats.idle_rounds += 1;
+        if P::HAS_TASKWAIT && super::inject::polls(w) {
+            // SAFETY: lane 0 between rounds of a resident run (`polls`).
+            injected = unsafe { super::inject::take_roots::<P>(w) };
+            // SAFETY: as above.
+            if injected == 0 && unsafe { super::inject::finished(w) } {
+                // Release: as at the root's completion in `complete`.
+                // SAFETY: a field of the live control block.
+                w.raise_stop(
+                    unsafe { &raw mut (*w.run).stop },
+                    STOP_DONE,
+                    Ordering::Release,
+                );
+            }
+        }
+    }
+    if P::HAS_TASKWAIT && w.run().inject != 0 {
+        // SAFETY: converged (contract; a uniform branch).
+        if unsafe { shfl_idx(FULL, injected, 0) } > 0 {
+            // Roots in queue 0: the next round takes them, at once.
+            l.queue = 0;
+            *backoff = 0;
+            return;
+        }
     }
     // SAFETY: converged (contract).
     if !P::HAS_TASKWAIT && w.warp == 0 && unsafe { quiescent(w, lane) } && lane == 0 {

@@ -1,0 +1,191 @@
+//! Resident kernels: taking roots from the host's injection ring while the kernel runs, and
+//! telling the host when each completed.
+//!
+//! A resident session (`GpuRuntime::resident` on the host) launches the thread kernel with
+//! no roots and an [`InjectHeader`] in page-locked host memory mapped into the device, with
+//! a ring of root arguments and one completion slot per ring entry beside it. Root `s` (the
+//! session's `s`-th submission) uses entry and slot `s % inject_capacity`; the host reuses
+//! them only after it has read the slot's completion, so the device never reads an entry the
+//! host is rewriting, and the host never reads a result the device is writing.
+//!
+//! Who polls: lane 0 of every `POLL_STRIDE`-th warp, when its round found no task (so
+//! polling never delays running work) and at the pace of its idle back-off. Such a warp
+//! claims up to a warp's width of roots by CAS on `GpuRun::inject_taken`, no more than half
+//! its free records and queue room (the roots' children need the rest), builds their records
+//! from their arguments as a batch's warps do at kernel start, and publishes them in its
+//! queue 0, where it takes them next round and others steal them.
+//!
+//! # Memory ordering
+//! - Host to device: the host writes a root's arguments and zeroes its slot's status, then
+//!   stores `published` with release (on x86-64 a store after the writes, with the compiler
+//!   kept from reordering them). The poller loads `published` with `ld.acquire.sys`: the
+//!   arguments below it are visible to its later loads. The claim CAS can be relaxed: the
+//!   claimer reads only entries below a `published` it acquired itself.
+//! - Device to host: the root's result is written into its slot by the lane that returns
+//!   the root; the lane that completes the root (the same lane: a root completes where it
+//!   returns) then stores the slot's status with `st.release.sys`, which orders the result
+//!   before it for any observer, the host included. The host loads the status with acquire,
+//!   then reads the result.
+//! - The end: `inject_completed` is bumped (release, `.gpu`) after the status store. A poller
+//!   that sees `shutdown` (acquire, `.sys`), then `published`, then `inject_completed ==
+//!   published` (acquire) knows every root the host will ever publish completed (completed
+//!   <= taken <= published, and `published` is final once `shutdown` is set), and raises
+//!   `STOP_DONE`.
+
+use super::layout::{InjectHeader, NONE, SLOT_DONE, SLOT_RESULT};
+use super::warp::{WarpCtx, WarpShared};
+use crate::arch::ops::AtomicInt;
+use crate::arch::order::{Acquire, Release, Sys};
+use crate::arch::warp::WARP_SIZE;
+use crate::runtime::deque::publish;
+use crate::runtime::record::Record;
+use crate::runtime::sync::Ordering;
+use crate::task::Program;
+
+/// One warp in this many polls the ring (the rest get roots by stealing): enough pollers to
+/// take roots at the rate a GPU runs small ones, few enough that their reads over the bus
+/// stay cheap.
+pub const POLL_STRIDE: u32 = 32;
+
+/// Whether warp `w` polls the ring: a resident run, and one warp in [`POLL_STRIDE`].
+#[inline(always)]
+pub(super) fn polls(w: &WarpCtx) -> bool {
+    w.run().inject != 0 && w.warp.is_multiple_of(POLL_STRIDE)
+}
+
+/// Lane 0 of an idle polling warp, between rounds: claims the roots published and not taken
+/// yet (up to what the warp has room for), builds their records, and publishes them in its
+/// queue 0. Returns how many it took.
+///
+/// # Safety
+/// Lane 0, between rounds, in a resident run of program `P` (the host checked the arguments'
+/// layout, and `inject*` describe the mapped ring).
+#[inline(never)]
+pub(super) unsafe fn take_roots<P: Program>(w: &WarpCtx) -> u32 {
+    let cfg = w.run();
+    // SAFETY: lane 0 between rounds (contract).
+    let sh = unsafe { w.lane0() };
+    if sh.private[0] != 0 {
+        // Tasks kept unpublished sit where the roots would go; the warp is not idle anyway.
+        return 0;
+    }
+    let header = cfg.inject as *mut InjectHeader;
+    // Acquire at system scope: the host's writes of the arguments below `published` (and of
+    // their slots' status) happen before this warp's reads of them (module docs).
+    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    let free_records = sh.sp + (cfg.tasks_per_warp - sh.fresh);
+    // The steal end as it is now (the warp's copy is refreshed only by rounds that run, and
+    // an idle warp's may be far behind). Acquire: thieves' reads of entries below it happen
+    // before those entries are overwritten (as in `open_round`).
+    sh.head[0] = w.deque(w.warp, 0).head().load(Ordering::Acquire);
+    let used = sh.tail[0].wrapping_sub(sh.head[0]);
+    let queue_room = cfg.queue_capacity.saturating_sub(used);
+    let limit = WARP_SIZE.min(free_records / 2).min(queue_room / 2);
+    // SAFETY: a field of the live control block.
+    let taken = w.run_atomic(unsafe { &raw mut (*w.run).inject_taken });
+    let mut first = taken.load(Ordering::Relaxed);
+    let n = loop {
+        let waiting = published.wrapping_sub(first);
+        // More than the ring holds: others claimed past the `published` read above.
+        if waiting == 0 || waiting > cfg.inject_capacity || limit == 0 {
+            return 0;
+        }
+        let n = waiting.min(limit);
+        // Relaxed: only entries below this warp's own acquired `published` are read.
+        match taken.compare_exchange(
+            first,
+            first.wrapping_add(n),
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => break n,
+            Err(now) => first = now,
+        }
+    };
+    for j in 0..n {
+        // SAFETY: `first + j` was claimed above and is below `published`; lane 0 between
+        // rounds owns the allocator (contract), and `n` is below the free records.
+        unsafe { build_root::<P>(w, sh, first.wrapping_add(j), sh.tail[0].wrapping_add(j)) };
+    }
+    sh.tail[0] = sh.tail[0].wrapping_add(n);
+    // Release: the records and ring entries written above happen before a thief's claim.
+    publish(w.deque(w.warp, 0).count(), n);
+    n
+}
+
+/// Builds root `seq`'s record from its arguments in the ring and puts its id at position
+/// `pos` of the warp's queue 0 (not published yet).
+///
+/// # Safety
+/// As [`take_roots`], for a root this warp claimed, with a free record left.
+#[inline(always)]
+unsafe fn build_root<P: Program>(w: &WarpCtx, sh: &mut WarpShared, seq: u32, pos: u32) {
+    let cfg = w.run();
+    let i = u64::from(seq & (cfg.inject_capacity - 1));
+    let args_at = (cfg.inject_args + i * u64::from(cfg.inject_args_stride)) as *const P::Args;
+    // SAFETY: the host wrote a `P::Args` there before publishing `seq` (acquired by the
+    // caller), and rewrites it only after the root's slot says it completed.
+    let args = unsafe { core::ptr::read_unaligned(args_at) };
+    let slot = (cfg.inject_slots + i * u64::from(cfg.inject_slot_stride) + u64::from(SLOT_RESULT))
+        as *mut u8;
+    let id = alloc(w, sh);
+    let rec = w.record::<P::Task>(id);
+    // SAFETY: `id` was just taken off this warp's allocator: nothing else uses the record.
+    unsafe {
+        Record::init(rec);
+        Record::fill(rec, NONE, slot, 0, P::start(args));
+    }
+    w.ring(w.warp, 0, pos).store(id, Ordering::Relaxed);
+}
+
+/// Lane 0 between rounds: a record off the warp's free stack, or a never-used one.
+#[inline(always)]
+fn alloc(w: &WarpCtx, sh: &mut WarpShared) -> u32 {
+    if sh.sp > 0 {
+        sh.sp -= 1;
+        // SAFETY: entries below `sp` hold free ids of this warp (lane 0 between rounds).
+        unsafe { *w.free_stack(sh.sp) }
+    } else {
+        let id = w.warp * w.run().tasks_per_warp + sh.fresh;
+        sh.fresh += 1;
+        id
+    }
+}
+
+/// A root of a resident run completed: its slot (whose result the completing lane wrote)
+/// says so to the host, and the count of completed roots goes up.
+#[inline(never)]
+pub(super) fn root_completed(w: &WarpCtx, result_slot: *mut u8) {
+    let status = result_slot.wrapping_sub(SLOT_RESULT as usize).cast::<u32>();
+    // Release at system scope: the result, written by this lane, happens before the host's
+    // acquire load that sees DONE (module docs).
+    // SAFETY: `result_slot` is a slot of the mapped ring (`build_root`), its status word
+    // `SLOT_RESULT` bytes before it.
+    unsafe { u32::store::<Sys, Release>(status, SLOT_DONE) };
+    // SAFETY: a field of the live control block.
+    let completed = w.run_atomic(unsafe { &raw mut (*w.run).inject_completed });
+    // Release: after the status store, for the end check's acquire load.
+    completed.fetch_add(1, Ordering::Release);
+}
+
+/// Lane 0 of an idle polling warp: whether the host asked to shut down and every root it
+/// published has completed, which ends the kernel.
+///
+/// # Safety
+/// Lane 0 in a resident run.
+#[inline(never)]
+pub(super) unsafe fn finished(w: &WarpCtx) -> bool {
+    let header = w.run().inject as *mut InjectHeader;
+    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+    let shutdown = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) };
+    if shutdown == 0 {
+        return false;
+    }
+    // SAFETY: as above. Read after `shutdown`: final.
+    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    // SAFETY: a field of the live control block.
+    let completed = w.run_atomic(unsafe { &raw mut (*w.run).inject_completed });
+    // Acquire: pairs with the completions' release adds.
+    completed.load(Ordering::Acquire) == published
+}

@@ -1,0 +1,187 @@
+//! Resident sessions on the GPU (`GpuRuntime::resident`): roots submitted from several
+//! threads while the kernel runs, polled, waited for and awaited; a failing root reported on
+//! its handle (and the session closed, the runtime usable again); dropped handles; shutdown
+//! with work in flight. The same checks on the CPU: `resident_cpu.rs`. Reported as ignored
+//! without a GPU (the GPU test harness).
+
+mod common;
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::Thread;
+use std::time::Duration;
+
+use gtap_examples::{fib, nqueens};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
+use gtap_host::{RootError, RunError};
+use gtap_tests::lang::program as lang;
+
+fn config() -> GpuConfig {
+    GpuConfig::new().timeout(Duration::from_secs(60))
+}
+
+/// Runs `f` to its end on this thread, parking while it is pending.
+fn block_on<F: Future>(f: F) -> F::Output {
+    struct Unpark(Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut f = pin!(f);
+    loop {
+        match f.as_mut().poll(&mut cx) {
+            Poll::Ready(v) => return v,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
+
+fn roots_from_several_threads_all_get_their_results() {
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
+        return;
+    };
+    for round in 0..2 {
+        let session = rt.resident::<fib::program::Program, u64>().unwrap();
+        std::thread::scope(|s| {
+            for t in 0..4u32 {
+                let session = &session;
+                s.spawn(move || {
+                    // More than the ring holds, so that submissions wait for slots too.
+                    let handles: Vec<_> = (0..6000u32)
+                        .map(|i| (i, session.submit(fib::program::fib((i + t) % 23))))
+                        .collect();
+                    for (i, h) in handles {
+                        let v = h.wait().unwrap_or_else(|e| panic!("{round}/{t}/{i}: {e}"));
+                        assert_eq!(v, fib::reference((i + t) % 23), "{round}/{t}/{i}");
+                    }
+                });
+            }
+        });
+        assert_eq!(session.submitted(), 24_000);
+        session.shutdown().unwrap();
+    }
+    // The runtime runs as before once the session is over.
+    assert_eq!(rt.run(fib::program::fib(20)).unwrap().0, 6765);
+}
+
+fn a_handle_can_be_polled_and_awaited() {
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
+        return;
+    };
+    let session = rt.resident::<nqueens::program::Program, u64>().unwrap();
+    let h = session.submit(nqueens::program::nqueens(9, 0, 0, 0, 0, 3));
+    let value = loop {
+        if let Some(outcome) = h.try_result() {
+            break outcome.unwrap();
+        }
+        std::hint::spin_loop();
+    };
+    assert_eq!(value, 352);
+    let total = block_on(async {
+        let a = session.submit(nqueens::program::nqueens(8, 0, 0, 0, 0, 3));
+        let b = session.submit(nqueens::program::nqueens(10, 0, 0, 0, 0, 3));
+        a.await.unwrap() + b.await.unwrap()
+    });
+    assert_eq!(total, 92 + 724);
+    session.shutdown().unwrap();
+}
+
+fn a_failing_root_is_reported_on_its_handle() {
+    let cfg = config().auto_granularity(false);
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, cfg) else {
+        return;
+    };
+    let session = rt.resident::<lang::Program, u64>().unwrap();
+    let good = lang::seq::loop_join(5);
+    let before: Vec<_> = (0..200)
+        .map(|_| session.submit(lang::loop_join(5)))
+        .collect();
+    for h in &before {
+        assert_eq!(h.wait().unwrap(), good);
+    }
+    let bad = session.submit(lang::fail_below(3));
+    let others: Vec<_> = (0..200)
+        .map(|_| session.submit(lang::loop_join(5)))
+        .collect();
+    match bad.wait().unwrap_err() {
+        RootError::Failed { root, source } => {
+            assert_eq!(root, 200);
+            assert!(
+                matches!(source.run_error(), Some(RunError::SlotsFull { .. })),
+                "{source}"
+            );
+        }
+        other => panic!("expected Failed, got {other}"),
+    }
+    for h in others {
+        match h.wait() {
+            Ok(v) => assert_eq!(v, good),
+            Err(RootError::Aborted { failed_root, .. }) => assert_eq!(failed_root, Some(200)),
+            Err(RootError::Closed { .. }) => {}
+            Err(other) => panic!("root {}: {other}", h.root()),
+        }
+    }
+    // The session is closed: later roots are refused on their handles.
+    let late = session.submit(lang::loop_join(5));
+    assert!(
+        matches!(late.wait(), Err(RootError::Closed { .. })),
+        "{:?}",
+        late.try_result()
+    );
+    let err = session.shutdown().unwrap_err();
+    assert!(matches!(err, GpuRunError::ResidentFailed { .. }), "{err}");
+    // A limit leaves the runtime usable.
+    assert_eq!(rt.run(lang::loop_join(5)).unwrap().0, good);
+}
+
+fn dropped_handles_and_shutdown_with_work_in_flight_lose_nothing() {
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
+        return;
+    };
+    let session = rt.resident::<fib::program::Program, u64>().unwrap();
+    let mut kept = Vec::new();
+    for n in 0..40_000u32 {
+        let h = session.submit(fib::program::fib(n % 25));
+        if n % 2 == 0 {
+            kept.push((n, h));
+        }
+    }
+    session.shutdown().unwrap();
+    for (n, h) in kept {
+        assert!(
+            h.is_done(),
+            "root {} has no outcome after shutdown",
+            h.root()
+        );
+        assert_eq!(h.try_result().unwrap().unwrap(), fib::reference(n % 25));
+    }
+    // Dropping a session shuts it down too.
+    let session = rt.resident::<fib::program::Program, u64>().unwrap();
+    let h = session.submit(fib::program::fib(22));
+    drop(session);
+    assert_eq!(h.try_result().unwrap().unwrap(), 17_711);
+}
+
+fn programs_a_session_cannot_run_are_refused() {
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
+        return;
+    };
+    let err = rt
+        .resident::<gtap_examples::tree_block::full_binary_block::Program, u64>()
+        .err()
+        .expect("a block program is refused");
+    assert!(matches!(err, GpuRunError::NotResident { .. }), "{err}");
+}
+
+gtap_host::gpu_test_main!(
+    roots_from_several_threads_all_get_their_results,
+    a_handle_can_be_polled_and_awaited,
+    a_failing_root_is_reported_on_its_handle,
+    dropped_handles_and_shutdown_with_work_in_flight_lose_nothing,
+    programs_a_session_cannot_run_are_refused,
+);
