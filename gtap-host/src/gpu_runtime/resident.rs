@@ -8,8 +8,9 @@
 //! the session shuts down.
 //!
 //! A small poller thread of the session watches the completion slots: when one says done it
-//! reads the result, frees the slot and completes the root's handle (waking its future). It
-//! also watches the kernel's end event: a kernel that ends while roots are in flight failed
+//! reads the result, frees the slot and completes the root's handle (waking its future). A
+//! watcher thread beside it asks the driver about the kernel's end event (so that no driver
+//! call delays a delivery): a kernel that ends while roots are in flight failed
 //! (a limit, a task's trap), and the poller reports the failure on every pending handle (the
 //! failing root's gets [`RootError::Failed`], when the runtime can tell which it was), after
 //! which the session is closed: later submissions get [`RootError::Closed`]. A task failure
@@ -339,37 +340,71 @@ struct Watch {
 /// thread wake-up.
 const SPIN_AFTER_IDLE: Duration = Duration::from_millis(20);
 
+/// How often the watcher asks the driver whether the kernel has ended.
+const WATCH_PERIOD: Duration = Duration::from_micros(500);
+
 /// The poller: delivers completed roots until the kernel has ended, then fails what is left.
+///
+/// Whether the kernel has ended is asked of the driver (`cuEventQuery`) by a watcher thread
+/// of its own, never by the loop that delivers: a driver call next to a running kernel may
+/// take long, and the loop must see each completion as soon as its slot says so.
 fn poll<R: Copy>(s: &Shared<R>, watch: &Watch) {
-    // The event queries and copies below name no context; a failure to bind shows in them.
+    // The copies `close` makes name no context; a failure to bind shows in them.
     let _ = watch.ctx.bind_to_thread();
-    let mut window = Window::new(s.ring.capacity);
-    let (mut last_check, mut last_busy) = (Instant::now(), Instant::now());
+    let end: Mutex<Option<Result<(), GpuError>>> = Mutex::new(None);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| watch_end(watch, &end, &done));
+        deliver_until(s, &done);
+    });
+    let ended = end
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .unwrap_or(Ok(()));
+    close(s, watch, ended);
+}
+
+/// The watcher: asks every [`WATCH_PERIOD`] whether the kernel has ended; once it has (or
+/// failed), stores how in `end` and raises `done`.
+fn watch_end(watch: &Watch, end: &Mutex<Option<Result<(), GpuError>>>, done: &AtomicBool) {
+    // The event queries name no context; a failure to bind shows in them.
+    let _ = watch.ctx.bind_to_thread();
     loop {
+        match watch.launched.end_reached(&watch.kernel) {
+            Ok(false) => std::thread::sleep(WATCH_PERIOD),
+            ended => {
+                *end.lock().unwrap_or_else(PoisonError::into_inner) = Some(ended.map(|_| ()));
+                // Release: the outcome above happens before the poller's acquire load.
+                done.store(true, Ordering::Release);
+                return;
+            }
+        }
+    }
+}
+
+/// Delivers completed roots until `done` says the kernel has ended, then once more (the
+/// kernel's last completions happen before its end).
+fn deliver_until<R: Copy>(s: &Shared<R>, done: &AtomicBool) {
+    let mut window = Window::new(s.ring.capacity);
+    let mut last_busy = Instant::now();
+    loop {
+        // Acquire: pairs with the watcher's release store.
+        if done.load(Ordering::Acquire) {
+            window.deliver(s);
+            return;
+        }
         let delivered = window.deliver(s);
         let idle = s.in_flight.load(Ordering::SeqCst) == 0;
         if delivered > 0 || !idle {
             last_busy = Instant::now();
-        }
-        if delivered == 0 && (idle || last_check.elapsed() > Duration::from_micros(200)) {
-            last_check = Instant::now();
-            match watch.launched.end_reached(&watch.kernel) {
-                Ok(false) => {}
-                ended => {
-                    window.deliver(s);
-                    close(s, watch, ended.map(|_| ()));
-                    return;
-                }
-            }
+        } else if last_busy.elapsed() > SPIN_AFTER_IDLE {
+            // Nothing in flight for a while: sleep until a submission (or the shutdown)
+            // unparks this thread, or the watcher's period has passed.
+            std::thread::park_timeout(WATCH_PERIOD);
+            continue;
         }
         if delivered == 0 {
-            if idle && last_busy.elapsed() > SPIN_AFTER_IDLE {
-                // Nothing in flight for a while: sleep until a submission (or the shutdown)
-                // unparks this thread.
-                std::thread::park_timeout(Duration::from_millis(1));
-            } else {
-                std::hint::spin_loop();
-            }
+            std::hint::spin_loop();
         }
     }
 }
