@@ -510,6 +510,15 @@ pub struct TreeArgs {
     pub compute_iters: u32,
 }
 
+/// `knapsack --start`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnapsackStart {
+    /// The greedy packing's value.
+    Greedy,
+    /// Zero.
+    Zero,
+}
+
 /// A UTS sample tree of `uts`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UtsTree {
@@ -775,6 +784,10 @@ pub struct KnapsackArgs {
     /// rayon: join both children while fewer than this many items are decided.
     #[arg(long, default_value_t = 16)]
     pub rayon_levels: u32,
+    /// Where every search's shared best starts: the greedy packing's value (a packing that
+    /// exists, so the bound prunes from the first node), or 0 (BOTS's start).
+    #[arg(long, value_enum, default_value_t = KnapsackStart::Greedy)]
+    pub start: KnapsackStart,
 }
 
 /// `floorplan`.
