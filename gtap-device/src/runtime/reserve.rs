@@ -206,6 +206,8 @@ impl Reserve {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn push(&self, chunk: u32) {
         let head = &self.state().head;
         let mut word = head.load(Ordering::Relaxed);
@@ -326,7 +328,7 @@ mod tests {
     }
 
     #[test]
-    fn threads_lending_and_returning_never_share_a_chunk() {
+    fn stress_threads_lending_and_returning_never_share_a_chunk() {
         use std::sync::atomic::AtomicBool;
         let o = Owned::new(4);
         let held: Vec<AtomicBool> = (0..4).map(|_| AtomicBool::new(false)).collect();
