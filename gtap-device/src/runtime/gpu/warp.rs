@@ -307,8 +307,10 @@ impl WarpCtx {
     }
 
     /// [`WarpCtx::alloc`] past the slab: the `j`-th record of the round beyond it, from the
-    /// reserve's windows, or the run fails.
-    #[inline(never)]
+    /// reserve's windows, or the run fails. Inlined into every spawn: a call here keeps the
+    /// spawning task's live values across it and costs kernels registers per thread (and so
+    /// resident warps), which the slab's fast path must not pay.
+    #[inline(always)]
     fn alloc_lent(&self, j: u32) -> Option<u32> {
         let sh = self.sh;
         // SAFETY: lane 0 wrote the windows before this round's barrier; lanes only read them.
