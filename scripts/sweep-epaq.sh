@@ -12,9 +12,9 @@
 #   e.g. ... -- --queue-order most-generated --top-up 2 --resume-inline --config-name tuned
 # Cutoff lists (comma-separated), defaulting to GTaP's sweeps:
 #   FIB_CUTOFFS       fib       2,3,...,18
-#   NQ_CUTOFFS        nqueens   4,5,6,7 (GTaP's cutoff depths 3..6: theirs + 1; from 8 on,
-#                     EPAQ's expansion of one queue at a time needs more than the bench's
-#                     32768 records per warp: PoolExhausted, measured on an H100)
+#   NQ_CUTOFFS        nqueens   4,5,6,7 (GTaP's cutoff depths 3..6: theirs + 1; 8 to 12
+#                     run too: where EPAQ's expansion of one queue at a time needs more than
+#                     the bench's 32768 records per warp, warps borrow from the record reserve)
 #   CILKSORT_CUTOFFS  cilksort  64,128,...,4096 (sort and merge cutoff alike)
 # Sizes: FIB_N (40), NQ_N (16), CILKSORT_N (5e7). PROGRAMS="fib nqueens cilksort" picks the
 # programs; BENCH the bench binary.

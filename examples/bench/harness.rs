@@ -294,7 +294,8 @@ impl Harness {
             }
         }
         eprintln!(
-            "    grid {} x {}, rounds {} ({:.1}% idle), steals {} of {}, peak records/warp {}, peak queue {}",
+            "    grid {} x {}, rounds {} ({:.1}% idle), steals {} of {}, peak records/warp {}, peak queue {}, \
+             tasks {}, spawns inline {}, reserve chunks borrowed {} (reserve {} records)",
             s.grid,
             s.block,
             s.rounds,
@@ -302,7 +303,11 @@ impl Harness {
             s.steals_won,
             s.steals_attempted,
             s.peak_records_per_warp,
-            s.peak_queue
+            s.peak_queue,
+            s.tasks,
+            s.spawns_inlined,
+            s.chunks_borrowed,
+            s.reserve_records
         );
     }
 

@@ -160,12 +160,14 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     assert!(err.to_string().contains("num_queues"), "{err}");
     check_usable(&mut rt);
 
-    rt.set_config(config().tasks_per_warp(8)).unwrap();
+    // No reserve: the run has its 32 warps' slabs of 8 records only.
+    rt.set_config(config().tasks_per_warp(8).reserve_records(0))
+        .unwrap();
     let err = rt.run(lang::fan(6, 8)).unwrap_err();
     assert!(
         matches!(
             err,
-            GpuRunError::Run(RunError::PoolExhausted { capacity: 8 })
+            GpuRunError::Run(RunError::PoolExhausted { capacity: 256 })
         ),
         "{err}"
     );

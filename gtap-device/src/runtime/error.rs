@@ -43,8 +43,9 @@ use super::sync::{AtomicU32, Ordering};
 pub enum RunError<T = &'static str> {
     /// Every task record was in use when a task was spawned.
     PoolExhausted {
-        /// The pool's records: the run's on the CPU (`CpuConfig::task_capacity`), one warp's
-        /// on the GPU (`GpuConfig::tasks_per_warp`).
+        /// The run's records: on the CPU its pool's (`CpuConfig::task_capacity`), on the GPU
+        /// the warps' slabs and the reserve together (`GpuConfig::tasks_per_warp` per warp,
+        /// `GpuConfig::reserve_records`).
         capacity: u32,
     },
     /// A worker's queue of runnable tasks had no room for a spawned or resumed task.
@@ -130,10 +131,13 @@ impl fmt::Display for RunError {
         match *self {
             RunError::PoolExhausted { capacity } => write!(
                 f,
-                "task pool exhausted: all {capacity} task records were in use when a task was \
-                 spawned (on the GPU each warp has a pool of its own); raise \
-                 CpuConfig::task_capacity or GpuConfig::tasks_per_warp, or keep fewer tasks \
-                 alive at once"
+                "task pool exhausted: all {capacity} task records of the run were in use when a \
+                 task was spawned (on the GPU: the warps' slabs and the device-wide reserve \
+                 they borrow from); raise CpuConfig::task_capacity, or on the GPU \
+                 GpuConfig::reserve_records (default: half of the free device memory, at most \
+                 16 GiB) or GpuConfig::tasks_per_warp; or keep fewer tasks alive at once (give \
+                 tasks a sequential version so that the granularity policy can run spawns \
+                 inline)"
             ),
             RunError::QueueFull { capacity } => write!(
                 f,

@@ -34,6 +34,7 @@ pub mod granularity;
 pub mod join;
 pub mod pool;
 pub mod record;
+pub mod reserve;
 pub mod rng;
 pub mod sync;
 pub mod termination;

@@ -51,13 +51,16 @@ pub const MAX_CAPACITY: u32 = 1 << 31;
 
 const EMPTY_STACK: u64 = NONE as u64;
 
+/// A tagged stack head: `tag` in the high word, `id` (or [`NONE`]) in the low one. Shared with
+/// the GPU's chunk reserve (`reserve`), a Treiber stack of the same shape.
 #[inline(always)]
-fn pack(tag: u32, id: u32) -> u64 {
+pub(crate) fn pack(tag: u32, id: u32) -> u64 {
     (u64::from(tag) << 32) | u64::from(id)
 }
 
+/// The `(tag, id)` of a word made by [`pack`].
 #[inline(always)]
-fn unpack(word: u64) -> (u32, u32) {
+pub(crate) fn unpack(word: u64) -> (u32, u32) {
     ((word >> 32) as u32, word as u32)
 }
 

@@ -1,7 +1,7 @@
 //! A run's device memory: the arrays the kernel works in, grown when a run needs more and
 //! kept for the next run.
 //!
-//! The fourteen arrays differ only in element type, length (from the plan's
+//! The sixteen arrays differ only in element type, length (from the plan's
 //! [`ArrayLens`](super::plan::ArrayLens)), the name an allocation failure gives, and what the
 //! kernel needs in them when it starts ([`Fill`]); so each is one call of one helper, and
 //! [`Buffers::prepare`] reads as the list of arrays. The calls run in a fixed order (the order
@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};
 use gtap_device::runtime::gpu::layout::NONE;
+use gtap_device::runtime::reserve::ReserveState;
 
 use super::GpuRunError;
 use super::error::driver;
@@ -36,6 +37,8 @@ pub(super) struct Buffers {
     pub profile_events: Option<CudaSlice<u8>>,
     pub profile_warps: Option<CudaSlice<u8>>,
     pub block_board: Option<CudaSlice<u32>>,
+    pub reserve: Option<CudaSlice<u64>>,
+    pub chunk_words: Option<CudaSlice<u32>>,
 }
 
 /// The device addresses of a run's arrays, as the control block names them (0: not used).
@@ -55,6 +58,8 @@ pub(super) struct DeviceArrays {
     pub profile_events: u64,
     pub profile_warps: u64,
     pub block_board: u64,
+    pub reserve: u64,
+    pub chunk_words: u64,
 }
 
 /// What an array must hold when the kernel starts.
@@ -117,9 +122,27 @@ impl Buffers {
             } else {
                 0
             },
+            // The record reserve: an empty free list and no chunk lent yet, every run; the
+            // chunks' links and live counts are written by the kernel before they are read.
+            reserve: on.array(
+                &mut b.reserve,
+                n.reserve,
+                "the record reserve",
+                Prefix(RESERVE),
+            )?,
+            chunk_words: on.array(
+                &mut b.chunk_words,
+                n.chunk_words,
+                "the record reserve",
+                Unset,
+            )?,
         })
     }
 }
+
+/// A reserve's state at the start of a run, as `u64` words: the free list's empty head, then
+/// the bump counter at 0 (and its padding).
+const RESERVE: &[u64] = &[ReserveState::EMPTY, 0];
 
 /// Sets up arrays on one stream.
 struct Setup<'s>(&'s Arc<CudaStream>);

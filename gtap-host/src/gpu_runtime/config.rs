@@ -75,6 +75,7 @@ pub struct GpuLaunch {
     pub(crate) warps_per_sm: u32,
     pub(crate) block: u32,
     pub(crate) tasks_per_warp: u32,
+    pub(crate) reserve_records: Option<u32>,
     pub(crate) profile: Option<u32>,
     pub(crate) stack_bytes: u32,
 }
@@ -103,10 +104,23 @@ impl GpuLaunch {
     }
 
     /// Task records per warp (each warp allocates from its own slab), `1..=2^24`, default
-    /// 4096: the most tasks a warp's slab holds at once. Raise it when a run fails for lack of
-    /// records (deep or wide spawn trees); device memory grows with it.
+    /// 4096: the records a warp hands out without touching anything shared. A warp whose slab
+    /// runs short borrows chunks of the device-wide reserve
+    /// ([`reserve_records`](GpuLaunch::reserve_records)); raise it when a program keeps many
+    /// tasks alive on every warp, to spare those loans.
     pub fn tasks_per_warp(&self) -> u32 {
         self.tasks_per_warp
+    }
+
+    /// Records of the device-wide reserve, lent in chunks of
+    /// [`CHUNK_RECORDS`](gtap_device::runtime::reserve::CHUNK_RECORDS) to warps whose slab runs
+    /// short and returned when all their records are free again. `None` (the default): sized
+    /// from the device's free memory as it was when the runtime was made or last configured
+    /// (counting the records the runtime holds): half of what a run's other arrays leave, at
+    /// most 16 GiB and at most what record ids can number. `Some(0)`: no reserve, each warp has its slab only. A run fails
+    /// with `PoolExhausted` only when the slabs and the reserve are all in use.
+    pub fn reserve_records(&self) -> Option<u32> {
+        self.reserve_records
     }
 
     /// The per-warp timeline profiler: `Some(n)` runs the program's profiled kernel
@@ -286,6 +300,7 @@ impl Default for GpuConfig {
                 warps_per_sm: 16,
                 block: 32,
                 tasks_per_warp: 4096,
+                reserve_records: None,
                 profile: None,
                 stack_bytes: 16 * 1024,
             },
@@ -372,6 +387,20 @@ impl GpuConfig {
     /// Sets the task records per warp ([`GpuLaunch::tasks_per_warp`], default 4096).
     pub fn tasks_per_warp(mut self, records: u32) -> Self {
         self.launch.tasks_per_warp = records;
+        self
+    }
+
+    /// Sets the records of the device-wide reserve ([`GpuLaunch::reserve_records`], rounded
+    /// up to whole chunks; 0: no reserve). The default sizes it from the device's free memory.
+    pub fn reserve_records(mut self, records: u32) -> Self {
+        self.launch.reserve_records = Some(records);
+        self
+    }
+
+    /// Sizes the reserve from the device's free memory at each run (the default; see
+    /// [`GpuLaunch::reserve_records`]).
+    pub fn auto_reserve(mut self) -> Self {
+        self.launch.reserve_records = None;
         self
     }
 

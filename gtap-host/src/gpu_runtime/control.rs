@@ -60,6 +60,10 @@ pub(super) fn control_block(
         profile_events: arrays.profile_events,
         profile_warps: arrays.profile_warps,
         block_board: arrays.block_board,
+        reserve: arrays.reserve,
+        chunk_words: arrays.chunk_words,
+        reserve_chunks: plan.reserve_chunks,
+        slab_records: plan.warps as u32 * cfg.launch.tasks_per_warp,
         profile_capacity: plan.profile_capacity,
         tuning: tuning_bits(cfg, kind),
         granularity: granularity(cfg, plan),
@@ -218,6 +222,8 @@ mod tests {
             profile_events: 12,
             profile_warps: 13,
             block_board: 14,
+            reserve: 15,
+            chunk_words: 16,
         }
     }
 
@@ -321,7 +327,7 @@ mod tests {
                 args_size: 24,
                 result_size: 8,
             };
-            RunPlan::batch(&cfg, &h100(), 20, program, roots, || Ok(1024)).unwrap()
+            RunPlan::batch(&cfg, &h100(), 20, program, roots, 1 << 30, || Ok(1024)).unwrap()
         };
         // 20 blocks of 2 warps: 1280 lanes, 11 levels for one root, plus the margin.
         let depth = |roots| granularity(&cfg, &plan_with(roots)).min_depth;

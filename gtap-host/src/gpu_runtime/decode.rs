@@ -134,6 +134,9 @@ pub(super) fn gpu_stats(
         idle_rounds: total.idle_rounds,
         spawns_inlined: total.inlined,
         peak_records_per_warp: total.records_touched,
+        chunks_borrowed: total.chunks_borrowed,
+        reserve_records: u64::from(plan.reserve_chunks)
+            * u64::from(gtap_device::runtime::reserve::CHUNK_RECORDS),
         peak_queue: total.max_queue,
         profile,
     }
@@ -308,6 +311,7 @@ mod tests {
             rounds: 40,
             idle_rounds: 7,
             inlined: 9,
+            chunks_borrowed: 3,
             records_touched: 12,
             max_queue: 30,
         };
@@ -319,6 +323,7 @@ mod tests {
             rounds: 1,
             idle_rounds: 1,
             inlined: 1,
+            chunks_borrowed: 2,
             records_touched: 20,
             max_queue: 4,
         };
@@ -335,8 +340,11 @@ mod tests {
             (11, 4, 6, 3, 41, 8)
         );
         assert_eq!((total.records_touched, total.max_queue), (20, 30));
+        assert_eq!(total.chunks_borrowed, 5);
         let plan = crate::gpu_runtime::plan::RunPlan::new(
-            &crate::gpu_runtime::GpuConfig::new().block(64),
+            &crate::gpu_runtime::GpuConfig::new()
+                .block(64)
+                .reserve_records(2048),
             &crate::props::tests::h100(),
             3,
             crate::gpu_runtime::plan::ProgramShape {
@@ -353,6 +361,8 @@ mod tests {
         .unwrap();
         let stats = gpu_stats(&total, &plan, 2.5, None);
         assert_eq!((stats.grid, stats.block), (3, 64));
+        assert_eq!(stats.chunks_borrowed, 5);
+        assert_eq!(stats.reserve_records, 2048, "the reserve's records");
         assert_eq!(stats.kernel_time, Duration::from_micros(2500));
         assert_eq!((stats.tasks, stats.resumes, stats.rounds), (11, 4, 41));
         assert_eq!(

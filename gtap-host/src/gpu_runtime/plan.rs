@@ -12,10 +12,12 @@
 use std::mem::{align_of, size_of};
 
 use cudarc::driver::LaunchConfig;
+use gtap_device::runtime::gpu::layout::NONE;
 use gtap_device::runtime::gpu::layout::{
     GlobalQueue, ProfileEvent, ProfileWarp, TaskCounts, WarpStats,
 };
 use gtap_device::runtime::record::Record;
+use gtap_device::runtime::reserve::{CHUNK_RECORDS, ReserveState};
 use gtap_device::task::Program;
 
 use super::config::{DeviceFootprint, ProgramKind};
@@ -105,13 +107,15 @@ pub(super) struct RunPlan {
     pub profile_capacity: u32,
     /// Root tasks of the run (1, or a batch's).
     pub roots: u32,
+    /// Chunks of the record reserve ([`reserve_chunks`]).
+    pub reserve_chunks: u32,
     /// The length of each device array.
     pub lens: ArrayLens,
 }
 
 impl RunPlan {
     /// The plan of a run of one root of `program` on `grid` blocks with `cfg` on a device with
-    /// `props` ([`RunPlan::batch`] with one root).
+    /// `props` ([`RunPlan::batch`] with one root, and no free memory for a default reserve).
     #[cfg(test)]
     pub fn new(
         cfg: &GpuConfig,
@@ -120,23 +124,27 @@ impl RunPlan {
         program: ProgramShape,
         max_threads: impl FnOnce() -> Result<i32, GpuRunError>,
     ) -> Result<RunPlan, GpuRunError> {
-        RunPlan::batch(cfg, props, grid, program, 1, max_threads)
+        RunPlan::batch(cfg, props, grid, program, 1, 0, max_threads)
     }
 
     /// The plan of a run of `roots` roots of `program` on `grid` blocks with `cfg` on a device
-    /// with `props`; `max_threads` gives the kernel's most threads per block (asked only once
-    /// the device's memory and grid checks passed).
+    /// with `props`, `free_bytes` of whose memory the run's records may take (for the
+    /// reserve's default size); `max_threads` gives the kernel's most threads per block (asked
+    /// only once the device's memory and grid checks passed).
+    #[allow(clippy::too_many_arguments)]
     pub fn batch(
         cfg: &GpuConfig,
         props: &DeviceProps,
         grid: u32,
         program: ProgramShape,
         roots: usize,
+        free_bytes: u64,
         max_threads: impl FnOnce() -> Result<i32, GpuRunError>,
     ) -> Result<RunPlan, GpuRunError> {
         // Every size below comes from here: checked against the device before any allocation.
         let kind = program.kind();
         let sizes = cfg.check_launch(props, grid, program.record_size as u64, kind)?;
+        let reserve_chunks = reserve_chunks(cfg, props, &sizes, program.record_size, free_bytes)?;
         // The driver's compiler fixed the kernel's registers per thread, which bound the
         // threads of a block: say so, rather than fail the launch "out of resources".
         let max_threads = max_threads()?;
@@ -164,6 +172,7 @@ impl RunPlan {
             global_capacity,
             profile_capacity,
             roots,
+            reserve_chunks,
             lens: ArrayLens::new(
                 &sizes,
                 &program,
@@ -171,7 +180,8 @@ impl RunPlan {
                 roots,
                 global_capacity,
                 profile_capacity,
-            ),
+            )
+            .with_reserve(reserve_chunks, program.record_size),
         })
     }
 
@@ -252,6 +262,58 @@ fn global_capacity(cfg: &GpuConfig, warps: usize) -> Result<u32, GpuRunError> {
     })
 }
 
+/// The default reserve's share of the memory a run's other arrays leave free: half.
+const RESERVE_SHARE: u64 = 2;
+/// The default reserve's most bytes.
+const RESERVE_MAX_BYTES: u64 = 16 << 30;
+
+/// Chunks of the record reserve for a run whose other arrays are `sizes`, with records of
+/// `record_size` bytes: as [`GpuLaunch::reserve_records`](super::GpuLaunch::reserve_records)
+/// says, the set number (checked against the device's memory and the ids), or a share of the
+/// `free_bytes` the records may take. Record ids stay below `NONE`.
+fn reserve_chunks(
+    cfg: &GpuConfig,
+    props: &DeviceProps,
+    sizes: &DeviceFootprint,
+    record_size: usize,
+    free_bytes: u64,
+) -> Result<u32, GpuRunError> {
+    let slab = sizes.warps * u64::from(cfg.launch.tasks_per_warp);
+    let chunk = u64::from(CHUNK_RECORDS);
+    let id_room = (u64::from(NONE) - 1).saturating_sub(slab) / chunk;
+    // The records of a chunk and its two words.
+    let chunk_bytes = chunk * record_size as u64 + 8;
+    let others = sizes.total().unwrap_or(u64::MAX);
+    let chunks = match cfg.launch.reserve_records {
+        None => {
+            let share = free_bytes.saturating_sub(others) / RESERVE_SHARE;
+            (share.min(RESERVE_MAX_BYTES) / chunk_bytes).min(id_room)
+        }
+        Some(records) => {
+            let chunks = u64::from(records).div_ceil(chunk);
+            if chunks > id_room {
+                return Err(GpuRunError::InvalidConfig {
+                    setting: "reserve_records",
+                    value: records.into(),
+                    why: "the slabs and the reserve together exceed 2^32 record ids",
+                });
+            }
+            let needed = others.saturating_add(chunks * chunk_bytes);
+            if needed > props.total_mem as u64 {
+                return Err(GpuRunError::NotEnoughMemory {
+                    needed,
+                    total: props.total_mem as u64,
+                    what: "the task records' reserve",
+                    setting: "reserve_records",
+                    value: records.into(),
+                });
+            }
+            chunks
+        }
+    };
+    Ok(u32::try_from(chunks).unwrap_or(u32::MAX))
+}
+
 /// A part of a [`DeviceFootprint`] in bytes as a `usize`. Each part fits in the device's
 /// memory (`check_launch`), whose size is a `usize`; an unknown size (never, after that check)
 /// would be a failed allocation, not a panic.
@@ -293,6 +355,10 @@ pub(super) struct ArrayLens {
     pub profile_warps: usize,
     /// Mixed programs: the block board, one count per thread block (0 for other programs).
     pub block_board: usize,
+    /// The reserve's state (`u64` words: the free list's head, then the bump counter).
+    pub reserve: usize,
+    /// Per chunk of the reserve, its link and its live count (`u32`s).
+    pub chunk_words: usize,
 }
 
 impl ArrayLens {
@@ -320,7 +386,20 @@ impl ArrayLens {
             profile_events: warps * profile_capacity as usize * size_of::<ProfileEvent>(),
             profile_warps: warps * size_of::<ProfileWarp>(),
             block_board: if program.mixed { grid as usize } else { 0 },
+            reserve: size_of::<ReserveState>() / size_of::<u64>(),
+            chunk_words: 0,
         }
+    }
+
+    /// These lengths with a reserve of `chunks` chunks of records of `record_size` bytes
+    /// after the slabs.
+    fn with_reserve(mut self, chunks: u32, record_size: usize) -> ArrayLens {
+        let records = chunks as usize * CHUNK_RECORDS as usize;
+        self.records = self
+            .records
+            .saturating_add(records.saturating_mul(record_size));
+        self.chunk_words = 2 * chunks as usize;
+        self
     }
 }
 
@@ -372,7 +451,8 @@ mod tests {
             .tasks_per_warp(64)
             .queue_capacity(128);
         // 20 blocks of 2 warps: 40 workers.
-        let batch = |roots| RunPlan::batch(&cfg, &h100(), 20, shape(false), roots, || Ok(1024));
+        let batch =
+            |roots| RunPlan::batch(&cfg, &h100(), 20, shape(false), roots, 1 << 30, || Ok(1024));
         let p = batch(1000).unwrap();
         assert_eq!((p.roots, p.lens.args, p.lens.result), (1000, 12_000, 8000));
         // 40 x 32 roots fit (half of 64 records each); one more does not.
@@ -394,12 +474,13 @@ mod tests {
             mixed: true,
             ..shape(true)
         };
-        let refused = RunPlan::batch(&cfg, &h100(), 20, mixed, 2, || Ok(1024)).unwrap_err();
+        let refused =
+            RunPlan::batch(&cfg, &h100(), 20, mixed, 2, 1 << 30, || Ok(1024)).unwrap_err();
         assert!(
             matches!(refused, GpuRunError::NotForBlockPrograms { .. }),
             "{refused:?}"
         );
-        RunPlan::batch(&cfg, &h100(), 20, mixed, 1, || Ok(1024)).unwrap();
+        RunPlan::batch(&cfg, &h100(), 20, mixed, 1, 1 << 30, || Ok(1024)).unwrap();
     }
 
     #[test]
@@ -548,5 +629,57 @@ mod tests {
     fn sizes_past_usize_are_a_failed_allocation_not_a_panic() {
         assert_eq!(bytes(None), usize::MAX);
         assert_eq!(bytes(Some(12)), 12);
+    }
+
+    /// A plan of 20 blocks of 32 threads (20 warps of 4096 records of 512 bytes) given
+    /// `free` bytes for its records.
+    fn with_free(cfg: &GpuConfig, free: u64) -> Result<RunPlan, GpuRunError> {
+        RunPlan::batch(cfg, &h100(), 20, shape(false), 1, free, || Ok(1024))
+    }
+
+    #[test]
+    fn the_default_reserve_takes_half_the_memory_the_other_arrays_leave() {
+        let cfg = GpuConfig::new();
+        let base = with_free(&cfg, 0).unwrap();
+        assert_eq!(base.reserve_chunks, 0, "no memory free: no reserve");
+        let others = cfg
+            .check_launch(&h100(), 20, 512, ProgramKind::Thread)
+            .unwrap()
+            .total()
+            .unwrap();
+        let chunk_bytes = 1024 * 512 + 8;
+        let plan = with_free(&cfg, others + 100 * chunk_bytes).unwrap();
+        assert_eq!(plan.reserve_chunks, 50);
+        assert_eq!(plan.lens.records, base.lens.records + 50 * 1024 * 512);
+        assert_eq!(plan.lens.chunk_words, 100);
+        // At most 16 GiB, however much is free.
+        let big = with_free(&cfg, 1 << 40).unwrap();
+        assert_eq!(big.reserve_chunks as u64, (16 << 30) / chunk_bytes);
+    }
+
+    #[test]
+    fn a_set_reserve_is_whole_chunks_and_checked() {
+        let plan = with_free(&GpuConfig::new().reserve_records(1025), 0).unwrap();
+        assert_eq!(plan.reserve_chunks, 2, "rounded up to whole chunks");
+        let none = with_free(&GpuConfig::new().reserve_records(0), 1 << 40).unwrap();
+        assert_eq!(none.reserve_chunks, 0);
+        match with_free(&GpuConfig::new().reserve_records(1 << 31), 0).unwrap_err() {
+            GpuRunError::NotEnoughMemory { setting, .. } => assert_eq!(setting, "reserve_records"),
+            other => panic!("expected NotEnoughMemory, got {other:?}"),
+        }
+        // Ids: 200 warps of 2^24 records leave room for fewer chunks than 16 GiB would hold.
+        let wide = GpuConfig::new().tasks_per_warp(1 << 24);
+        let room = (u64::from(u32::MAX - 1) - 200 * (1 << 24)) / 1024;
+        let shape1 = ProgramShape {
+            record_size: 8,
+            ..shape(false)
+        };
+        let auto = RunPlan::batch(&wide, &h100(), 200, shape1, 1, 1 << 40, || Ok(1024)).unwrap();
+        assert_eq!(u64::from(auto.reserve_chunks), room, "capped by the ids");
+        let too_many = wide.reserve_records(u32::MAX);
+        match RunPlan::batch(&too_many, &h100(), 200, shape1, 1, 0, || Ok(1024)).unwrap_err() {
+            GpuRunError::InvalidConfig { setting, .. } => assert_eq!(setting, "reserve_records"),
+            other => panic!("expected InvalidConfig, got {other:?}"),
+        }
     }
 }

@@ -149,6 +149,9 @@ pub struct GpuRuntime {
     /// it lays out differently from the host (see [`GpuRuntime::run_batch`]): used instead of
     /// the host's from then on.
     layouts: HashMap<&'static str, (usize, usize)>,
+    /// Device memory the runs' records may take, measured when the runtime was made or last
+    /// configured ([`records_memory`]): what sizes the default record reserve.
+    records_memory: u64,
 }
 
 impl Drop for GpuRuntime {
@@ -182,6 +185,19 @@ fn set_stack(gpu: &Gpu, config: &GpuConfig) -> Result<(), GpuRunError> {
         .map_err(driver("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)"))
 }
 
+/// Device memory a run's records may take: what is free now, plus the records array the
+/// runtime already holds (`held` bytes; a run reuses it), so that every configuration of a
+/// runtime sizes its reserve alike (`plan::reserve_chunks`). Measured when a runtime is made
+/// or configured, never in a run: `cuMemGetInfo` can wait behind another thread's work on
+/// the context, and a run must launch without waiting.
+fn records_memory(gpu: &Gpu, held: usize) -> Result<u64, GpuRunError> {
+    let (free, _total) = gpu
+        .context()
+        .mem_get_info()
+        .map_err(driver("cuMemGetInfo"))?;
+    Ok(free as u64 + held as u64)
+}
+
 impl GpuRuntime {
     /// Loads `ptx` (built by gtap-builder from the crate that defines the programs) on `gpu`.
     pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
@@ -190,6 +206,7 @@ impl GpuRuntime {
         let module = load(&gpu, ptx, config.tuning.max_registers)?;
         set_stack(&gpu, &config)?;
         let panic = PanicSink::new()?;
+        let records_memory = records_memory(&gpu, 0)?;
         Ok(GpuRuntime {
             gpu,
             ptx: ptx.to_owned(),
@@ -199,6 +216,7 @@ impl GpuRuntime {
             panic,
             stuck: false,
             layouts: HashMap::new(),
+            records_memory,
         })
     }
 
@@ -221,6 +239,8 @@ impl GpuRuntime {
             self.module = load(&self.gpu, &self.ptx, config.tuning.max_registers)?;
         }
         set_stack(&self.gpu, &config)?;
+        let held = self.buffers.records.as_ref().map_or(0, |r| r.len());
+        self.records_memory = records_memory(&self.gpu, held)?;
         self.config = config;
         Ok(())
     }
@@ -395,12 +415,21 @@ impl GpuRuntime {
         plan::check_program(&self.config, &program)?;
         let kernel = self.kernel::<P>()?;
         let grid = self.grid_for::<P>()?;
-        let plan = RunPlan::batch(&self.config, self.gpu.props(), grid, program, roots, || {
-            kernel
-                .function()
-                .max_threads_per_block()
-                .map_err(driver("cuFuncGetAttribute"))
-        })?;
+        let free = self.records_memory;
+        let plan = RunPlan::batch(
+            &self.config,
+            self.gpu.props(),
+            grid,
+            program,
+            roots,
+            free,
+            || {
+                kernel
+                    .function()
+                    .max_threads_per_block()
+                    .map_err(driver("cuFuncGetAttribute"))
+            },
+        )?;
         Ok((kernel, plan))
     }
 
@@ -467,7 +496,8 @@ impl GpuRuntime {
         if plan.roots < 2 || done.error_record == NONE {
             return error;
         }
-        let records = done.num_warps * done.tasks_per_warp;
+        let reserve = done.reserve_chunks * gtap_device::runtime::reserve::CHUNK_RECORDS;
+        let records = done.slab_records + reserve;
         let mut id = done.error_record;
         // A chain no longer than the records (a longer one would be a corrupt header).
         for _ in 0..records {

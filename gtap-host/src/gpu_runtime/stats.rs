@@ -29,8 +29,14 @@ pub struct GpuStats {
     /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
     /// The tasks a run made are `tasks - 1` (the root was not spawned).
     pub spawns_inlined: u64,
-    /// The most task records any one warp used.
+    /// The most records of its own slab any one warp used.
     pub peak_records_per_warp: u32,
+    /// Chunks of the device-wide record reserve that warps borrowed when their slab ran
+    /// short ([`GpuLaunch::reserve_records`](super::GpuLaunch::reserve_records)), over the
+    /// run (a chunk lent again counts again).
+    pub chunks_borrowed: u64,
+    /// Records of the run's reserve (whole chunks; 0: none).
+    pub reserve_records: u64,
     /// The most tasks published in one warp queue at once.
     pub peak_queue: u32,
     /// The per-warp timeline, when the run was profiled

@@ -476,6 +476,7 @@ unsafe fn finish(w: &WarpCtx, l: &mut BlockLoop) {
         // `close_round` keeps the queue's high-water mark, `steal` the steal counts, in the
         // shared state.
         max_queue: sh.stats.max_queue,
+        chunks_borrowed: sh.stats.chunks_borrowed,
         steals_attempted: sh.stats.steals_attempted,
         steals_won: sh.stats.steals_won,
         ..l.stats

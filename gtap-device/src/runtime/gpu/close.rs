@@ -8,6 +8,7 @@ use super::warp::{FREED_CAP, WarpCtx};
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::record::Record;
+use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
 use crate::runtime::sync::Ordering;
 use crate::task::Program;
 
@@ -52,8 +53,67 @@ pub(super) fn settle_allocator(w: &WarpCtx) -> (u32, u32, u32) {
     let taken = sh.alloc_taken;
     let from_stack = taken.min(sh.sp);
     sh.sp -= from_stack;
-    sh.fresh = (sh.fresh + (taken - from_stack)).min(run.tasks_per_warp);
+    let rest = taken - from_stack;
+    let from_slab = rest.min(run.tasks_per_warp - sh.fresh);
+    sh.fresh += from_slab;
+    if rest > from_slab {
+        settle_windows(sh, rest - from_slab);
+    }
     (sh.sp, sh.freed_n.min(FREED_CAP as u32), taken)
+}
+
+/// Lane 0: `n` records of the round came from the reserve's windows, the first window's
+/// first (as `WarpCtx::alloc` hands them out); an empty first window takes the second's
+/// place, so that only the second is ever empty while the first is not.
+#[inline(never)]
+fn settle_windows(sh: &mut super::warp::WarpShared, mut n: u32) {
+    for i in 0..2 {
+        let k = n.min(sh.win_left[i]);
+        sh.win_next[i] += k;
+        sh.win_left[i] -= k;
+        n -= k;
+    }
+    if sh.win_left[0] == 0 {
+        sh.win_next[0] = sh.win_next[1];
+        sh.win_left[0] = sh.win_left[1];
+        sh.win_left[1] = 0;
+    }
+}
+
+/// Lane 0, between rounds: when the warp holds fewer records it can hand out (free stack,
+/// slab, windows) than its low-water mark and has a window free, it borrows a chunk from the
+/// reserve, so that the next round's spawns (up to a chunk's worth) find records. The mark is
+/// [`CHUNK_RECORDS`], or half the slab when that is smaller, so that a warp with a small slab
+/// borrows only once it has used half of it (an idle warp borrows nothing). A dry reserve
+/// leaves the warp as it is: its spawns then run inline where the granularity policy may
+/// (it sees the records left), and fail the run where not.
+#[inline(always)]
+fn top_up_records(w: &WarpCtx) {
+    let run = w.run();
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    let held = sh.sp + (run.tasks_per_warp - sh.fresh) + sh.win_left[0] + sh.win_left[1];
+    let low_water = CHUNK_RECORDS.min(run.tasks_per_warp / 2).max(1);
+    if held < low_water && sh.win_left[1] == 0 && run.reserve_chunks != 0 {
+        borrow_chunk(w);
+    }
+}
+
+/// Lane 0: [`top_up_records`]'s loan, out of line (rare: once per chunk's worth of spawns
+/// past the slab).
+#[inline(never)]
+fn borrow_chunk(w: &WarpCtx) {
+    let run = w.run();
+    // SAFETY: the configuration of the running kernel, as the host set it up.
+    let Some(chunk) = (unsafe { run.record_reserve() }).take() else {
+        return;
+    };
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    let i = usize::from(sh.win_left[0] != 0);
+    sh.win_next[i] = chunk_start(chunk, run.slab_records);
+    sh.win_left[i] = CHUNK_RECORDS;
+    sh.stats.chunks_borrowed += 1;
 }
 
 /// Every lane: copies the round's freed ids `lane, lane + 32, ..` below `n` onto the free
@@ -97,6 +157,7 @@ pub(super) fn close_round<P: Program, S: Scheduler>(
     // SAFETY: called by lane 0 between rounds (see the callers).
     unsafe { w.lane0() }.sp += freed;
     refill_free_stack::<P>(w);
+    top_up_records(w);
     let nq = super::worker::thread_queues::<P>(w.run()) as usize;
     let next = next_queue(w, current as usize, nq, batch);
     let (to_global, global_src) = publish_queues::<S>(w, next, nq);

@@ -7,6 +7,8 @@
 //! | task records | `num_warps * tasks_per_warp` records of `record_size` bytes | warp `w` allocates from its slab `w * tasks_per_warp ..`; any warp may run or free a record |
 //! | rings | `num_warps * num_queues * queue_capacity` task ids | the owner warp writes; owner and thieves read |
 //! | deque states | `num_warps * num_queues` [`DequeState`](crate::runtime::deque::DequeState)s | owner and thieves (atomics) |
+//! | reserve records | `reserve_chunks * CHUNK_RECORDS` more records, after the slabs | lent a chunk at a time to a warp whose slab runs short (`runtime::reserve`) |
+//! | reserve state and chunk words | a `ReserveState`, then per chunk a link and a live count | any warp (atomics) |
 //! | free stacks | `num_warps * tasks_per_warp` record ids | the owner warp only |
 //! | remote free lists | `num_warps` list heads | any warp pushes (CAS); the owner takes all (exchange) |
 //! | warp statistics | `num_warps` [`WarpStats`] | each warp at its end |
@@ -32,7 +34,7 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 8
     + 6 * 4 * MAX_QUEUES
-    + 5 * 4
+    + 9 * 4
     + 4 * 64)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 
@@ -114,7 +116,7 @@ impl KernelError {
     ///
     /// | error | `a` | `b` |
     /// |---|---|---|
-    /// | `PoolExhausted` | records per warp | 0 |
+    /// | `PoolExhausted` | the run's records (slabs and reserve) | 0 |
     /// | `QueueFull` | the queue's capacity | 0 |
     /// | `TooManyChildren` | task index | `max_children` |
     /// | `SlotsFull` | spawned task's index | the slots' capacity |
@@ -361,6 +363,17 @@ pub struct GpuRun {
     pub inject_taken: u32,
     /// Resident sessions: roots completed so far (zeroed by the host).
     pub inject_completed: u32,
+    /// The record reserve's [`ReserveState`](crate::runtime::reserve::ReserveState), set up
+    /// by the host (see `runtime::reserve`).
+    pub reserve: u64,
+    /// Per chunk of the reserve: its free-list link (`reserve_chunks` `u32`s), then its live
+    /// count (`reserve_chunks` more).
+    pub chunk_words: u64,
+    /// Chunks of [`CHUNK_RECORDS`](crate::runtime::reserve::CHUNK_RECORDS) records in the
+    /// reserve, after the slabs (0: none).
+    pub reserve_chunks: u32,
+    /// `num_warps * tasks_per_warp`: the slabs' records; ids from here on are the reserve's.
+    pub slab_records: u32,
 }
 
 /// Where a completion slot's result starts, in bytes (its status word comes first; 16 keeps
@@ -394,6 +407,26 @@ pub struct InjectHeader {
 }
 
 impl GpuRun {
+    /// The run's record reserve (see `runtime::reserve`).
+    ///
+    /// # Safety
+    /// `self` is the configuration of the running kernel, as the host set it up: `reserve`
+    /// and `chunk_words` point to the reserve's state and `2 * reserve_chunks` words, which
+    /// live for the run and are accessed only atomically.
+    #[inline(always)]
+    pub unsafe fn record_reserve(&self) -> crate::runtime::reserve::Reserve {
+        let words = self.chunk_words as *const crate::runtime::sync::AtomicU32;
+        // SAFETY: as the contract says; the live counts follow the links.
+        unsafe {
+            crate::runtime::reserve::Reserve::new(
+                self.reserve as *const crate::runtime::reserve::ReserveState,
+                words,
+                words.add(self.reserve_chunks as usize),
+                self.reserve_chunks,
+            )
+        }
+    }
+
     /// The error words the kernel left ([`KernelError::decode`] reads them).
     pub fn error_words(&self) -> ErrorWords {
         ErrorWords {
@@ -560,6 +593,9 @@ pub struct WarpStats {
     /// Spawns its lanes ran inline, as the child's sequential version, instead of making
     /// them tasks (the granularity policy, `GpuRun::granularity`).
     pub inlined: u64,
+    /// Chunks the warp borrowed from the record reserve (`runtime::reserve`) when its slab
+    /// ran short.
+    pub chunks_borrowed: u64,
     /// Records of the warp's slab ever used (its high-water mark).
     pub records_touched: u32,
     /// Most tasks published in one of the warp's queues at once.
@@ -576,6 +612,7 @@ impl WarpStats {
         self.rounds += other.rounds;
         self.idle_rounds += other.idle_rounds;
         self.inlined += other.inlined;
+        self.chunks_borrowed += other.chunks_borrowed;
         self.records_touched = self.records_touched.max(other.records_touched);
         self.max_queue = self.max_queue.max(other.max_queue);
     }

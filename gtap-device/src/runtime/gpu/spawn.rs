@@ -99,10 +99,11 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     }
     let sh = w.sh;
     let q = queue as usize;
-    // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp` and `fresh` before this
-    // round's barrier and lanes only read them during the round; `staged` and `alloc_taken`
-    // are bumped by lanes during the round, so they are read atomically (relaxed, `.cta`:
-    // a snapshot of this warp's own counters, which orders nothing). `q < MAX_QUEUES`.
+    // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp`, `fresh` and the windows
+    // before this round's barrier and lanes only read them during the round; `staged` and
+    // `alloc_taken` are bumped by lanes during the round, so they are read atomically
+    // (relaxed, `.cta`: a snapshot of this warp's own counters, which orders nothing).
+    // `q < MAX_QUEUES`.
     let (queued, room, free) = unsafe {
         let staged = u32::load::<Cta, Relaxed>(&raw const (*sh).staged[q]);
         let taken = u32::load::<Cta, Relaxed>(&raw const (*sh).alloc_taken);
@@ -110,7 +111,8 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
             .wrapping_add((*sh).private[q])
             .wrapping_sub((*sh).head[q])
             .wrapping_add(staged);
-        let free = ((*sh).sp + (run.tasks_per_warp - (*sh).fresh)).saturating_sub(taken);
+        let lent = (*sh).win_left[0] + (*sh).win_left[1];
+        let free = ((*sh).sp + (run.tasks_per_warp - (*sh).fresh) + lent).saturating_sub(taken);
         (queued, (*sh).room[q].saturating_sub(staged), free)
     };
     // SAFETY: the running task's own record is live, its header written before it ran.

@@ -68,6 +68,12 @@ pub struct WarpShared {
     /// lane 0 in [`WarpCtx::free_all`] (thread workers), bumped by a `.cta` atomic in
     /// [`WarpCtx::free`] (block workers), reset by lane 0 between rounds.
     pub freed_n: u32,
+    /// Fresh records lent by the reserve, used after the slab's: two windows (the current
+    /// chunk's rest and the next chunk), each the id of its next record ...
+    pub win_next: [u32; 2],
+    /// ... and how many records it has left. Lane 0 writes between rounds (`close`); lanes
+    /// only read them during a round.
+    pub win_left: [u32; 2],
     /// Rounds for which lane 0 leaves the remote free list alone (it found the list empty
     /// not long ago, and the slab has never-used records to spare): see `close_round`.
     pub remote_skip: u32,
@@ -278,7 +284,8 @@ impl WarpCtx {
         );
     }
 
-    /// Takes a record for a new task from this warp's slab, or fails the run.
+    /// Takes a record for a new task: from the warp's free stack, its slab's never-used
+    /// records, then the reserve's chunks it holds (`win_*`); or fails the run.
     #[inline(always)]
     pub fn alloc(&self) -> Option<u32> {
         let sh = self.sh;
@@ -288,19 +295,48 @@ impl WarpCtx {
         // them during the round.
         let (sp, fresh) = unsafe { ((*sh).sp, (*sh).fresh) };
         let run = self.run();
-        let slab = self.warp * run.tasks_per_warp;
         if k < sp {
             // SAFETY: entries below `sp` were written by lane 0 before this round's barrier.
             return Some(unsafe { *self.free_stack(sp - 1 - k) });
         }
         let local = fresh + (k - sp);
-        if local >= run.tasks_per_warp {
-            self.fail(RunError::PoolExhausted {
-                capacity: run.tasks_per_warp,
-            });
-            return None;
+        if local < run.tasks_per_warp {
+            return Some(self.warp * run.tasks_per_warp + local);
         }
-        Some(slab + local)
+        self.alloc_lent(local - run.tasks_per_warp)
+    }
+
+    /// [`WarpCtx::alloc`] past the slab: the `j`-th record of the round beyond it, from the
+    /// reserve's windows, or the run fails. Inlined into every spawn: a call here keeps the
+    /// spawning task's live values across it and costs kernels registers per thread (and so
+    /// resident warps), which the slab's fast path must not pay.
+    #[inline(always)]
+    fn alloc_lent(&self, j: u32) -> Option<u32> {
+        let sh = self.sh;
+        // SAFETY: lane 0 wrote the windows before this round's barrier; lanes only read them.
+        let (next, left) = unsafe { ((*sh).win_next, (*sh).win_left) };
+        if j < left[0] {
+            return Some(next[0] + j);
+        }
+        if j - left[0] < left[1] {
+            return Some(next[1] + (j - left[0]));
+        }
+        self.fail_exhausted();
+        None
+    }
+
+    /// The run is out of records: this warp's round asked for more records than its slab and
+    /// windows held, and the reserve had no chunk left when lane 0 last looked. The
+    /// error names every record of the run (slabs and reserve): a warp fails only once the
+    /// whole device's are lent.
+    #[cold]
+    #[inline(never)]
+    fn fail_exhausted(&self) {
+        let run = self.run();
+        let reserve = run.reserve_chunks * crate::runtime::reserve::CHUNK_RECORDS;
+        self.fail(RunError::PoolExhausted {
+            capacity: run.slab_records + reserve,
+        });
     }
 
     /// The whole warp, converged: frees the records the lanes completed in the step just run
@@ -325,11 +361,16 @@ impl WarpCtx {
         use crate::arch::warp::{ballot, lane_mask_lt, shfl_idx};
         const FULL: u32 = u32::MAX;
         let lane = crate::arch::index::lane_id();
-        let owner = if id == super::layout::NONE {
+        let run = self.run();
+        let lent = id != super::layout::NONE && id >= run.slab_records;
+        let owner = if id == super::layout::NONE || lent {
             super::layout::NONE
         } else {
-            id / self.run().tasks_per_warp
+            id / run.tasks_per_warp
         };
+        if lent {
+            self.release_lent(id);
+        }
         let local = owner == self.warp;
         // SAFETY: converged (contract).
         let locals = unsafe { ballot(FULL, local) };
@@ -457,6 +498,10 @@ impl WarpCtx {
     /// lanes free together with [`WarpCtx::free_all`].
     #[inline(always)]
     pub fn free<T>(&self, id: u32) {
+        if id >= self.run().slab_records {
+            self.release_lent(id);
+            return;
+        }
         let owner = id / self.run().tasks_per_warp;
         if owner == self.warp {
             let sh = self.sh;
@@ -473,6 +518,20 @@ impl WarpCtx {
         // SAFETY: `id` is a record this lane may free (contract of the callers), a chain of
         // one.
         unsafe { self.push_chain::<T>(owner, id, id) };
+    }
+
+    /// Frees record `id` of a chunk lent by the reserve (complete, its frame dropped): one
+    /// off its chunk's live count, the chunk back to the reserve with its last record
+    /// (`runtime::reserve`; the AcqRel there orders this lane's last use of the record
+    /// before the chunk's next loan). Inlined: a call here, on every step's free path, would
+    /// cost registers across the whole step; the rare return of a chunk is the call.
+    #[inline(always)]
+    fn release_lent(&self, id: u32) {
+        let run = self.run();
+        if let Some(chunk) = crate::runtime::reserve::chunk_of(id, run.slab_records) {
+            // SAFETY: the configuration of the running kernel, as the host set it up.
+            unsafe { run.record_reserve() }.release(chunk, 1);
+        }
     }
 
     /// Stages task `id` in queue `q` (unpublished, above the owner end), or fails the run and
@@ -524,6 +583,8 @@ pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
         alloc_taken: 0,
         sp: 0,
         fresh: 0,
+        win_next: [0; 2],
+        win_left: [0; 2],
         freed_n: 0,
         remote_skip: 0,
         freed: [0; FREED_CAP],
