@@ -25,8 +25,13 @@ fn runtime(grid: u32, block: u32) -> Option<GpuRuntime> {
 
 fn block_wide_spawns_return_every_result_on_several_block_sizes() {
     for (grid, block) in [(1, 32), (4, 64), (16, 128), (132, 256), (8, 512), (4, 1024)] {
-        // A block of 1024 threads fits the register file only with at most 64 registers.
-        let registers = (block == 1024).then_some(32);
+        // A block of 1024 threads fits the register file only with at most 64 registers, one
+        // of 512 with at most 128.
+        let registers = match block {
+            1024 => Some(32),
+            512 => Some(128),
+            _ => None,
+        };
         let config = match registers {
             Some(r) => config(grid, block).max_registers(r),
             None => config(grid, block),

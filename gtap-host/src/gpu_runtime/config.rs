@@ -116,8 +116,9 @@ impl GpuLaunch {
     /// [`CHUNK_RECORDS`](gtap_device::runtime::reserve::CHUNK_RECORDS) to warps whose slab runs
     /// short and returned when all their records are free again. `None` (the default): sized
     /// from the device's free memory as it was when the runtime was made or last configured
-    /// (counting the records the runtime holds): half of what a run's other arrays leave, at
-    /// most 16 GiB and at most what record ids can number. `Some(0)`: no reserve, each warp has its slab only. A run fails
+    /// (counting the records the runtime holds): a quarter of what a run's other arrays
+    /// leave, at most 8 GiB and at most what record ids can number, halved at a run until it
+    /// can be allocated. `Some(0)`: no reserve, each warp has its slab only. A run fails
     /// with `PoolExhausted` only when the slabs and the reserve are all in use.
     pub fn reserve_records(&self) -> Option<u32> {
         self.reserve_records

@@ -87,7 +87,7 @@ pub enum GpuRunError {
     /// The device memory the run needs could not be allocated.
     #[error(
         "could not allocate {bytes} bytes of GPU memory for {what}: lower GpuConfig::tasks_per_warp, \
-         queue_capacity or grid"
+         reserve_records, queue_capacity or grid"
     )]
     OutOfMemory {
         /// What for.

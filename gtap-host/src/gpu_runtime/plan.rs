@@ -262,10 +262,11 @@ fn global_capacity(cfg: &GpuConfig, warps: usize) -> Result<u32, GpuRunError> {
     })
 }
 
-/// The default reserve's share of the memory a run's other arrays leave free: half.
-const RESERVE_SHARE: u64 = 2;
+/// The default reserve's share of the memory a run's other arrays leave free: a quarter, so
+/// that several runtimes of a process (one per thread, say) each get one.
+const RESERVE_SHARE: u64 = 4;
 /// The default reserve's most bytes.
-const RESERVE_MAX_BYTES: u64 = 16 << 30;
+const RESERVE_MAX_BYTES: u64 = 8 << 30;
 
 /// Chunks of the record reserve for a run whose other arrays are `sizes`, with records of
 /// `record_size` bytes: as [`GpuLaunch::reserve_records`](super::GpuLaunch::reserve_records)
@@ -638,7 +639,7 @@ mod tests {
     }
 
     #[test]
-    fn the_default_reserve_takes_half_the_memory_the_other_arrays_leave() {
+    fn the_default_reserve_takes_a_quarter_of_the_memory_the_other_arrays_leave() {
         let cfg = GpuConfig::new();
         let base = with_free(&cfg, 0).unwrap();
         assert_eq!(base.reserve_chunks, 0, "no memory free: no reserve");
@@ -649,12 +650,12 @@ mod tests {
             .unwrap();
         let chunk_bytes = 1024 * 512 + 8;
         let plan = with_free(&cfg, others + 100 * chunk_bytes).unwrap();
-        assert_eq!(plan.reserve_chunks, 50);
-        assert_eq!(plan.lens.records, base.lens.records + 50 * 1024 * 512);
-        assert_eq!(plan.lens.chunk_words, 100);
-        // At most 16 GiB, however much is free.
+        assert_eq!(plan.reserve_chunks, 25);
+        assert_eq!(plan.lens.records, base.lens.records + 25 * 1024 * 512);
+        assert_eq!(plan.lens.chunk_words, 50);
+        // At most 8 GiB, however much is free.
         let big = with_free(&cfg, 1 << 40).unwrap();
-        assert_eq!(big.reserve_chunks as u64, (16 << 30) / chunk_bytes);
+        assert_eq!(big.reserve_chunks as u64, (8 << 30) / chunk_bytes);
     }
 
     #[test]

@@ -132,14 +132,13 @@ impl GpuRuntime {
                 after: self.config.limits.timeout,
             });
         }
-        let (kernel, plan) = self.plan::<P, R>(1)?;
+        let stream = self.gpu.stream().clone();
+        let (kernel, plan, arrays) = self.plan_and_prepare::<P, R>(&stream, 1, &[])?;
         let ring = Ring::new(
             RING_CAPACITY,
             plan.program.args_size,
             plan.program.result_size,
         )?;
-        let stream = self.gpu.stream().clone();
-        let arrays = self.buffers.prepare(&stream, &plan, &[])?;
         let mut block = control::control_block(&self.config, &plan, &arrays, self.panic.device);
         control::make_resident(&mut block, &self.config, &ring);
         self.panic.clear();

@@ -386,10 +386,8 @@ impl GpuRuntime {
         args_bytes: &[u8],
         roots: usize,
     ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
-        let (kernel, plan) = self.plan::<P, R>(roots)?;
         let stream = self.gpu.stream().clone();
-        // Device memory, reused across runs when large enough.
-        let arrays = self.buffers.prepare(&stream, &plan, args_bytes)?;
+        let (kernel, plan, arrays) = self.plan_and_prepare::<P, R>(&stream, roots, args_bytes)?;
 
         let control = control::control_block(&self.config, &plan, &arrays, self.panic.device);
         self.panic.clear();
@@ -402,11 +400,40 @@ impl GpuRuntime {
         self.read_back::<P, R>(&stream, &plan, kernel_ms)
     }
 
-    /// The plan of a run of `P` with `roots` roots of result `R` ([`plan`]), and the kernel it
-    /// launches: every check that can fail before device memory is touched.
-    pub(super) fn plan<P: Program, R>(
+    /// The plan of a run of `P` with `roots` roots of result `R`, its kernel, and its device
+    /// memory (reused across runs when large enough). When the memory cannot be had and the
+    /// record reserve has its default size (sized from the memory that was free when the
+    /// runtime was made, which other runtimes or buffers may since have taken), the reserve
+    /// is halved until it fits or is gone: it is spare room, and a run without it is still
+    /// the run the user asked for.
+    pub(super) fn plan_and_prepare<P: Program, R>(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        roots: usize,
+        args_bytes: &[u8],
+    ) -> Result<(Kernel, RunPlan, super::buffers::DeviceArrays), GpuRunError> {
+        let mut free = self.records_memory;
+        loop {
+            let (kernel, plan) = self.plan_with::<P, R>(roots, free)?;
+            match self.buffers.prepare(stream, &plan, args_bytes) {
+                Ok(arrays) => return Ok((kernel, plan, arrays)),
+                Err(GpuRunError::OutOfMemory { .. })
+                    if self.config.launch.reserve_records.is_none() && plan.reserve_chunks > 0 =>
+                {
+                    free /= 2;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The plan of a run of `P` with `roots` roots of result `R` ([`plan`]), with `free`
+    /// bytes of device memory for the default record reserve, and the kernel it launches:
+    /// every check that can fail before device memory is touched.
+    fn plan_with<P: Program, R>(
         &self,
         roots: usize,
+        free: u64,
     ) -> Result<(Kernel, RunPlan), GpuRunError> {
         let mut program = ProgramShape::of::<P, R>();
         if let Some(&(size, align)) = self.layouts.get(P::NAME) {
@@ -415,7 +442,6 @@ impl GpuRuntime {
         plan::check_program(&self.config, &program)?;
         let kernel = self.kernel::<P>()?;
         let grid = self.grid_for::<P>()?;
-        let free = self.records_memory;
         let plan = RunPlan::batch(
             &self.config,
             self.gpu.props(),
