@@ -71,6 +71,8 @@ pub(super) fn control_block(
 /// start (the kernel takes them from `ring`), no timeout (the kernel waits for roots for as
 /// long as the session lives; the host bounds each wait instead), and the granularity policy
 /// set as for roots that each have a warp's lanes to themselves.
+use gtap_device::runtime::gpu::layout::POLL_STRIDE;
+
 pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::ring::Ring) {
     (block.num_roots, block.roots_left) = (0, 0);
     block.timeout_ns = u64::MAX;
@@ -78,6 +80,14 @@ pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::r
     block.inject_capacity = ring.capacity;
     block.inject_args_stride = ring.args_stride;
     block.inject_slot_stride = ring.slot_stride;
+    let env = |name: &str, default: u32| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .unwrap_or(default)
+    };
+    block.inject_poll_stride = env("GTAP_RESIDENT_POLL_STRIDE", POLL_STRIDE).next_power_of_two();
+    block.inject_idle_ns = env("GTAP_RESIDENT_IDLE_NS", 4096).clamp(64, 1_000_000);
     if block.granularity.on != 0 {
         block.granularity.min_depth = cfg
             .tuning

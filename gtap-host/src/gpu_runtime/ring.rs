@@ -10,7 +10,7 @@
 use std::mem::size_of;
 use std::sync::atomic::AtomicU32;
 
-use gtap_device::runtime::gpu::layout::{InjectHeader, SLOT_RESULT};
+use gtap_device::runtime::gpu::layout::{InjectHeader, SLOT_CLAIMED_NS, SLOT_DONE_NS, SLOT_RESULT};
 
 use super::GpuRunError;
 use super::error::driver;
@@ -139,6 +139,27 @@ impl Ring {
         let at = self.slot_offset(i) + SLOT_RESULT as usize;
         // SAFETY: the device wrote an `R` there before the status (contract).
         unsafe { std::ptr::read_unaligned(self.host.add(at).cast::<R>()) }
+    }
+
+    /// Slot `i`'s device times (`%globaltimer`, ns): when a warp claimed its root, and when
+    /// the root completed.
+    ///
+    /// # Safety
+    /// As [`Ring::read_result`]: the slot's status was loaded as done (with acquire).
+    pub unsafe fn device_times(&self, i: u32) -> (u64, u64) {
+        let base = self.slot_offset(i);
+        // SAFETY: 8- and 4-aligned words inside the slot, written by the device before the
+        // status it was seen done by (contract).
+        let (claimed, done_lo) = unsafe {
+            (
+                std::ptr::read_volatile(self.host.add(base + SLOT_CLAIMED_NS as usize).cast::<u64>()),
+                std::ptr::read_volatile(self.host.add(base + SLOT_DONE_NS as usize).cast::<u32>()),
+            )
+        };
+        let lo = claimed as u32;
+        let done = (claimed & !0xFFFF_FFFF) | u64::from(done_lo);
+        let done = if done_lo < lo { done + (1 << 32) } else { done };
+        (claimed, done)
     }
 
     /// Which slot a device result pointer (as a root's record holds it) points into.

@@ -32,7 +32,8 @@
 //!   <= taken <= published, and `published` is final once `shutdown` is set), and raises
 //!   `STOP_DONE`.
 
-use super::layout::{InjectHeader, NONE, SLOT_DONE, SLOT_RESULT};
+use super::layout::{InjectHeader, NONE, POLL_STRIDE, SLOT_CLAIMED_NS, SLOT_DONE, SLOT_DONE_NS, SLOT_RESULT};
+use crate::arch::time::global_timer_ns;
 use super::warp::{WarpCtx, WarpShared};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Acquire, Release, Sys};
@@ -42,15 +43,13 @@ use crate::runtime::record::Record;
 use crate::runtime::sync::Ordering;
 use crate::task::Program;
 
-/// One warp in this many polls the ring (the rest get roots by stealing): enough pollers to
-/// take roots at the rate a GPU runs small ones, few enough that their reads over the bus
-/// stay cheap.
-pub const POLL_STRIDE: u32 = 32;
 
-/// Whether warp `w` polls the ring: a resident run, and one warp in [`POLL_STRIDE`].
+/// Whether warp `w` polls the ring: a resident run, and one warp in `inject_poll_stride`
+/// ([`POLL_STRIDE`] by default).
 #[inline(always)]
 pub(super) fn polls(w: &WarpCtx) -> bool {
-    w.run().inject != 0 && w.warp.is_multiple_of(POLL_STRIDE)
+    let cfg = w.run();
+    cfg.inject != 0 && w.warp & cfg.inject_poll_stride.wrapping_sub(1) == 0
 }
 
 /// Lane 0 of an idle polling warp, between rounds: claims the roots published and not taken
@@ -127,8 +126,16 @@ unsafe fn build_root<P: Program>(w: &WarpCtx, sh: &mut WarpShared, seq: u32, pos
     // SAFETY: the host wrote a `P::Args` there before publishing `seq` (acquired by the
     // caller), and rewrites it only after the root's slot says it completed.
     let args = unsafe { core::ptr::read_unaligned(args_at) };
-    let slot = (cfg.inject_slots + i * u64::from(cfg.inject_slot_stride) + u64::from(SLOT_RESULT))
-        as *mut u8;
+    let slot_base = cfg.inject_slots + i * u64::from(cfg.inject_slot_stride);
+    let slot = (slot_base + u64::from(SLOT_RESULT)) as *mut u8;
+    // SAFETY: the slot's claim-time word, 8-aligned in the mapped ring; the host reads it
+    // only after the slot's status says done (ordered by that release store).
+    unsafe {
+        core::ptr::write_volatile(
+            (slot_base + u64::from(SLOT_CLAIMED_NS)) as *mut u64,
+            global_timer_ns(),
+        )
+    };
     let id = alloc(w, sh);
     let rec = w.record::<P::Task>(id);
     // SAFETY: `id` was just taken off this warp's allocator: nothing else uses the record.
@@ -158,6 +165,13 @@ fn alloc(w: &WarpCtx, sh: &mut WarpShared) -> u32 {
 #[inline(never)]
 pub(super) fn root_completed(w: &WarpCtx, result_slot: *mut u8) {
     let status = result_slot.wrapping_sub(SLOT_RESULT as usize).cast::<u32>();
+    let done_ns = result_slot
+        .wrapping_sub((SLOT_RESULT - SLOT_DONE_NS) as usize)
+        .cast::<u32>();
+    // SAFETY: the slot's completion-time word, in the mapped ring; ordered before the host's
+    // read by the status store below. The low 32 bits: the host rebuilds the rest from the
+    // claim time, which is less than 4 s earlier.
+    unsafe { core::ptr::write_volatile(done_ns, global_timer_ns() as u32) };
     // Release at system scope: the result, written by this lane, happens before the host's
     // acquire load that sees DONE (module docs).
     // SAFETY: `result_slot` is a slot of the mapped ring (`build_root`), its status word

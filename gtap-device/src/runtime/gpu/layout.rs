@@ -361,11 +361,28 @@ pub struct GpuRun {
     pub inject_taken: u32,
     /// Resident sessions: roots completed so far (zeroed by the host).
     pub inject_completed: u32,
+    /// Resident sessions: one warp in this many polls the ring (a power of two; 0 when not
+    /// resident).
+    pub inject_poll_stride: u32,
+    /// Resident sessions: the longest idle sleep of a warp, in ns (0 when not resident).
+    pub inject_idle_ns: u32,
 }
+
+/// One warp in this many polls the ring (the rest get roots by stealing): enough pollers to
+/// take roots at the rate a GPU runs small ones, few enough that their reads over the bus
+/// stay cheap.
+/// (The host's default for `GpuRun::inject_poll_stride`.)
+pub const POLL_STRIDE: u32 = 32;
 
 /// Where a completion slot's result starts, in bytes (its status word comes first; 16 keeps
 /// any result type aligned).
 pub const SLOT_RESULT: u32 = 16;
+/// Where a completion slot keeps the `%globaltimer` reading (a `u64`, in ns) of the moment
+/// a warp claimed its root, for the host's latency trace.
+pub const SLOT_CLAIMED_NS: u32 = 8;
+/// Where a completion slot keeps the low 32 bits of the `%globaltimer` reading of the moment
+/// its root completed (a `u32`, written before the status), for the host's latency trace.
+pub const SLOT_DONE_NS: u32 = 4;
 /// A completion slot's status: its root has not completed (set by the host before it
 /// publishes the root).
 pub const SLOT_PENDING: u32 = 0;
