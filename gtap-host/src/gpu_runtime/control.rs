@@ -71,7 +71,7 @@ pub(super) fn control_block(
 /// start (the kernel takes them from `ring`), no timeout (the kernel waits for roots for as
 /// long as the session lives; the host bounds each wait instead), and the granularity policy
 /// set as for roots that each have a warp's lanes to themselves.
-use gtap_device::runtime::gpu::layout::POLL_STRIDE;
+use gtap_device::runtime::gpu::layout::{POLL_STRIDE, inject_flags};
 
 pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::ring::Ring) {
     (block.num_roots, block.roots_left) = (0, 0);
@@ -88,6 +88,7 @@ pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::r
     };
     block.inject_poll_stride = env("GTAP_RESIDENT_POLL_STRIDE", POLL_STRIDE).next_power_of_two();
     block.inject_idle_ns = env("GTAP_RESIDENT_IDLE_NS", 4096).clamp(64, 1_000_000);
+    block.inject_flags = env("GTAP_RESIDENT_FLAGS", inject_flags::ONE_READER);
     if block.granularity.on != 0 {
         block.granularity.min_depth = cfg
             .tuning

@@ -32,7 +32,7 @@
 //!   <= taken <= published, and `published` is final once `shutdown` is set), and raises
 //!   `STOP_DONE`.
 
-use super::layout::{InjectHeader, NONE, POLL_STRIDE, SLOT_CLAIMED_NS, SLOT_DONE, SLOT_DONE_NS, SLOT_RESULT};
+use super::layout::{InjectHeader, NONE, POLL_STRIDE, inject_flags, SLOT_CLAIMED_NS, SLOT_DONE, SLOT_DONE_NS, SLOT_RESULT};
 use crate::arch::time::global_timer_ns;
 use super::warp::{WarpCtx, WarpShared};
 use crate::arch::ops::AtomicInt;
@@ -68,11 +68,8 @@ pub(super) unsafe fn take_roots<P: Program>(w: &WarpCtx) -> u32 {
         // Tasks kept unpublished sit where the roots would go; the warp is not idle anyway.
         return 0;
     }
-    let header = cfg.inject as *mut InjectHeader;
-    // Acquire at system scope: the host's writes of the arguments below `published` (and of
-    // their slots' status) happen before this warp's reads of them (module docs).
-    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
-    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    // SAFETY: lane 0 of a resident run (contract).
+    let published = unsafe { published(w) };
     let free_records = sh.sp + (cfg.tasks_per_warp - sh.fresh);
     // The steal end as it is now (the warp's copy is refreshed only by rounds that run, and
     // an idle warp's may be far behind). Acquire: thieves' reads of entries below it happen
@@ -111,6 +108,61 @@ pub(super) unsafe fn take_roots<P: Program>(w: &WarpCtx) -> u32 {
     // Release: the records and ring entries written above happen before a thief's claim.
     publish(w.deque(w.warp, 0).count(), n);
     n
+}
+
+/// How often (in header reads) the one reader also reads `shutdown`.
+const SHUTDOWN_EVERY: u32 = 8;
+
+/// The ring's `published` as this polling warp may use it: the header's, read over the bus
+/// with acquire at system scope (the host's writes of the arguments below it, and of their
+/// slots' status, happen before this warp's reads of them; module docs). With
+/// `ONE_READER`, only the warp that holds `inject_reader` reads the header, and copies it
+/// (and, every `SHUTDOWN_EVERY`-th read, `shutdown`) into device memory; the others read
+/// the copy, with acquire at GPU scope, which extends the same happens-before to them.
+///
+/// # Safety
+/// Lane 0 in a resident run.
+#[inline(always)]
+unsafe fn published(w: &WarpCtx) -> u32 {
+    let header = w.run().inject as *mut InjectHeader;
+    if w.run().inject_flags & inject_flags::ONE_READER == 0 {
+        // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+        return unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    }
+    // SAFETY: fields of the live control block.
+    let (reader, copy) = unsafe {
+        (
+            w.run_atomic(&raw mut (*w.run).inject_reader),
+            w.run_atomic(&raw mut (*w.run).inject_seen),
+        )
+    };
+    // Acquire: the previous reader's copies (stored before its release below) happen before
+    // this one's header reads, so the copies only move forward.
+    if reader.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+        // Acquire: pairs with the reader's release store of the copy.
+        return copy.load(Ordering::Acquire);
+    }
+    // SAFETY: a field of the live control block, written under `reader` only.
+    let reads = w.run_atomic(unsafe { &raw mut (*w.run).inject_reads });
+    let n = reads.load(Ordering::Relaxed);
+    reads.store(n.wrapping_add(1), Ordering::Relaxed);
+    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+    let shutdown = n % SHUTDOWN_EVERY == 0
+        && unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) } != 0;
+    // SAFETY: as above. Read after `shutdown`: final when `shutdown` was seen.
+    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    // Release: the header reads above (and what they acquired) happen before a polling
+    // warp's acquire load of the copy.
+    copy.store(published, Ordering::Release);
+    if shutdown {
+        // SAFETY: a field of the live control block.
+        let seen = w.run_atomic(unsafe { &raw mut (*w.run).inject_shutdown_seen });
+        // Release: after the final copy of `published` (`finished` acquires this first).
+        seen.store(1, Ordering::Release);
+    }
+    // Release: the copies happen before the next reader's acquire CAS.
+    reader.store(0, Ordering::Release);
+    published
 }
 
 /// Builds root `seq`'s record from its arguments in the ring and puts its id at position
@@ -190,14 +242,27 @@ pub(super) fn root_completed(w: &WarpCtx, result_slot: *mut u8) {
 /// Lane 0 in a resident run.
 #[inline(never)]
 pub(super) unsafe fn finished(w: &WarpCtx) -> bool {
-    let header = w.run().inject as *mut InjectHeader;
-    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
-    let shutdown = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) };
-    if shutdown == 0 {
-        return false;
-    }
-    // SAFETY: as above. Read after `shutdown`: final.
-    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    let published = if w.run().inject_flags & inject_flags::ONE_READER != 0 {
+        // SAFETY: a field of the live control block.
+        let seen = w.run_atomic(unsafe { &raw mut (*w.run).inject_shutdown_seen });
+        // Acquire: the reader stored the final `published` copy before this flag.
+        if seen.load(Ordering::Acquire) == 0 {
+            return false;
+        }
+        // SAFETY: a field of the live control block.
+        let copy = w.run_atomic(unsafe { &raw mut (*w.run).inject_seen });
+        // Relaxed: ordered by the acquire above; final (read after `shutdown`).
+        copy.load(Ordering::Relaxed)
+    } else {
+        let header = w.run().inject as *mut InjectHeader;
+        // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+        let shutdown = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) };
+        if shutdown == 0 {
+            return false;
+        }
+        // SAFETY: as above. Read after `shutdown`: final.
+        unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) }
+    };
     // SAFETY: a field of the live control block.
     let completed = w.run_atomic(unsafe { &raw mut (*w.run).inject_completed });
     // Acquire: pairs with the completions' release adds.

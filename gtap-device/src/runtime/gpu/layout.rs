@@ -366,6 +366,30 @@ pub struct GpuRun {
     pub inject_poll_stride: u32,
     /// Resident sessions: the longest idle sleep of a warp, in ns (0 when not resident).
     pub inject_idle_ns: u32,
+    /// Resident sessions: [`inject_flags`] bits (0 when not resident).
+    pub inject_flags: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: 1 while a polling warp reads the
+    /// ring's header over the bus (the others read the copies below); zeroed by the host.
+    pub inject_reader: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: the last `published` a reader
+    /// saw (device memory); zeroed by the host.
+    pub inject_seen: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: nonzero once a reader saw the
+    /// ring's `shutdown`; zeroed by the host.
+    pub inject_shutdown_seen: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: reads of the header so far (the
+    /// reader reads `shutdown` on every `SHUTDOWN_EVERY`-th); zeroed by the host.
+    pub inject_reads: u32,
+    /// Keeps the size a multiple of 8.
+    pub _pad_inject: u32,
+}
+
+/// Bits of [`GpuRun::inject_flags`].
+pub mod inject_flags {
+    /// One polling warp at a time reads the ring's header over the bus and copies it into
+    /// device memory, where the other polling warps read it (instead of every polling warp
+    /// reading the header itself).
+    pub const ONE_READER: u32 = 1;
 }
 
 /// One warp in this many polls the ring (the rest get roots by stealing): enough pollers to
