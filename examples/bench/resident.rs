@@ -235,7 +235,11 @@ fn trace_rows(rt: &mut GpuRuntime, a: &ResidentArgs) {
          submit->pub, pub->claim (cross-clock), claim->done (device), done->seen (cross-clock), \
          seen->deliv, deliv->bench, total; and pub->seen minus claim->done (both crossings)"
     );
-    for (pause_us, samples) in [(0, a.samples), (500, a.samples), (25_000, a.samples.min(100))] {
+    for (pause_us, samples) in [
+        (0, a.samples),
+        (500, a.samples),
+        (25_000, a.samples.min(100)),
+    ] {
         for wait in [false, true] {
             trace_one::<fib::program::Program>(rt, "fib(5)", pause_us, samples, wait, || {
                 fib::program::fib(5)

@@ -10,7 +10,7 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
-use gtap_device::runtime::gpu::layout::{GpuRun, NONE, tuning};
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, POLL_STRIDE, inject_flags, tuning};
 use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 
 use super::buffers::{DeviceArrays, addr, ensure};
@@ -67,12 +67,14 @@ pub(super) fn control_block(
     }
 }
 
+/// A resident session's longest idle sleep of a warp, in ns (a plain run's too: a shorter one
+/// measured no faster on roots with work, results/2026-11-26-resident-latency-h200.md).
+const RESIDENT_IDLE_NS: u32 = 4096;
+
 /// Turns `block`, a control block for one root, into a resident session's: no roots at the
 /// start (the kernel takes them from `ring`), no timeout (the kernel waits for roots for as
 /// long as the session lives; the host bounds each wait instead), and the granularity policy
 /// set as for roots that each have a warp's lanes to themselves.
-use gtap_device::runtime::gpu::layout::{POLL_STRIDE, inject_flags};
-
 pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::ring::Ring) {
     (block.num_roots, block.roots_left) = (0, 0);
     block.timeout_ns = u64::MAX;
@@ -80,15 +82,9 @@ pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::r
     block.inject_capacity = ring.capacity;
     block.inject_args_stride = ring.args_stride;
     block.inject_slot_stride = ring.slot_stride;
-    let env = |name: &str, default: u32| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse::<u32>().ok())
-            .unwrap_or(default)
-    };
-    block.inject_poll_stride = env("GTAP_RESIDENT_POLL_STRIDE", POLL_STRIDE).next_power_of_two();
-    block.inject_idle_ns = env("GTAP_RESIDENT_IDLE_NS", 4096).clamp(64, 1_000_000);
-    block.inject_flags = env("GTAP_RESIDENT_FLAGS", inject_flags::ONE_READER);
+    block.inject_poll_stride = POLL_STRIDE;
+    block.inject_idle_ns = RESIDENT_IDLE_NS;
+    block.inject_flags = inject_flags::ONE_READER;
     if block.granularity.on != 0 {
         block.granularity.min_depth = cfg
             .tuning

@@ -152,7 +152,9 @@ impl Ring {
         // status it was seen done by (contract).
         let (claimed, done_lo) = unsafe {
             (
-                std::ptr::read_volatile(self.host.add(base + SLOT_CLAIMED_NS as usize).cast::<u64>()),
+                std::ptr::read_volatile(
+                    self.host.add(base + SLOT_CLAIMED_NS as usize).cast::<u64>(),
+                ),
                 std::ptr::read_volatile(self.host.add(base + SLOT_DONE_NS as usize).cast::<u32>()),
             )
         };

@@ -15,12 +15,30 @@
 //! from their arguments as a batch's warps do at kernel start, and publishes them in its
 //! queue 0, where it takes them next round and others steal them.
 //!
+//! One reader over the bus (`inject_flags::ONE_READER`, which the host sets): only the
+//! polling warp that holds `GpuRun::inject_reader` (a try-lock in device memory) reads the
+//! header in host memory; it copies `published` into `GpuRun::inject_seen` (and, on every
+//! `SHUTDOWN_EVERY`-th read, the shutdown word into `inject_shutdown_seen`), and the other
+//! polling warps read those copies. With every polling warp reading the header itself, a
+//! small root's time on the device grew with the number of polling warps, by about 5 us
+//! each (as if their reads of one word over the bus were served one after another, and an
+//! idle warp's next round waited for its read): one reader keeps one read in flight.
+//!
+//! Each completion slot also carries two `%globaltimer` readings for the host's latency
+//! trace (`GpuResident::set_trace`): when a warp claimed the root (`SLOT_CLAIMED_NS`) and
+//! when it completed (`SLOT_DONE_NS`, the low 32 bits), stored before the status.
+//!
 //! # Memory ordering
 //! - Host to device: the host writes a root's arguments and zeroes its slot's status, then
 //!   stores `published` with release (on x86-64 a store after the writes, with the compiler
-//!   kept from reordering them). The poller loads `published` with `ld.acquire.sys`: the
-//!   arguments below it are visible to its later loads. The claim CAS can be relaxed: the
-//!   claimer reads only entries below a `published` it acquired itself.
+//!   kept from reordering them). The reader loads `published` with `ld.acquire.sys`: the
+//!   arguments below it are visible to its later loads; it stores the copy with release
+//!   (`.gpu`) and a polling warp loads the copy with acquire (`.gpu`), which extends that
+//!   happens-before to the polling warp (causality order is transitive across the two
+//!   scopes). The claim CAS can be relaxed: the claimer reads only entries below a
+//!   `published` it acquired itself. The reader lock is taken with an acquire CAS and freed
+//!   with a release store, so each reader's header reads come after the previous reader's
+//!   and the copy only moves forward.
 //! - Device to host: the root's result is written into its slot by the lane that returns
 //!   the root; the lane that completes the root (the same lane: a root completes where it
 //!   returns) then stores the slot's status with `st.release.sys`, which orders the result
@@ -30,22 +48,24 @@
 //!   that sees `shutdown` (acquire, `.sys`), then `published`, then `inject_completed ==
 //!   published` (acquire) knows every root the host will ever publish completed (completed
 //!   <= taken <= published, and `published` is final once `shutdown` is set), and raises
-//!   `STOP_DONE`.
+//!   `STOP_DONE`. With one reader, the shutdown flag's copy is stored (release) after the
+//!   copy of a `published` read after `shutdown`, and `finished` acquires it first.
 
-use super::layout::{InjectHeader, NONE, POLL_STRIDE, inject_flags, SLOT_CLAIMED_NS, SLOT_DONE, SLOT_DONE_NS, SLOT_RESULT};
-use crate::arch::time::global_timer_ns;
+use super::layout::{
+    InjectHeader, NONE, SLOT_CLAIMED_NS, SLOT_DONE, SLOT_DONE_NS, SLOT_RESULT, inject_flags,
+};
 use super::warp::{WarpCtx, WarpShared};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Acquire, Release, Sys};
+use crate::arch::time::global_timer_ns;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::record::Record;
 use crate::runtime::sync::Ordering;
 use crate::task::Program;
 
-
 /// Whether warp `w` polls the ring: a resident run, and one warp in `inject_poll_stride`
-/// ([`POLL_STRIDE`] by default).
+/// ([`POLL_STRIDE`](super::layout::POLL_STRIDE) by default).
 #[inline(always)]
 pub(super) fn polls(w: &WarpCtx) -> bool {
     let cfg = w.run();
@@ -138,7 +158,10 @@ unsafe fn published(w: &WarpCtx) -> u32 {
     };
     // Acquire: the previous reader's copies (stored before its release below) happen before
     // this one's header reads, so the copies only move forward.
-    if reader.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+    if reader
+        .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
         // Acquire: pairs with the reader's release store of the copy.
         return copy.load(Ordering::Acquire);
     }
@@ -147,7 +170,7 @@ unsafe fn published(w: &WarpCtx) -> u32 {
     let n = reads.load(Ordering::Relaxed);
     reads.store(n.wrapping_add(1), Ordering::Relaxed);
     // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
-    let shutdown = n % SHUTDOWN_EVERY == 0
+    let shutdown = n.is_multiple_of(SHUTDOWN_EVERY)
         && unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) } != 0;
     // SAFETY: as above. Read after `shutdown`: final when `shutdown` was seen.
     let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
