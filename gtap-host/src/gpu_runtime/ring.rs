@@ -158,10 +158,7 @@ impl Ring {
                 std::ptr::read_volatile(self.host.add(base + SLOT_DONE_NS as usize).cast::<u32>()),
             )
         };
-        let lo = claimed as u32;
-        let done = (claimed & !0xFFFF_FFFF) | u64::from(done_lo);
-        let done = if done_lo < lo { done + (1 << 32) } else { done };
-        (claimed, done)
+        (claimed, done_after(claimed, done_lo))
     }
 
     /// Which slot a device result pointer (as a root's record holds it) points into.
@@ -170,6 +167,17 @@ impl Ring {
         let off = result_ptr.checked_sub(first)?;
         let i = off / u64::from(self.slot_stride);
         (off % u64::from(self.slot_stride) == 0 && i < u64::from(self.capacity)).then_some(i as u32)
+    }
+}
+
+/// The whole timer reading whose low 32 bits are `done_lo`: the first at or after `claimed`
+/// (a root completes less than 2^32 ns, about 4.3 s, after its claim).
+fn done_after(claimed: u64, done_lo: u32) -> u64 {
+    let done = (claimed & !0xFFFF_FFFF) | u64::from(done_lo);
+    if done < claimed {
+        done + (1 << 32)
+    } else {
+        done
     }
 }
 
@@ -184,6 +192,14 @@ impl Drop for Ring {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_completion_time_is_rebuilt_after_its_claim() {
+        let claimed = 0x1234_FFFF_FF00;
+        assert_eq!(done_after(claimed, 0xFFFF_FFF0), 0x1234_FFFF_FFF0);
+        assert_eq!(done_after(claimed, 0x10), 0x1235_0000_0010, "past a wrap");
+        assert_eq!(done_after(claimed, 0xFFFF_FF00), claimed, "at once");
+    }
 
     #[test]
     fn the_slots_follow_the_entries_and_are_found_again() {

@@ -380,7 +380,7 @@ pub struct GpuRun {
     /// Resident sessions, with [`inject_flags::ONE_READER`]: reads of the header so far (the
     /// reader reads `shutdown` on every `SHUTDOWN_EVERY`-th); zeroed by the host.
     pub inject_reads: u32,
-    /// Keeps the size a multiple of 8.
+    /// Unused (zero).
     pub _pad_inject: u32,
 }
 

@@ -385,11 +385,11 @@ unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, l: &mut LoopState) {
         );
     }
     // In a mixed program an idle warp must soon see its leader's next block step, which waits
-    // for it at a barrier: it sleeps less.
+    // for it at a barrier: it sleeps less. A resident run sleeps what its host chose.
     let longest = if P::MIXED {
         512
     } else if P::HAS_TASKWAIT && w.run().inject != 0 {
-        w.run().inject_idle_ns
+        w.run().inject_idle_ns.max(64)
     } else {
         4096
     };
