@@ -417,6 +417,13 @@ pub struct ResidentArgs {
     /// Roots timed one at a time for the latency rows.
     #[arg(long, value_parser = parse_count, default_value = "1000")]
     pub samples: usize,
+    /// Only the latency rows (no throughput rows).
+    #[arg(long)]
+    pub latency_only: bool,
+    /// Also trace the latency rows' roots (`GpuResident::set_trace`) and print where each
+    /// root's time went, median per step, for a few pauses between roots.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 /// A root program of `batch`.

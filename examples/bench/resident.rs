@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use gtap::host::gpu_runtime::{GpuResident, GpuRuntime, GpuStats};
+use gtap::host::gpu_runtime::{GpuResident, GpuRuntime, GpuStats, RootTrace, trace_now_ns};
 use gtap_examples::{fib, nqueens};
 
 use crate::Bench;
@@ -49,7 +49,31 @@ pub fn run(b: &mut Bench, a: &ResidentArgs) {
         eprintln!("bench resident: no GPU, nothing to measure");
         return;
     };
+    if a.trace {
+        trace_rows(rt, a);
+    }
     for &p in &a.program {
+        if a.latency_only {
+            match p {
+                BatchProgram::Nqueens10 => latency_rows::<nqueens::program::Program>(
+                    &mut b.h,
+                    rt,
+                    a.samples,
+                    p.name(),
+                    || nqueens::program::nqueens(10, 0, 0, 0, 0, 3),
+                    p.expected(),
+                ),
+                BatchProgram::Fib20 => latency_rows::<fib::program::Program>(
+                    &mut b.h,
+                    rt,
+                    a.samples,
+                    p.name(),
+                    || fib::program::fib(20),
+                    p.expected(),
+                ),
+            }
+            continue;
+        }
         match p {
             BatchProgram::Nqueens10 => {
                 rows::<nqueens::program::Program>(&mut b.h, rt, a, p, || {
@@ -201,4 +225,96 @@ fn median_latency<P: gtap::Program>(
         .collect();
     times.sort();
     times[times.len() / 2]
+}
+
+/// The traced latency rows (`--trace`): fib(5), nqueens(10) and fib(20), each root
+/// submitted to an idle session after a pause, for a few pauses and two ways of waiting.
+fn trace_rows(rt: &mut GpuRuntime, a: &ResidentArgs) {
+    println!(
+        "trace: medians in us; host clock SystemTime, device clock %globaltimer; \
+         submit->pub, pub->claim (cross-clock), claim->done (device), done->seen (cross-clock), \
+         seen->deliv, deliv->bench, total; and pub->seen minus claim->done (both crossings)"
+    );
+    for (pause_us, samples) in [
+        (0, a.samples),
+        (500, a.samples),
+        (25_000, a.samples.min(100)),
+    ] {
+        for wait in [false, true] {
+            trace_one::<fib::program::Program>(rt, "fib(5)", pause_us, samples, wait, || {
+                fib::program::fib(5)
+            });
+        }
+    }
+    trace_one::<nqueens::program::Program>(rt, "nqueens(10)", 500, a.samples, false, || {
+        nqueens::program::nqueens(10, 0, 0, 0, 0, 3)
+    });
+    trace_one::<fib::program::Program>(rt, "fib(20)", 500, a.samples, false, || {
+        fib::program::fib(20)
+    });
+}
+
+/// One traced row: `samples` roots made by `root`, each after a pause of `pause_us`,
+/// waited for with `try_result` polling or (`wait`) `RootHandle::wait`.
+fn trace_one<P: gtap::Program>(
+    rt: &mut GpuRuntime,
+    name: &str,
+    pause_us: u64,
+    samples: usize,
+    wait: bool,
+    root: impl Fn() -> gtap::Call<'static, P, u64>,
+) {
+    let s = rt.resident::<P, u64>().expect("a resident session");
+    s.set_trace(true);
+    let mut steps: Vec<[i64; 8]> = Vec::with_capacity(samples);
+    for _ in 0..samples.max(1) {
+        std::thread::sleep(Duration::from_micros(pause_us));
+        let call = root();
+        let start = trace_now_ns();
+        let hd = s.submit(call);
+        if wait {
+            hd.wait().expect("a root");
+        } else {
+            while hd.try_result().is_none() {
+                std::hint::spin_loop();
+            }
+        }
+        let end = trace_now_ns();
+        let t: RootTrace = s.trace(hd.root());
+        let d = |a: u64, b: u64| b as i64 - a as i64;
+        steps.push([
+            d(start, t.published_ns),
+            d(t.published_ns, t.claimed_ns),
+            d(t.claimed_ns, t.done_ns),
+            d(t.done_ns, t.seen_ns),
+            d(t.seen_ns, t.delivered_ns),
+            d(t.delivered_ns, end),
+            d(start, end),
+            d(t.published_ns, t.seen_ns) - d(t.claimed_ns, t.done_ns),
+        ]);
+    }
+    s.shutdown().expect("a clean shutdown");
+    let median = |k: usize| {
+        let mut v: Vec<i64> = steps.iter().map(|x| x[k]).collect();
+        v.sort_unstable();
+        v[v.len() / 2] as f64 / 1000.0
+    };
+    let p90 = |k: usize| {
+        let mut v: Vec<i64> = steps.iter().map(|x| x[k]).collect();
+        v.sort_unstable();
+        v[v.len() * 9 / 10] as f64 / 1000.0
+    };
+    println!(
+        "trace {name:12} pause {pause_us:>6} us, {}: {:8.1} {:10.1} {:8.1} {:10.1} {:6.1} {:6.1} | total {:8.1} (p90 {:8.1}) | crossings {:8.1}",
+        if wait { "wait      " } else { "try_result" },
+        median(0),
+        median(1),
+        median(2),
+        median(3),
+        median(4),
+        median(5),
+        median(6),
+        p90(6),
+        median(7),
+    );
 }

@@ -42,6 +42,6 @@ pub use crate::Limits;
 pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
-pub use resident::{GpuResident, RING_CAPACITY};
+pub use resident::{GpuResident, RING_CAPACITY, RootTrace, trace_now_ns};
 pub use runtime::GpuRuntime;
 pub use stats::GpuStats;

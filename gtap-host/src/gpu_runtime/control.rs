@@ -10,7 +10,7 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
-use gtap_device::runtime::gpu::layout::{GpuRun, NONE, tuning};
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, POLL_STRIDE, inject_flags, tuning};
 use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 
 use super::buffers::{DeviceArrays, addr, ensure};
@@ -71,6 +71,10 @@ pub(super) fn control_block(
     }
 }
 
+/// A resident session's longest idle sleep of a warp, in ns (a plain run's too: a shorter one
+/// measured no faster on roots with work, results/2026-11-26-resident-latency-h200.md).
+const RESIDENT_IDLE_NS: u32 = 4096;
+
 /// Turns `block`, a control block for one root, into a resident session's: no roots at the
 /// start (the kernel takes them from `ring`), no timeout (the kernel waits for roots for as
 /// long as the session lives; the host bounds each wait instead), and the granularity policy
@@ -82,6 +86,9 @@ pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::r
     block.inject_capacity = ring.capacity;
     block.inject_args_stride = ring.args_stride;
     block.inject_slot_stride = ring.slot_stride;
+    block.inject_poll_stride = POLL_STRIDE;
+    block.inject_idle_ns = RESIDENT_IDLE_NS;
+    block.inject_flags = inject_flags::ONE_READER;
     if block.granularity.on != 0 {
         block.granularity.min_depth = cfg
             .tuning

@@ -59,6 +59,34 @@ struct Shared<R> {
     ended: AtomicBool,
     /// Why the session cannot run roots any more (set before `ended`).
     closed: Mutex<Option<Arc<RuntimeError>>>,
+    /// Whether the latency trace is on ([`GpuResident::set_trace`]).
+    tracing: AtomicBool,
+    /// Per slot, its last root's trace: the fields of a [`RootTrace`], in its order.
+    trace: Box<[[AtomicU64; 5]]>,
+}
+
+/// One root's way through a session with the latency trace on ([`GpuResident::set_trace`]).
+/// Host times (`published_ns`, `seen_ns`, `delivered_ns`) are ns since the Unix epoch
+/// (`SystemTime`); device times (`claimed_ns`, `done_ns`) are the GPU's `%globaltimer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RootTrace {
+    /// Just after the host's release store of `published` that made the root visible.
+    pub published_ns: u64,
+    /// When a polling warp claimed the root (device).
+    pub claimed_ns: u64,
+    /// When the root completed, just before its slot's status store (device).
+    pub done_ns: u64,
+    /// When the poller saw the slot's status say done.
+    pub seen_ns: u64,
+    /// When the poller had completed the root's handle.
+    pub delivered_ns: u64,
+}
+
+/// The host's clock for the latency trace: ns since the Unix epoch.
+pub fn trace_now_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 impl<R> Shared<R> {
@@ -151,6 +179,8 @@ impl GpuRuntime {
             published: AtomicU64::new(0),
             ended: AtomicBool::new(false),
             closed: Mutex::new(None),
+            tracing: AtomicBool::new(false),
+            trace: (0..RING_CAPACITY).map(|_| Default::default()).collect(),
         });
         let watch = Watch {
             ctx: self.gpu.context().clone(),
@@ -249,6 +279,10 @@ impl<P: Program, R: Copy + Send + 'static> GpuResident<'_, P, R> {
             .published()
             .store((seq + 1) as u32, Ordering::Release);
         s.published.store(seq + 1, Ordering::SeqCst);
+        // Relaxed: the trace is read by the submitter after the root's delivery.
+        if s.tracing.load(Ordering::Relaxed) {
+            s.trace[i as usize][0].store(trace_now_ns(), Ordering::Relaxed);
+        }
         if s.ended.load(Ordering::SeqCst) {
             // The poller may have failed the pending roots before this one was in its slot.
             // (A clean end, with no error, comes only after the shutdown, never during a
@@ -262,6 +296,31 @@ impl<P: Program, R: Copy + Send + 'static> GpuResident<'_, P, R> {
         }
         if was_idle && let Some(p) = &self.poller {
             p.thread().unpark();
+        }
+    }
+
+    /// Turns the latency trace on or off: with it on, the session records the host times of
+    /// each root's way ([`GpuResident::trace`]).
+    pub fn set_trace(&self, on: bool) {
+        // Relaxed: a flag read at each publication and delivery; roots published while it
+        // changes may be traced in part.
+        self.shared.tracing.store(on, Ordering::Relaxed);
+    }
+
+    /// The trace of root `root` (a submission number), once its handle is complete and
+    /// while no later root uses its slot; zeros where the trace was off.
+    pub fn trace(&self, root: u64) -> RootTrace {
+        let s = &*self.shared;
+        let i = (root as u32) & (RING_CAPACITY - 1);
+        // Relaxed: stored by the poller before it completed the handle, which the caller saw
+        // (the handle's mutex orders them).
+        let host = |k: usize| s.trace[i as usize][k].load(Ordering::Relaxed);
+        RootTrace {
+            published_ns: host(0),
+            claimed_ns: host(1),
+            done_ns: host(2),
+            seen_ns: host(3),
+            delivered_ns: host(4),
         }
     }
 
@@ -442,6 +501,17 @@ impl Window {
             // SAFETY: the status was read as done just above (acquire); the slot's root has
             // result type `R` (the session's).
             let value = unsafe { s.ring.read_result::<R>(i) };
+            // Relaxed: see `set_trace`.
+            let tracing = s.tracing.load(Ordering::Relaxed);
+            if tracing {
+                // SAFETY: as for the result.
+                let (claimed, done) = unsafe { s.ring.device_times(i) };
+                let t = &s.trace[i as usize];
+                // Relaxed: read after the handle's completion (see `trace`).
+                t[1].store(claimed, Ordering::Relaxed);
+                t[2].store(done, Ordering::Relaxed);
+                t[3].store(trace_now_ns(), Ordering::Relaxed);
+            }
             // Relaxed: the slot is reused only after it is free (the lock), and the device
             // writes it only for the next root published there.
             s.ring.status(i).store(SLOT_PENDING, Ordering::Relaxed);
@@ -450,6 +520,11 @@ impl Window {
             self.delivered[i as usize] = seq;
             s.in_flight.fetch_sub(1, Ordering::SeqCst);
             if let Some(c) = completer {
+                if tracing {
+                    // Relaxed: read after the handle's completion (see `trace`); stored
+                    // just before it, so the delivery time leaves out the completion.
+                    s.trace[i as usize][4].store(trace_now_ns(), Ordering::Relaxed);
+                }
                 c.complete(Ok(value));
             }
             n += 1;

@@ -10,7 +10,7 @@
 use std::mem::size_of;
 use std::sync::atomic::AtomicU32;
 
-use gtap_device::runtime::gpu::layout::{InjectHeader, SLOT_RESULT};
+use gtap_device::runtime::gpu::layout::{InjectHeader, SLOT_CLAIMED_NS, SLOT_DONE_NS, SLOT_RESULT};
 
 use super::GpuRunError;
 use super::error::driver;
@@ -141,12 +141,43 @@ impl Ring {
         unsafe { std::ptr::read_unaligned(self.host.add(at).cast::<R>()) }
     }
 
+    /// Slot `i`'s device times (`%globaltimer`, ns): when a warp claimed its root, and when
+    /// the root completed.
+    ///
+    /// # Safety
+    /// As [`Ring::read_result`]: the slot's status was loaded as done (with acquire).
+    pub unsafe fn device_times(&self, i: u32) -> (u64, u64) {
+        let base = self.slot_offset(i);
+        // SAFETY: 8- and 4-aligned words inside the slot, written by the device before the
+        // status it was seen done by (contract).
+        let (claimed, done_lo) = unsafe {
+            (
+                std::ptr::read_volatile(
+                    self.host.add(base + SLOT_CLAIMED_NS as usize).cast::<u64>(),
+                ),
+                std::ptr::read_volatile(self.host.add(base + SLOT_DONE_NS as usize).cast::<u32>()),
+            )
+        };
+        (claimed, done_after(claimed, done_lo))
+    }
+
     /// Which slot a device result pointer (as a root's record holds it) points into.
     pub fn slot_of(&self, result_ptr: u64) -> Option<u32> {
         let first = self.device_addrs().2 + u64::from(SLOT_RESULT);
         let off = result_ptr.checked_sub(first)?;
         let i = off / u64::from(self.slot_stride);
         (off % u64::from(self.slot_stride) == 0 && i < u64::from(self.capacity)).then_some(i as u32)
+    }
+}
+
+/// The whole timer reading whose low 32 bits are `done_lo`: the first at or after `claimed`
+/// (a root completes less than 2^32 ns, about 4.3 s, after its claim).
+fn done_after(claimed: u64, done_lo: u32) -> u64 {
+    let done = (claimed & !0xFFFF_FFFF) | u64::from(done_lo);
+    if done < claimed {
+        done + (1 << 32)
+    } else {
+        done
     }
 }
 
@@ -161,6 +192,14 @@ impl Drop for Ring {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_completion_time_is_rebuilt_after_its_claim() {
+        let claimed = 0x1234_FFFF_FF00;
+        assert_eq!(done_after(claimed, 0xFFFF_FFF0), 0x1234_FFFF_FFF0);
+        assert_eq!(done_after(claimed, 0x10), 0x1235_0000_0010, "past a wrap");
+        assert_eq!(done_after(claimed, 0xFFFF_FF00), claimed, "at once");
+    }
 
     #[test]
     fn the_slots_follow_the_entries_and_are_found_again() {

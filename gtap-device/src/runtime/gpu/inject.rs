@@ -15,12 +15,30 @@
 //! from their arguments as a batch's warps do at kernel start, and publishes them in its
 //! queue 0, where it takes them next round and others steal them.
 //!
+//! One reader over the bus (`inject_flags::ONE_READER`, which the host sets): only the
+//! polling warp that holds `GpuRun::inject_reader` (a try-lock in device memory) reads the
+//! header in host memory; it copies `published` into `GpuRun::inject_seen` (and, on every
+//! `SHUTDOWN_EVERY`-th read, the shutdown word into `inject_shutdown_seen`), and the other
+//! polling warps read those copies. With every polling warp reading the header itself, a
+//! small root's time on the device grew with the number of polling warps, by about 5 us
+//! each (as if their reads of one word over the bus were served one after another, and an
+//! idle warp's next round waited for its read): one reader keeps one read in flight.
+//!
+//! Each completion slot also carries two `%globaltimer` readings for the host's latency
+//! trace (`GpuResident::set_trace`): when a warp claimed the root (`SLOT_CLAIMED_NS`) and
+//! when it completed (`SLOT_DONE_NS`, the low 32 bits), stored before the status.
+//!
 //! # Memory ordering
 //! - Host to device: the host writes a root's arguments and zeroes its slot's status, then
 //!   stores `published` with release (on x86-64 a store after the writes, with the compiler
-//!   kept from reordering them). The poller loads `published` with `ld.acquire.sys`: the
-//!   arguments below it are visible to its later loads. The claim CAS can be relaxed: the
-//!   claimer reads only entries below a `published` it acquired itself.
+//!   kept from reordering them). The reader loads `published` with `ld.acquire.sys`: the
+//!   arguments below it are visible to its later loads; it stores the copy with release
+//!   (`.gpu`) and a polling warp loads the copy with acquire (`.gpu`), which extends that
+//!   happens-before to the polling warp (causality order is transitive across the two
+//!   scopes). The claim CAS can be relaxed: the claimer reads only entries below a
+//!   `published` it acquired itself. The reader lock is taken with an acquire CAS and freed
+//!   with a release store, so each reader's header reads come after the previous reader's
+//!   and the copy only moves forward.
 //! - Device to host: the root's result is written into its slot by the lane that returns
 //!   the root; the lane that completes the root (the same lane: a root completes where it
 //!   returns) then stores the slot's status with `st.release.sys`, which orders the result
@@ -30,27 +48,28 @@
 //!   that sees `shutdown` (acquire, `.sys`), then `published`, then `inject_completed ==
 //!   published` (acquire) knows every root the host will ever publish completed (completed
 //!   <= taken <= published, and `published` is final once `shutdown` is set), and raises
-//!   `STOP_DONE`.
+//!   `STOP_DONE`. With one reader, the shutdown flag's copy is stored (release) after the
+//!   copy of a `published` read after `shutdown`, and `finished` acquires it first.
 
-use super::layout::{InjectHeader, NONE, SLOT_DONE, SLOT_RESULT};
+use super::layout::{
+    InjectHeader, NONE, SLOT_CLAIMED_NS, SLOT_DONE, SLOT_DONE_NS, SLOT_RESULT, inject_flags,
+};
 use super::warp::{WarpCtx, WarpShared};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Acquire, Release, Sys};
+use crate::arch::time::global_timer_ns;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::record::Record;
 use crate::runtime::sync::Ordering;
 use crate::task::Program;
 
-/// One warp in this many polls the ring (the rest get roots by stealing): enough pollers to
-/// take roots at the rate a GPU runs small ones, few enough that their reads over the bus
-/// stay cheap.
-pub const POLL_STRIDE: u32 = 32;
-
-/// Whether warp `w` polls the ring: a resident run, and one warp in [`POLL_STRIDE`].
+/// Whether warp `w` polls the ring: a resident run, and one warp in `inject_poll_stride`
+/// ([`POLL_STRIDE`](super::layout::POLL_STRIDE) by default).
 #[inline(always)]
 pub(super) fn polls(w: &WarpCtx) -> bool {
-    w.run().inject != 0 && w.warp.is_multiple_of(POLL_STRIDE)
+    let cfg = w.run();
+    cfg.inject != 0 && w.warp & cfg.inject_poll_stride.wrapping_sub(1) == 0
 }
 
 /// Lane 0 of an idle polling warp, between rounds: claims the roots published and not taken
@@ -69,11 +88,8 @@ pub(super) unsafe fn take_roots<P: Program>(w: &WarpCtx) -> u32 {
         // Tasks kept unpublished sit where the roots would go; the warp is not idle anyway.
         return 0;
     }
-    let header = cfg.inject as *mut InjectHeader;
-    // Acquire at system scope: the host's writes of the arguments below `published` (and of
-    // their slots' status) happen before this warp's reads of them (module docs).
-    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
-    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    // SAFETY: lane 0 of a resident run (contract).
+    let published = unsafe { published(w) };
     let free_records = sh.sp + (cfg.tasks_per_warp - sh.fresh);
     // The steal end as it is now (the warp's copy is refreshed only by rounds that run, and
     // an idle warp's may be far behind). Acquire: thieves' reads of entries below it happen
@@ -114,6 +130,64 @@ pub(super) unsafe fn take_roots<P: Program>(w: &WarpCtx) -> u32 {
     n
 }
 
+/// How often (in header reads) the one reader also reads `shutdown`.
+const SHUTDOWN_EVERY: u32 = 8;
+
+/// The ring's `published` as this polling warp may use it: the header's, read over the bus
+/// with acquire at system scope (the host's writes of the arguments below it, and of their
+/// slots' status, happen before this warp's reads of them; module docs). With
+/// `ONE_READER`, only the warp that holds `inject_reader` reads the header, and copies it
+/// (and, every `SHUTDOWN_EVERY`-th read, `shutdown`) into device memory; the others read
+/// the copy, with acquire at GPU scope, which extends the same happens-before to them.
+///
+/// # Safety
+/// Lane 0 in a resident run.
+#[inline(always)]
+unsafe fn published(w: &WarpCtx) -> u32 {
+    let header = w.run().inject as *mut InjectHeader;
+    if w.run().inject_flags & inject_flags::ONE_READER == 0 {
+        // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+        return unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    }
+    // SAFETY: fields of the live control block.
+    let (reader, copy) = unsafe {
+        (
+            w.run_atomic(&raw mut (*w.run).inject_reader),
+            w.run_atomic(&raw mut (*w.run).inject_seen),
+        )
+    };
+    // Acquire: the previous reader's copies (stored before its release below) happen before
+    // this one's header reads, so the copies only move forward.
+    if reader
+        .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        // Acquire: pairs with the reader's release store of the copy.
+        return copy.load(Ordering::Acquire);
+    }
+    // SAFETY: a field of the live control block, written under `reader` only.
+    let reads = w.run_atomic(unsafe { &raw mut (*w.run).inject_reads });
+    let n = reads.load(Ordering::Relaxed);
+    reads.store(n.wrapping_add(1), Ordering::Relaxed);
+    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+    let shutdown = n.is_multiple_of(SHUTDOWN_EVERY)
+        && unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) } != 0;
+    // SAFETY: as above. Read after `shutdown`: final when `shutdown` was seen.
+    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    // Release: the header reads above (and what they acquired) happen before a polling
+    // warp's acquire load of the copy.
+    copy.store(published, Ordering::Release);
+    if shutdown {
+        // SAFETY: a field of the live control block.
+        let seen = w.run_atomic(unsafe { &raw mut (*w.run).inject_shutdown_seen });
+        // Release: after the final copy of `published` (`finished` acquires this first).
+        seen.store(1, Ordering::Release);
+    }
+    // Release: the copies happen before the next reader's acquire CAS.
+    reader.store(0, Ordering::Release);
+    published
+}
+
 /// Builds root `seq`'s record from its arguments in the ring and puts its id at position
 /// `pos` of the warp's queue 0 (not published yet).
 ///
@@ -127,8 +201,16 @@ unsafe fn build_root<P: Program>(w: &WarpCtx, sh: &mut WarpShared, seq: u32, pos
     // SAFETY: the host wrote a `P::Args` there before publishing `seq` (acquired by the
     // caller), and rewrites it only after the root's slot says it completed.
     let args = unsafe { core::ptr::read_unaligned(args_at) };
-    let slot = (cfg.inject_slots + i * u64::from(cfg.inject_slot_stride) + u64::from(SLOT_RESULT))
-        as *mut u8;
+    let slot_base = cfg.inject_slots + i * u64::from(cfg.inject_slot_stride);
+    let slot = (slot_base + u64::from(SLOT_RESULT)) as *mut u8;
+    // SAFETY: the slot's claim-time word, 8-aligned in the mapped ring; the host reads it
+    // only after the slot's status says done (ordered by that release store).
+    unsafe {
+        core::ptr::write_volatile(
+            (slot_base + u64::from(SLOT_CLAIMED_NS)) as *mut u64,
+            global_timer_ns(),
+        )
+    };
     let id = alloc(w, sh);
     let rec = w.record::<P::Task>(id);
     // SAFETY: `id` was just taken off this warp's allocator: nothing else uses the record.
@@ -158,6 +240,13 @@ fn alloc(w: &WarpCtx, sh: &mut WarpShared) -> u32 {
 #[inline(never)]
 pub(super) fn root_completed(w: &WarpCtx, result_slot: *mut u8) {
     let status = result_slot.wrapping_sub(SLOT_RESULT as usize).cast::<u32>();
+    let done_ns = result_slot
+        .wrapping_sub((SLOT_RESULT - SLOT_DONE_NS) as usize)
+        .cast::<u32>();
+    // SAFETY: the slot's completion-time word, in the mapped ring; ordered before the host's
+    // read by the status store below. The low 32 bits: the host rebuilds the rest from the
+    // claim time, which is less than 4 s earlier.
+    unsafe { core::ptr::write_volatile(done_ns, global_timer_ns() as u32) };
     // Release at system scope: the result, written by this lane, happens before the host's
     // acquire load that sees DONE (module docs).
     // SAFETY: `result_slot` is a slot of the mapped ring (`build_root`), its status word
@@ -176,14 +265,27 @@ pub(super) fn root_completed(w: &WarpCtx, result_slot: *mut u8) {
 /// Lane 0 in a resident run.
 #[inline(never)]
 pub(super) unsafe fn finished(w: &WarpCtx) -> bool {
-    let header = w.run().inject as *mut InjectHeader;
-    // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
-    let shutdown = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) };
-    if shutdown == 0 {
-        return false;
-    }
-    // SAFETY: as above. Read after `shutdown`: final.
-    let published = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) };
+    let published = if w.run().inject_flags & inject_flags::ONE_READER != 0 {
+        // SAFETY: a field of the live control block.
+        let seen = w.run_atomic(unsafe { &raw mut (*w.run).inject_shutdown_seen });
+        // Acquire: the reader stored the final `published` copy before this flag.
+        if seen.load(Ordering::Acquire) == 0 {
+            return false;
+        }
+        // SAFETY: a field of the live control block.
+        let copy = w.run_atomic(unsafe { &raw mut (*w.run).inject_seen });
+        // Relaxed: ordered by the acquire above; final (read after `shutdown`).
+        copy.load(Ordering::Relaxed)
+    } else {
+        let header = w.run().inject as *mut InjectHeader;
+        // SAFETY: the header lives in mapped host memory for the kernel's life (contract).
+        let shutdown = unsafe { u32::load::<Sys, Acquire>(&raw const (*header).shutdown) };
+        if shutdown == 0 {
+            return false;
+        }
+        // SAFETY: as above. Read after `shutdown`: final.
+        unsafe { u32::load::<Sys, Acquire>(&raw const (*header).published) }
+    };
     // SAFETY: a field of the live control block.
     let completed = w.run_atomic(unsafe { &raw mut (*w.run).inject_completed });
     // Acquire: pairs with the completions' release adds.

@@ -363,6 +363,27 @@ pub struct GpuRun {
     pub inject_taken: u32,
     /// Resident sessions: roots completed so far (zeroed by the host).
     pub inject_completed: u32,
+    /// Resident sessions: one warp in this many polls the ring (a power of two; 0 when not
+    /// resident).
+    pub inject_poll_stride: u32,
+    /// Resident sessions: the longest idle sleep of a warp, in ns (0 when not resident).
+    pub inject_idle_ns: u32,
+    /// Resident sessions: [`inject_flags`] bits (0 when not resident).
+    pub inject_flags: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: 1 while a polling warp reads the
+    /// ring's header over the bus (the others read the copies below); zeroed by the host.
+    pub inject_reader: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: the last `published` a reader
+    /// saw (device memory); zeroed by the host.
+    pub inject_seen: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: nonzero once a reader saw the
+    /// ring's `shutdown`; zeroed by the host.
+    pub inject_shutdown_seen: u32,
+    /// Resident sessions, with [`inject_flags::ONE_READER`]: reads of the header so far (the
+    /// reader reads `shutdown` on every `SHUTDOWN_EVERY`-th); zeroed by the host.
+    pub inject_reads: u32,
+    /// Unused (zero).
+    pub _pad_inject: u32,
     /// The record reserve's [`ReserveState`](crate::runtime::reserve::ReserveState), set up
     /// by the host (see `runtime::reserve`).
     pub reserve: u64,
@@ -376,9 +397,29 @@ pub struct GpuRun {
     pub slab_records: u32,
 }
 
+/// Bits of [`GpuRun::inject_flags`].
+pub mod inject_flags {
+    /// One polling warp at a time reads the ring's header over the bus and copies it into
+    /// device memory, where the other polling warps read it (instead of every polling warp
+    /// reading the header itself).
+    pub const ONE_READER: u32 = 1;
+}
+
+/// One warp in this many polls the ring (the rest get roots by stealing): enough pollers to
+/// take roots at the rate a GPU runs small ones, few enough that their reads over the bus
+/// stay cheap.
+/// (The host's default for `GpuRun::inject_poll_stride`.)
+pub const POLL_STRIDE: u32 = 32;
+
 /// Where a completion slot's result starts, in bytes (its status word comes first; 16 keeps
 /// any result type aligned).
 pub const SLOT_RESULT: u32 = 16;
+/// Where a completion slot keeps the `%globaltimer` reading (a `u64`, in ns) of the moment
+/// a warp claimed its root, for the host's latency trace.
+pub const SLOT_CLAIMED_NS: u32 = 8;
+/// Where a completion slot keeps the low 32 bits of the `%globaltimer` reading of the moment
+/// its root completed (a `u32`, written before the status), for the host's latency trace.
+pub const SLOT_DONE_NS: u32 = 4;
 /// A completion slot's status: its root has not completed (set by the host before it
 /// publishes the root).
 pub const SLOT_PENDING: u32 = 0;

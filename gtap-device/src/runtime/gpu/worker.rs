@@ -385,8 +385,14 @@ unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, l: &mut LoopState) {
         );
     }
     // In a mixed program an idle warp must soon see its leader's next block step, which waits
-    // for it at a barrier: it sleeps less.
-    let longest = if P::MIXED { 512 } else { 4096 };
+    // for it at a barrier: it sleeps less. A resident run sleeps what its host chose.
+    let longest = if P::MIXED {
+        512
+    } else if P::HAS_TASKWAIT && w.run().inject != 0 {
+        w.run().inject_idle_ns.max(64)
+    } else {
+        4096
+    };
     *backoff = (*backoff * 2).clamp(64, longest);
     nanosleep(*backoff);
 }
