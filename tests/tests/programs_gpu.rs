@@ -265,10 +265,13 @@ fn top_up_runs_nqueens_16_to_the_end_again_and_again() {
     {
         return;
     }
+    // Queues of 32768: the default grid is as many warps as the kernel's registers let fit
+    // (fewer than 16 per SM for this program), and on fewer warps one EPAQ queue of a warp
+    // that expands the others first outgrew 16384 entries.
     let config = GpuConfig::new()
         .auto_granularity(false)
         .tasks_per_warp(32768)
-        .queue_capacity(16384)
+        .queue_capacity(32768)
         .timeout(Duration::from_secs(30));
     let want = nqueens::cutoff_task_count(16, 7);
     for top_up in [1, 2] {
