@@ -2,12 +2,8 @@
 //! submitted from several threads while others run, results on their handles, a failing
 //! root, dropped handles, shutdown with work in flight, and `.await` from a minimal
 //! executor. The same checks on the GPU: `resident_gpu.rs`.
+mod common;
 
-use std::future::Future;
-use std::pin::pin;
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
-use std::thread::Thread;
 use std::time::Duration;
 
 use gtap_examples::{fib, nqueens};
@@ -17,26 +13,6 @@ use gtap_tests::lang::program as lang;
 
 fn runtime(threads: usize) -> CpuRuntime {
     CpuRuntime::new(CpuConfig::new().threads(threads)).expect("CPU runtime")
-}
-
-/// Runs `f` to its end on this thread: the waker unparks the thread, which parks while the
-/// future is pending (the smallest executor there is).
-fn block_on<F: Future>(f: F) -> F::Output {
-    struct Unpark(Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut f = pin!(f);
-    loop {
-        match f.as_mut().poll(&mut cx) {
-            Poll::Ready(v) => return v,
-            Poll::Pending => std::thread::park(),
-        }
-    }
 }
 
 #[test]
@@ -75,7 +51,7 @@ fn a_handle_can_be_polled_and_awaited() {
     assert_eq!(value, 92);
     assert!(h.is_done());
     // Awaited: several roots joined from one async fn on a minimal executor.
-    let total = block_on(async {
+    let total = common::block_on(async {
         let a = session.submit(nqueens::program::nqueens(6, 0, 0, 0, 0, 3));
         let b = session.submit(nqueens::program::nqueens(7, 0, 0, 0, 0, 3));
         a.await.unwrap() + b.await.unwrap()

@@ -6,11 +6,6 @@
 
 mod common;
 
-use std::future::Future;
-use std::pin::pin;
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
-use std::thread::Thread;
 use std::time::Duration;
 
 use gtap_examples::{fib, nqueens};
@@ -20,25 +15,6 @@ use gtap_tests::lang::program as lang;
 
 fn config() -> GpuConfig {
     GpuConfig::new().timeout(Duration::from_secs(60))
-}
-
-/// Runs `f` to its end on this thread, parking while it is pending.
-fn block_on<F: Future>(f: F) -> F::Output {
-    struct Unpark(Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut f = pin!(f);
-    loop {
-        match f.as_mut().poll(&mut cx) {
-            Poll::Ready(v) => return v,
-            Poll::Pending => std::thread::park(),
-        }
-    }
 }
 
 fn roots_from_several_threads_all_get_their_results() {
@@ -82,7 +58,7 @@ fn a_handle_can_be_polled_and_awaited() {
         std::hint::spin_loop();
     };
     assert_eq!(value, 352);
-    let total = block_on(async {
+    let total = common::block_on(async {
         let a = session.submit(nqueens::program::nqueens(8, 0, 0, 0, 0, 3));
         let b = session.submit(nqueens::program::nqueens(10, 0, 0, 0, 0, 3));
         a.await.unwrap() + b.await.unwrap()

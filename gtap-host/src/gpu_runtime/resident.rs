@@ -582,15 +582,8 @@ fn close<R>(s: &Shared<R>, watch: &Watch, ended: Result<(), GpuError>) {
         let root = c.root();
         let source = source.clone();
         s.in_flight.fetch_sub(1, Ordering::SeqCst);
-        c.complete(Err(if Some(i) == failed_slot {
-            RootError::Failed { root, source }
-        } else {
-            RootError::Aborted {
-                root,
-                failed_root,
-                source,
-            }
-        }));
+        let failed = Some(i) == failed_slot;
+        c.complete(Err(RootError::ended(root, failed, failed_root, source)));
     }
 }
 

@@ -201,14 +201,11 @@ fn fail_all<R>(completers: Vec<Completer<R>>, e: CpuError) {
     for (i, c) in completers.into_iter().enumerate() {
         let root = c.root();
         let source = source.clone();
-        c.complete(Err(if Some(i) == failed {
-            RootError::Failed { root, source }
-        } else {
-            RootError::Aborted {
-                root,
-                failed_root,
-                source,
-            }
-        }));
+        c.complete(Err(RootError::ended(
+            root,
+            Some(i) == failed,
+            failed_root,
+            source,
+        )));
     }
 }

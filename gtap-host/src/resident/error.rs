@@ -53,7 +53,8 @@ pub enum RootError {
     /// The session ended without delivering the root's outcome: a thread of the session
     /// ended abnormally (a bug in gtap, not in the program). Nothing is known of the root.
     #[error(
-        "root {root} has no outcome: the resident session's thread ended without delivering          one (a bug in gtap; please report it)"
+        "root {root} has no outcome: the resident session's thread ended without delivering \
+         one (a bug in gtap; please report it)"
     )]
     Lost {
         /// The root's submission number.
@@ -75,6 +76,26 @@ pub enum RootError {
 }
 
 impl RootError {
+    /// What a failure that ended a run gives root `root` of it: [`RootError::Failed`] when
+    /// its own tree failed (`failed`), else [`RootError::Aborted`], naming the root that
+    /// failed when the runtime could tell. Both backends end their roots in flight this way.
+    pub(crate) fn ended(
+        root: u64,
+        failed: bool,
+        failed_root: Option<u64>,
+        source: Arc<RuntimeError>,
+    ) -> RootError {
+        if failed {
+            RootError::Failed { root, source }
+        } else {
+            RootError::Aborted {
+                root,
+                failed_root,
+                source,
+            }
+        }
+    }
+
     /// The submission number of the root this error is about.
     pub fn root(&self) -> u64 {
         match self {

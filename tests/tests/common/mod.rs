@@ -129,3 +129,26 @@ pub fn counter() -> (gtap_tests::lang::Counter, &'static mut u64) {
     // SAFETY: zeroed, aligned, leaked: valid for the whole process.
     (unsafe { gtap_tests::lang::Counter::from_ptr(ptr) }, cell)
 }
+
+/// Runs `f` to its end on this thread, parking while it is pending (the smallest executor
+/// there is: the waker unparks the thread).
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Wake, Waker};
+    use std::thread::Thread;
+    struct Unpark(Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        match f.as_mut().poll(&mut cx) {
+            Poll::Ready(v) => return v,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
