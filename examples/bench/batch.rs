@@ -19,7 +19,7 @@ use crate::harness::{Key, Sample, timed};
 
 impl BatchProgram {
     /// The root's name in the rows.
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BatchProgram::Nqueens10 => "nqueens(10), cutoff 3",
             BatchProgram::Fib20 => "fib(20), one task per call",
@@ -27,7 +27,7 @@ impl BatchProgram {
     }
 
     /// The expected result of every root.
-    fn expected(self) -> u64 {
+    pub(crate) fn expected(self) -> u64 {
         match self {
             BatchProgram::Nqueens10 => 724,
             BatchProgram::Fib20 => fib::reference(20),

@@ -21,28 +21,6 @@ use crate::Bench;
 use crate::cli::{BatchProgram, ResidentArgs};
 use crate::harness::{Key, Sample, timed};
 
-/// How a root program of `bench resident` is named in its rows, and its result.
-trait Roots: Sized {
-    fn name(self) -> &'static str;
-    fn expected(self) -> u64;
-}
-
-impl Roots for BatchProgram {
-    fn name(self) -> &'static str {
-        match self {
-            BatchProgram::Nqueens10 => "nqueens(10), cutoff 3",
-            BatchProgram::Fib20 => "fib(20), one task per call",
-        }
-    }
-
-    fn expected(self) -> u64 {
-        match self {
-            BatchProgram::Nqueens10 => 724,
-            BatchProgram::Fib20 => fib::reference(20),
-        }
-    }
-}
-
 /// The rows of `a`.
 pub fn run(b: &mut Bench, a: &ResidentArgs) {
     let Some(rt) = b.rt.as_mut() else {

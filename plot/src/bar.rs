@@ -5,9 +5,10 @@
 //! Bars are horizontal so that category names such as `nqueens 16 q1` stay readable; the first
 //! category is drawn at the top, in the order of the file.
 
+use plotters::chart::SeriesLabelPosition;
 use plotters::element::{PathElement, Rectangle, Text};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{BLACK, Color, RGBColor, WHITE};
+use plotters::style::{BLACK, Color, RGBColor};
 
 use crate::axis::{Axis, Scale, label};
 use crate::canvas::{self, Layout};
@@ -84,15 +85,7 @@ pub fn run(args: &BarArgs) -> Result<String> {
             }))?;
         }
         draw_references(&mut chart, &args.reference, n, layout)?;
-        chart
-            .configure_series_labels()
-            .position(plotters::chart::SeriesLabelPosition::LowerRight)
-            .margin(layout.px(10.0))
-            .label_font(layout.text(14.0))
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .draw()?;
-        Ok(())
+        canvas::legend(&mut chart, layout, SeriesLabelPosition::LowerRight)
     })?;
     Ok(format!(
         "{} categories, {} series, {} bars",

@@ -10,11 +10,11 @@ use std::io::BufWriter;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use plotters::chart::{ChartBuilder, ChartContext};
+use plotters::chart::{ChartBuilder, ChartContext, SeriesLabelPosition};
 use plotters::coord::Shift;
 use plotters::coord::cartesian::Cartesian2d;
 use plotters::prelude::{BitMapBackend, DrawingArea, IntoDrawingArea};
-use plotters::style::{Color, FontStyle, RGBColor, TextStyle, WHITE};
+use plotters::style::{BLACK, Color, FontStyle, RGBColor, TextStyle, WHITE};
 
 use crate::axis::Axis;
 use crate::cli::Common;
@@ -114,6 +114,23 @@ impl Layout {
         mesh.draw()?;
         Ok(())
     }
+}
+
+/// Draws the legend of `chart`'s labelled series at `position`, on a light box.
+pub fn legend<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    layout: Layout,
+    position: SeriesLabelPosition,
+) -> Drawn {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .margin(layout.px(10.0))
+        .label_font(layout.text(14.0))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.4))
+        .draw()?;
+    Ok(())
 }
 
 /// Draws a PNG of `common.size` into `common.output`: a white image with `common.title` on

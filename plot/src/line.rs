@@ -4,7 +4,7 @@
 use plotters::chart::SeriesLabelPosition;
 use plotters::element::{Circle, PathElement};
 use plotters::series::LineSeries;
-use plotters::style::{BLACK, Color, WHITE};
+use plotters::style::Color;
 
 use crate::axis::{Axis, Scale};
 use crate::canvas;
@@ -79,14 +79,7 @@ pub fn run(args: &LineArgs) -> Result<String> {
             )?;
         }
         if series.iter().any(|s| !s.0.is_empty()) {
-            chart
-                .configure_series_labels()
-                .position(legend)
-                .margin(layout.px(10.0))
-                .label_font(layout.text(14.0))
-                .background_style(WHITE.mix(0.9))
-                .border_style(BLACK.mix(0.4))
-                .draw()?;
+            canvas::legend(&mut chart, layout, legend)?;
         }
         Ok(())
     })?;
