@@ -280,8 +280,9 @@ pub enum Command {
     /// mergesort and cilksort of random u32s; CPU: the same algorithms with sort_unstable
     /// leaves, sort_unstable and par_sort_unstable.
     ///
-    /// The GPU's e2e time includes uploading the input and downloading the sorted output.
-    /// CPU runs sort a fresh copy of the input, copied outside the timing.
+    /// The GPU's e2e time includes uploading the input and downloading the sorted output
+    /// into a host buffer made before the runs. CPU runs sort a fresh copy of the input,
+    /// copied outside the timing into a buffer made before the runs.
     Sort(SortArgs),
     /// The synthetic full binary tree (loads and FMAs per node).
     ///

@@ -63,13 +63,12 @@ pub fn upload_into<T: DeviceRepr>(gpu: &Gpu, data: &[T], dst: &mut CudaSlice<T>)
     gpu.stream().memcpy_htod(data, dst).expect("upload");
 }
 
-/// `src` copied to host memory, the stream synchronized: the data is there on return.
-pub fn download<T: DeviceRepr>(gpu: &Gpu, src: &CudaSlice<T>) -> Vec<T> {
-    let v = gpu.stream().clone_dtoh(src).expect("download");
+/// `src` copied into `dst` (as long), the stream synchronized: the data is there on return.
+pub fn download_into<T: DeviceRepr>(gpu: &Gpu, src: &CudaSlice<T>, dst: &mut [T]) {
+    gpu.stream().memcpy_dtoh(src, dst).expect("download");
     gpu.stream()
         .synchronize()
         .expect("synchronize after the download");
-    v
 }
 
 /// The device address of `s`, for a raw view.

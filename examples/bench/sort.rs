@@ -1,14 +1,16 @@
 //! `sort`: mergesort and cilksort of random `u32`s. On the GPU the task programs (leaves by
 //! insertion sort; the mixed programs' by `sort_unstable`, with block tasks for large merges
 //! and, in cilksort-mixed, chunk sorts); its e2e time includes uploading the input and
-//! downloading the sorted output. On the CPU: what a user reaches for (`sort_unstable`, rayon's
+//! downloading the sorted output into a host buffer made before the runs, as the CPU rows sort
+//! a buffer made before theirs (a fresh 400 MB `Vec` per run would add its page faults, over
+//! 100 ms for cilksort 1e8, to what is a copy). On the CPU: what a user reaches for (`sort_unstable`, rayon's
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
 use gtap::DeviceVec;
 use gtap::host::gpu_runtime::GpuRuntime;
 
-use crate::device::{download, dptr, upload, upload_into};
+use crate::device::{download_into, dptr, upload, upload_into};
 use gtap_examples::buf::Buf;
 use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, cilksort_mixed, mergesort, mergesort_mixed};
@@ -106,8 +108,9 @@ fn gpu(
             (key, c)
         }
     };
+    let mut out = vec![0u32; n];
     h.measure(key.queues(1), || {
-        let (e2e, (out, s)) = timed(|| {
+        let (e2e, s) = timed(|| {
             data.copy_from(input).expect("upload");
             let (d, t) = (data.view_mut(), tmp.view_mut());
             let r = match algo {
@@ -120,7 +123,8 @@ fn gpu(
                 }
             };
             let (_, s) = r.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
-            (data.to_vec().expect("download"), s)
+            data.copy_to(&mut out).expect("download");
+            s
         });
         assert!(out == sorted, "{name} of {n} on the GPU: not sorted");
         Sample::gpu(s, e2e)
@@ -198,8 +202,9 @@ fn mixed(
             ),
         };
         let key = Key::new(name, fmt_count(n), "gpu", variant).cutoff(cutoff);
+        let mut out = vec![0u32; n];
         h.measure(key.queues(1), || {
-            let (e2e, (out, s)) = timed(|| {
+            let (e2e, s) = timed(|| {
                 upload_into(&gpu, input, &mut data);
                 // SAFETY: both device buffers hold `n` u32s and outlive the run.
                 let (d, t) = unsafe {
@@ -215,7 +220,8 @@ fn mixed(
                     MixedParams::Cilk(p) => rt.run(cilksort_mixed::program::sort(d, t, 0, n, p)),
                 };
                 let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
-                (download(&gpu, &data), s)
+                download_into(&gpu, &data, &mut out);
+                s
             });
             assert!(
                 out == sorted,
