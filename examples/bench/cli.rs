@@ -87,7 +87,7 @@ pub struct GpuArgs {
     /// Task records per warp [default: 8192; epaq: 32768].
     #[arg(long, global = true, value_name = "N")]
     pub tasks_per_warp: Option<u32>,
-    /// Entries of each warp queue, a power of two [default: 4096; epaq: 16384].
+    /// Entries of each warp queue, a power of two [default: 4096; epaq: 32768].
     #[arg(long, global = true, value_name = "N")]
     pub queue_capacity: Option<u32>,
     /// Tasks a warp keeps unpublished at the end of a round (keep_unpublished) [default: 32].
@@ -296,7 +296,7 @@ pub enum Command {
     Uts(UtsArgs),
     /// EPAQ (GTaP 6.4, Fig. 10): a program with a cutoff, one queue against several, GPU only.
     ///
-    /// 32768 task records and 16384 queue entries per warp unless --tasks-per-warp and
+    /// 32768 task records and 32768 queue entries per warp unless --tasks-per-warp and
     /// --queue-capacity say otherwise. Every run checks the value and the task count.
     Epaq(EpaqArgs),
     /// GTaP 6.3: the synthetic trees as thread, block and mixed programs, against rayon.

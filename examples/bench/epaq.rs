@@ -5,7 +5,7 @@
 //! run, since its count depends on where the merges split the data); with spawns run inline
 //! by the granularity policy, fewer tasks than that.
 //!
-//! The runs get 32768 task records and 16384 queue entries per warp unless
+//! The runs get 32768 task records and 32768 queue entries per warp unless
 //! `--tasks-per-warp` and `--queue-capacity` say otherwise: a warp that follows one queue
 //! keeps more tasks alive.
 
@@ -49,7 +49,7 @@ fn epaq_config(base: &GpuConfig, args: &GpuArgs, queues: u32) -> GpuConfig {
     base.clone()
         .num_queues(queues)
         .tasks_per_warp(args.tasks_per_warp.unwrap_or(32768))
-        .queue_capacity(args.queue_capacity.unwrap_or(16384))
+        .queue_capacity(args.queue_capacity.unwrap_or(32768))
 }
 
 /// fib with a cutoff: queue counts 1 (classifier 0) and 3 (recursing tasks, sequential tasks,

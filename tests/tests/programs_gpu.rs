@@ -207,11 +207,13 @@ fn cilksort_with_epaq_queues_is_correct_on_every_shape() {
 fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
     // The bench's EPAQ configuration (examples/bench.rs) at the ends of the default sweeps
     // (scripts/sweep-epaq.sh): nqueens(16) at cutoffs 4 and 7, cilksort at cutoffs 64 and
-    // 4096 (on 5e6 elements here, a tenth of the sweep's).
+    // 4096 (on 5e6 elements here, a tenth of the sweep's). With the granularity policy off no
+    // spawn runs inline when a queue fills, so the queues must hold the deepest backlog a warp
+    // builds: 16384 entries ran out at times on the default grid of 12 warps per SM.
     let config = GpuConfig::new()
         .auto_granularity(false)
         .tasks_per_warp(32768)
-        .queue_capacity(16384);
+        .queue_capacity(32768);
     let runtimes = with_queues(&config, &NQUEENS_EPAQ);
     if runtimes.is_empty() {
         return; // no GPU
