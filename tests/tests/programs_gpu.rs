@@ -209,10 +209,11 @@ fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
     // (scripts/sweep-epaq.sh): nqueens(16) at cutoffs 4 and 7, cilksort at cutoffs 64 and
     // 4096 (on 5e6 elements here, a tenth of the sweep's). With the granularity policy off no
     // spawn runs inline when a queue fills, so the queues must hold the deepest backlog a warp
-    // builds: 16384 entries ran out at times on the default grid of 12 warps per SM.
+    // builds: 16384 entries ran out at times on the default grid of 12 warps per SM. Records:
+    // the default slabs and the reserve, as in the top-up test below (the bench's 32768 per
+    // warp take 12 GB a runtime, too much beside the other tests on an 80 GB GPU).
     let config = GpuConfig::new()
         .auto_granularity(false)
-        .tasks_per_warp(32768)
         .queue_capacity(32768);
     let runtimes = with_queues(&config, &NQUEENS_EPAQ);
     if runtimes.is_empty() {
@@ -269,10 +270,11 @@ fn top_up_runs_nqueens_16_to_the_end_again_and_again() {
     }
     // Queues of 32768: the default grid is as many warps as the kernel's registers let fit
     // (fewer than 16 per SM for this program), and on fewer warps one EPAQ queue of a warp
-    // that expands the others first outgrew 16384 entries.
+    // that expands the others first outgrew 16384 entries. Records: the default slabs, with
+    // the device-wide reserve for a warp that needs more; slabs of 32768 records (12 GB a
+    // runtime) ran an 80 GB H100 out of memory with the other tests running beside this one.
     let config = GpuConfig::new()
         .auto_granularity(false)
-        .tasks_per_warp(32768)
         .queue_capacity(32768)
         .timeout(Duration::from_secs(30));
     let want = nqueens::cutoff_task_count(16, 7);
