@@ -38,13 +38,7 @@ runs=${RUNS:-10}
 # The configuration that made EPAQ fib(40) at cutoff 10 fastest on an H200 (README, "Limits"):
 # GTaP's queue order, top-up, inline resumes, 24 warps per SM with 80 registers per thread.
 tuned=${TUNED:---queue-order most-generated --top-up 2 --resume-inline --warps-per-sm 24 --max-registers 80}
-commit=${GTAP_COMMIT:-$(cat .gpu-bin/COMMIT 2>/dev/null || git rev-parse HEAD 2>/dev/null || echo unknown)}
-gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-[ -x "$bench" ] || { echo "no bench at $bench: run scripts/gpu-build.sh (and unpack its bundle)" >&2; exit 2; }
-[ -f .anchor-gtap/run.sh ] || { echo "no .anchor-gtap/run.sh: cp -r ../shared/anchors/gtap .anchor-gtap" >&2; exit 2; }
-echo "GPU: ${gpu:-unknown}; gtap $commit; $date" >&2
-status=0
+. scripts/anchor-run-header.sh
 
 echo "== GTaP (anchor)" >&2
 if ! RUNS=${ANCHOR_RUNS:-5} bash .anchor-gtap/run.sh >"$out/anchor.csv" 2>"$out/anchor.log"; then

@@ -27,13 +27,7 @@ anchor_runs=${ANCHOR_RUNS:-5}
 fib_ns=${FIB_NS:-20,22,24,26,28,30,32,34,36,38,40}
 nq_ns=${NQ_NS:-8,9,10,11,12,13,14,15,16}
 IFS='|' read -ra configs <<<"${CONFIGS:-default=}"
-commit=${GTAP_COMMIT:-$(cat .gpu-bin/COMMIT 2>/dev/null || git rev-parse HEAD 2>/dev/null || echo unknown)}
-gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-[ -x "$bench" ] || { echo "no bench at $bench: run scripts/gpu-build.sh (and unpack its bundle)" >&2; exit 2; }
-[ -f .anchor-gtap/run.sh ] || { echo "no .anchor-gtap/run.sh: cp -r ../shared/anchors/gtap .anchor-gtap" >&2; exit 2; }
-echo "GPU: ${gpu:-unknown}; gtap $commit; $date" >&2
-status=0
+. scripts/anchor-run-header.sh
 
 export GTAP_ANCHOR_BUILD=${GTAP_ANCHOR_BUILD:-${TMPDIR:-/tmp}/gtap_anchor_build}
 echo "== GTaP (anchor): build" >&2
