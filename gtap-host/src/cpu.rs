@@ -32,6 +32,7 @@
 //!
 //! | file | what |
 //! |---|---|
+//! | `cpu/capacity.rs` | the default number of task records, from the host's memory |
 //! | `cpu/config.rs` | [`CpuConfig`]: its workers ([`CpuWorkers`]: threads, task records, team size), the shared [`Limits`], and their validation |
 //! | `cpu/error.rs` | [`CpuError`]: which limit a run hit and the setter that raises it |
 //! | `cpu/memory.rs` | the runtime's memory, allocated once and reused across runs |
@@ -63,6 +64,7 @@
 //! `panic = "unwind"`. With `panic = "abort"` a task panic aborts the process, as anywhere
 //! else.
 
+mod capacity;
 mod config;
 mod error;
 mod memory;

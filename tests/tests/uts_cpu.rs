@@ -78,7 +78,8 @@ fn t1l_has_its_published_size_on_the_cpu_backend() {
 
 /// T3L's 17,844 levels as tasks: one worker walks depth first, so its queue holds the waiting
 /// siblings of every level on the current path, and its records every suspended ancestor and
-/// those siblings. The defaults (2^16 queue entries, 2^20 records) hold them.
+/// those siblings. The defaults (2^16 queue entries, records sized from the host's memory)
+/// hold them.
 #[test]
 #[ignore = "10^8 nodes: run in a release build"]
 fn t3l_has_its_published_size_on_the_cpu_backend() {

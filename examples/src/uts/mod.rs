@@ -25,7 +25,7 @@
 //! tasks. That fits: on one CPU worker, which walks depth first, the tasks waiting in its
 //! queue are the unvisited siblings along the current path (at most 35,802 for T3L, counted
 //! by the same walk done sequentially), under the default `2^16` queue entries, and the
-//! records are those and the chain, under the default `2^20`; T3L passes on one and on two
+//! records are those and the chain, far under the default capacity; T3L passes on one and on two
 //! workers with the defaults (`tests/tests/uts_cpu.rs`, ignored tests for release builds).
 //! So the program joins, which also gives each subtree's leaves and depth, not only the node
 //! count. On the GPU the chain's records come from the slabs of the warps that spawned them,

@@ -133,9 +133,9 @@ impl fmt::Display for RunError {
                 f,
                 "task pool exhausted: all {capacity} task records of the run were in use when a \
                  task was spawned (on the GPU: the warps' slabs and the device-wide reserve \
-                 they borrow from); raise CpuConfig::task_capacity, or on the GPU \
-                 GpuConfig::reserve_records (default: half of the free device memory, at most \
-                 16 GiB) or GpuConfig::tasks_per_warp; or keep fewer tasks alive at once (give \
+                 they borrow from); raise CpuConfig::task_capacity (default: a quarter of the \
+                 host's memory), or on the GPU GpuConfig::reserve_records (default: a quarter \
+                 of the free device memory, at most 8 GiB) or GpuConfig::tasks_per_warp; or keep fewer tasks alive at once (give \
                  tasks a sequential version so that the granularity policy can run spawns \
                  inline)"
             ),

@@ -46,7 +46,7 @@ pub struct CpuConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CpuWorkers {
     pub(crate) threads: usize,
-    pub(crate) task_capacity: u32,
+    pub(crate) task_capacity: Option<u32>,
     pub(crate) team: u32,
     pub(crate) stack_bytes: usize,
 }
@@ -59,10 +59,13 @@ impl CpuWorkers {
     }
 
     /// Task records: the most tasks that may exist at once (spawned and not yet complete),
-    /// `1..=2^31`. Default `2^20`. Memory: this many records of the program's largest task
-    /// frame plus a 32-byte header. The memory is reserved up front, but pages are only
-    /// touched as records are first used. Raise it when a run fails for lack of records.
-    pub fn task_capacity(&self) -> u32 {
+    /// `1..=2^31`, or `None` (the default): as many as a quarter of the host's memory holds
+    /// for the program being run ([`CpuConfig::records_for`]). Memory: this many records of
+    /// the program's largest task frame plus a 32-byte header, reserved up front as address
+    /// space; pages are only touched as records are first used, so a run takes about the
+    /// memory of the most tasks it has alive. Set it to bound a run's memory, or to
+    /// reproduce a `PoolExhausted`.
+    pub fn task_capacity(&self) -> Option<u32> {
         self.task_capacity
     }
 
@@ -88,7 +91,7 @@ impl Default for CpuConfig {
         CpuConfig {
             workers: CpuWorkers {
                 threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                task_capacity: 1 << 20,
+                task_capacity: None,
                 team: 4,
                 stack_bytes: DEFAULT_STACK_BYTES,
             },
@@ -120,10 +123,22 @@ impl CpuConfig {
         self
     }
 
-    /// Sets the task records ([`CpuWorkers::task_capacity`], default `2^20`).
+    /// Sets the task records ([`CpuWorkers::task_capacity`], default: sized from the host's
+    /// memory for each program).
     pub fn task_capacity(mut self, records: u32) -> Self {
-        self.workers.task_capacity = records;
+        self.workers.task_capacity = Some(records);
         self
+    }
+
+    /// The task records a run of program `P` gets: the configured
+    /// [`task_capacity`](CpuWorkers::task_capacity), else a quarter of the host's memory in
+    /// `P`'s records (at least `2^16`, at most `2^31`; `2^20` where the host's memory cannot
+    /// be read). A run whose allocation of the default fails halves it until it fits.
+    pub fn records_for<P: gtap_device::task::Program>(&self) -> u32 {
+        let record = std::mem::size_of::<gtap_device::runtime::record::Record<P::Task>>();
+        self.workers
+            .task_capacity
+            .unwrap_or_else(|| super::capacity::auto_records(super::capacity::host_bytes(), record))
     }
 
     /// Sets the entries of each worker's queue ([`Limits::queue_capacity`]: a power of two in
@@ -209,10 +224,12 @@ impl CpuConfig {
                 "must be between 1 and 4096",
             );
         }
-        if self.workers.task_capacity == 0 || self.workers.task_capacity > MAX_TASK_CAPACITY {
+        if let Some(records) = self.workers.task_capacity
+            && (records == 0 || records > MAX_TASK_CAPACITY)
+        {
             return invalid(
                 "task_capacity",
-                self.workers.task_capacity.into(),
+                records.into(),
                 "must be between 1 and 2^31",
             );
         }

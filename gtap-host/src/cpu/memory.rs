@@ -100,6 +100,16 @@ impl CpuMemory {
         })
     }
 
+    /// A record buffer of at least `layout`: the current one if it fits, else a new one.
+    pub fn ensure_records(&mut self, layout: Layout) -> Result<(), CpuError> {
+        if !self.records.as_ref().is_some_and(|b| b.fits(layout)) {
+            // Free the old buffer first, so that peak memory is not old + new.
+            self.records = None;
+            self.records = Some(RawBuf::zeroed(layout, "the task records", "task_capacity")?);
+        }
+        Ok(())
+    }
+
     /// The memory of one run of a program whose `record_capacity` records need `layout`:
     /// the current record buffer if it fits, else a new one.
     pub fn for_run(
@@ -108,11 +118,7 @@ impl CpuMemory {
         record_capacity: u32,
         block_scratch: Option<usize>,
     ) -> Result<RunMemory<'_>, CpuError> {
-        if !self.records.as_ref().is_some_and(|b| b.fits(layout)) {
-            // Free the old buffer first, so that peak memory is not old + new.
-            self.records = None;
-            self.records = Some(RawBuf::zeroed(layout, "the task records", "task_capacity")?);
-        }
+        self.ensure_records(layout)?;
         let records = self
             .records
             .as_ref()

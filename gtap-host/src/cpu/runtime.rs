@@ -14,6 +14,7 @@ use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 use gtap_device::runtime::record::Record;
 use gtap_device::task::{Call, Program};
 
+use super::capacity::MIN_AUTO_RECORDS;
 use super::config::CpuConfig;
 use super::error::CpuError;
 use super::memory::CpuMemory;
@@ -40,6 +41,9 @@ pub struct CpuStats {
     /// the workers' local caches when the last new record was handed out: at most 64 per
     /// worker, and at most a quarter of the pool (but at least one per worker).
     pub peak_records_in_use: u32,
+    /// The task records the run had: the configured `task_capacity`, or the default sized
+    /// from the host's memory ([`CpuConfig::records_for`]).
+    pub task_capacity: u32,
     /// Wall-clock time from starting the workers to joining them.
     pub elapsed: Duration,
 }
@@ -181,38 +185,59 @@ impl CpuRuntime {
         })
     }
 
-    /// The options of the next run's scheduler, for `roots` roots.
-    fn run_options(&self, roots: usize) -> RunOptions {
+    /// The options of the next run's scheduler, for `roots` roots and `records` task records.
+    fn run_options(&self, roots: usize, records: u32) -> RunOptions {
         RunOptions {
             num_queues: self.config.limits.num_queues,
             idle: std::thread::yield_now,
             team: self.config.workers.team,
             check_uniform: self.config.limits.check_uniform,
-            granularity: self.granularity(roots),
+            granularity: self.granularity(roots, records),
         }
     }
 
-    /// The granularity policy's settings for the next run of `roots` roots: a child is a task
+    /// The granularity policy's settings for the next run of `roots` roots with `records`
+    /// task records: a child is a task
     /// within `log2(threads / roots) + 4` levels of its root (enough tasks for every worker, with slack,
     /// before a subtree is committed to one), and after that while its worker's deque holds
     /// fewer than 4 tasks; it runs inline when the pool or the deque has at most 64 entries
     /// left (or a quarter of it, if smaller).
-    fn granularity(&self, roots: usize) -> Granularity {
+    fn granularity(&self, roots: usize, records: u32) -> Granularity {
         if !self.config.limits.auto_granularity {
             return Granularity::OFF;
         }
         // Workers per root: a batch's roots already spread over the workers.
         let threads = (self.config.workers.threads as u32).div_ceil(roots.max(1) as u32);
-        let smaller = self
-            .config
-            .workers
-            .task_capacity
-            .min(self.config.limits.queue_capacity);
+        let smaller = records.min(self.config.limits.queue_capacity);
         Granularity {
             on: 1,
             min_depth: ceil_log2(threads) + 4,
             min_queued: 4,
             reserve: (smaller / 4).min(64),
+        }
+    }
+
+    /// Makes `memory` hold the records of a run of `P` ([`CpuConfig::records_for`]) and
+    /// returns how many: a capacity the configuration set, or the default, halved while its
+    /// allocation fails (the system may refuse that much address space at once), down to
+    /// [`MIN_AUTO_RECORDS`].
+    fn reserve_records<P: Program>(&self, memory: &mut CpuMemory) -> Result<u32, CpuError> {
+        let oom = || CpuError::OutOfMemory {
+            what: "the task records",
+            bytes: usize::MAX,
+            setting: "task_capacity",
+        };
+        let auto = self.config.workers.task_capacity.is_none();
+        let mut capacity = self.config.records_for::<P>();
+        loop {
+            let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
+            match memory.ensure_records(layout) {
+                Ok(()) => return Ok(capacity),
+                Err(CpuError::OutOfMemory { .. }) if auto && capacity > MIN_AUTO_RECORDS => {
+                    capacity = (capacity / 2).max(MIN_AUTO_RECORDS);
+                }
+                Err(e) => return Err(e),
+            }
         }
     }
 
@@ -292,16 +317,17 @@ impl CpuRuntime {
         // the memory goes back to the runtime and the shared state is freed; if a worker is
         // stuck (or this function unwinds while workers run), both are leaked instead, so
         // every reference a worker holds stays valid for as long as its thread lives.
-        let capacity = self.config.workers.task_capacity;
-        let oom = || CpuError::OutOfMemory {
-            what: "the task records",
-            bytes: usize::MAX,
-            setting: "task_capacity",
-        };
-        let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
         let threads = self.config.workers.threads;
         let timeout = self.config.deadline();
-        let memory = self.take_memory()?;
+        let mut memory = self.take_memory()?;
+        let capacity = match self.reserve_records::<P>(&mut memory) {
+            Ok(c) => c,
+            Err(e) => {
+                self.memory = Some(memory);
+                return Err(e);
+            }
+        };
+        let layout = Record::<P::Task>::array_layout(capacity).expect("reserved above");
         // From here until the memory is boxed again, it is reached only through this pointer
         // (a `Box` must not be moved while threads use references derived from it).
         let memory = Box::into_raw(memory);
@@ -320,8 +346,13 @@ impl CpuRuntime {
         // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
         // from `Record::array_layout`) and is used by nothing else while the run lives:
         // `memory` is out of `self` until the run is over.
-        let shared =
-            unsafe { Shared::<P, R>::new(run_memory, self.run_options(roots.len()), roots.len()) };
+        let shared = unsafe {
+            Shared::<P, R>::new(
+                run_memory,
+                self.run_options(roots.len(), capacity),
+                roots.len(),
+            )
+        };
         let shared_raw = Box::into_raw(Box::new(shared));
         // SAFETY: `shared_raw` came from `Box::into_raw` just above; no worker exists yet, so
         // this is the only reference. `results` has one slot of each root's result type and
@@ -440,6 +471,7 @@ impl<'m, P: Program, R: Copy> Shared<'m, P, R> {
             steals_won: totals.steals_won,
             spawns_inlined: totals.spawns_inlined,
             peak_records_in_use: self.run.peak_records(),
+            task_capacity: self.run.record_capacity(),
             elapsed,
         }
     }

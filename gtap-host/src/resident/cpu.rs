@@ -96,7 +96,7 @@ where
 {
     fn start(config: CpuConfig) -> Result<Self, CpuError> {
         let timeout = config.deadline();
-        let max_batch = (config.workers.task_capacity / 2).max(1) as usize;
+        let max_batch = (config.records_for::<P>() / 2).max(1) as usize;
         let rt = CpuRuntime::new(config)?;
         let (tx, rx) = mpsc::channel();
         let dispatcher = std::thread::Builder::new()

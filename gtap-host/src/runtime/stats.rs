@@ -152,6 +152,7 @@ mod tests {
                 steals_attempted: 9,
                 steals_won: 4,
                 peak_records_in_use: 8,
+                task_capacity: 64,
                 elapsed: Duration::from_millis(2),
             },
             Duration::from_millis(3),

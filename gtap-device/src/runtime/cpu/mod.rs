@@ -431,6 +431,11 @@ impl<'m, P: Program> Run<'m, P> {
         self.pool.touched()
     }
 
+    /// The records this run's pool holds.
+    pub fn record_capacity(&self) -> u32 {
+        self.pool.capacity()
+    }
+
     /// After every worker has returned: the run's outcome. On an error, drops the frames of
     /// the tasks that never completed.
     ///
