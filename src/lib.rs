@@ -83,7 +83,7 @@ pub use gtap_device::task::{
     Step,
 };
 #[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
-pub use gtap_host::data::DeviceVec;
+pub use gtap_host::data::{DeviceVec, PinnedVec};
 pub use gtap_macros::{Plain, program, slots, spawn, task, taskwait};
 
 #[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]

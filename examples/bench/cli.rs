@@ -502,6 +502,11 @@ pub struct SortArgs {
     /// below this many elements; one row per value.
     #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "16384")]
     pub cpu_cutoff: Vec<usize>,
+    /// GPU rows: the input and the sorted output in page-locked host memory
+    /// (`gtap::PinnedVec`, made before the runs), which the GPU copies by DMA, instead of
+    /// ordinary host memory, which the driver stages; the variant says so.
+    #[arg(long)]
+    pub pinned: bool,
 }
 
 /// `tree`.

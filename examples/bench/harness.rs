@@ -85,6 +85,15 @@ impl Key {
         self
     }
 
+    /// With `pinned`, a GPU row whose host buffers are page-locked (`--pinned`): its variant
+    /// says so.
+    pub fn pinned(mut self, pinned: bool) -> Key {
+        if pinned {
+            self.variant += "; page-locked host buffers";
+        }
+        self
+    }
+
     /// With a queue count (GPU rows).
     pub fn queues(mut self, queues: u32) -> Key {
         self.queues = Some(queues);

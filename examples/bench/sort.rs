@@ -7,8 +7,9 @@
 //! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
 //! with rayon. Every output is compared with the reference sort.
 
-use gtap::DeviceVec;
+use gtap::host::Gpu;
 use gtap::host::gpu_runtime::GpuRuntime;
+use gtap::{DeviceVec, PinnedVec};
 
 use crate::device::{download_into, dptr, upload, upload_into};
 use gtap_examples::buf::Buf;
@@ -108,10 +109,11 @@ fn gpu(
             (key, c)
         }
     };
-    let mut out = vec![0u32; n];
-    h.measure(key.queues(1), || {
+    let mut host = HostBuffers::new(rt.gpu(), input, a.pinned);
+    let (src, out) = host.split(input);
+    h.measure(key.pinned(a.pinned).queues(1), || {
         let (e2e, s) = timed(|| {
-            data.copy_from(input).expect("upload");
+            data.copy_from(src).expect("upload");
             let (d, t) = (data.view_mut(), tmp.view_mut());
             let r = match algo {
                 SortAlgo::MergesortMixed | SortAlgo::CilksortMixed => {
@@ -123,7 +125,7 @@ fn gpu(
                 }
             };
             let (_, s) = r.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
-            data.copy_to(&mut out).expect("download");
+            data.copy_to(out).expect("download");
             s
         });
         assert!(out == sorted, "{name} of {n} on the GPU: not sorted");
@@ -202,10 +204,11 @@ fn mixed(
             ),
         };
         let key = Key::new(name, fmt_count(n), "gpu", variant).cutoff(cutoff);
-        let mut out = vec![0u32; n];
-        h.measure(key.queues(1), || {
+        let mut host = HostBuffers::new(&gpu, input, a.pinned);
+        let (src, out) = host.split(input);
+        h.measure(key.pinned(a.pinned).queues(1), || {
             let (e2e, s) = timed(|| {
-                upload_into(&gpu, input, &mut data);
+                upload_into(&gpu, src, &mut data);
                 // SAFETY: both device buffers hold `n` u32s and outlive the run.
                 let (d, t) = unsafe {
                     (
@@ -220,7 +223,7 @@ fn mixed(
                     MixedParams::Cilk(p) => rt.run(cilksort_mixed::program::sort(d, t, 0, n, p)),
                 };
                 let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
-                download_into(&gpu, &data, &mut out);
+                download_into(&gpu, &data, out);
                 s
             });
             assert!(
@@ -231,6 +234,39 @@ fn mixed(
         });
     }
     rt.set_config(base).expect("configuration");
+}
+
+/// A GPU row's host buffers, made before its runs: the input it uploads (`input` itself, or
+/// a page-locked copy with `--pinned`) and the buffer it downloads the sorted output into.
+struct HostBuffers {
+    pinned_input: Option<PinnedVec<u32>>,
+    pinned_out: Option<PinnedVec<u32>>,
+    out: Vec<u32>,
+}
+
+impl HostBuffers {
+    fn new(gpu: &Gpu, input: &[u32], pinned: bool) -> Self {
+        let locked = |data: &[u32]| PinnedVec::from_slice(gpu, data).expect("page-locked memory");
+        HostBuffers {
+            pinned_input: pinned.then(|| locked(input)),
+            pinned_out: pinned.then(|| locked(&vec![0; input.len()])),
+            out: if pinned {
+                Vec::new()
+            } else {
+                vec![0; input.len()]
+            },
+        }
+    }
+
+    /// The input to upload and the output buffer.
+    fn split<'a>(&'a mut self, input: &'a [u32]) -> (&'a [u32], &'a mut [u32]) {
+        let src = self.pinned_input.as_deref().unwrap_or(input);
+        let out = match self.pinned_out.as_mut() {
+            Some(p) => &mut p[..],
+            None => &mut self.out[..],
+        };
+        (src, out)
+    }
 }
 
 /// The CPU rows: each run sorts a fresh copy of `input` (the copy is not timed).

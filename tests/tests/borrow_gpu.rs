@@ -6,7 +6,7 @@
 mod common;
 
 use common::random_input;
-use gtap::{DeviceVec, ViewMut};
+use gtap::{DeviceVec, PinnedVec, ViewMut};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
 use gtap_tests::borrow::{block_program, program, root_reference};
 
@@ -50,6 +50,32 @@ fn a_split_array_is_whole_again_after_the_join() {
                 "fill, {what}"
             );
         }
+    }
+}
+
+fn page_locked_buffers_carry_a_run_in_and_out() {
+    // The same program with its input copied from, and its output copied to, page-locked
+    // host memory: those copies run by DMA after the driver call returns, so a copy that
+    // did not wait for its end would leave stale or partial data here.
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, GpuConfig::new()) else {
+        return;
+    };
+    for n in [1, 1000, 3_000_000] {
+        let input = random_input(n, 7 + n as u64);
+        let mut want = input.clone();
+        let bias = [2, 7, 1, 8];
+        let want_sum = root_reference(&mut want, &bias);
+        let pinned_in = PinnedVec::from_slice(&rt, &input).unwrap();
+        assert!(pinned_in.is_pinned());
+        let mut data = DeviceVec::<u32>::zeros(&rt, n).unwrap();
+        data.copy_from(&pinned_in).unwrap();
+        let db = DeviceVec::from_slice(&rt, &bias).unwrap();
+        let (sum, _) = rt
+            .run(program::root(data.view_mut(), db.view(), 256))
+            .unwrap_or_else(|e| panic!("n {n}: {e}"));
+        let mut out = PinnedVec::<u32>::zeroed(&rt, n).unwrap();
+        data.copy_to(&mut out).unwrap();
+        assert_eq!((sum, &out[..]), (want_sum, &want[..]), "n {n}");
     }
 }
 
@@ -169,6 +195,7 @@ fn a_view_of_host_memory_traps_on_the_gpu() {
 
 gtap_host::gpu_test_main!(
     a_split_array_is_whole_again_after_the_join,
+    page_locked_buffers_carry_a_run_in_and_out,
     flags_set_by_many_tasks_expand_each_vertex_once,
     a_block_program_sums_a_shared_view,
     a_root_that_takes_host_references_is_refused,

@@ -7,16 +7,19 @@
 //! | file | what |
 //! |---|---|
 //! | `device_vec.rs` | [`DeviceVec`]: make, copy in and out, view |
+//! | `pinned_vec.rs` | [`PinnedVec`]: page-locked host memory, which a GPU copies at the bus's speed |
 //! | `storage.rs` | [`Memory`] and [`HasMemory`]: host or GPU memory, whichever the runtime reads |
 //! | `poison.rs` | vectors that a stuck run may still use refuse access and leak |
 //! | `error.rs` | [`DataError`] |
 
 mod device_vec;
 mod error;
+mod pinned_vec;
 mod poison;
 mod storage;
 
 pub use device_vec::DeviceVec;
 pub use error::DataError;
+pub use pinned_vec::PinnedVec;
 pub(crate) use poison::note_stuck;
 pub use storage::{HasMemory, Memory};

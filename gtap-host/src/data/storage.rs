@@ -132,12 +132,16 @@ impl Storage {
                     return Ok(());
                 }
                 let mut dst = bytes.slice_mut(..src.len());
-                gpu.stream()
+                let stream = gpu.stream();
+                let driver = |call| move |source| GpuError::Driver { call, source };
+                stream
                     .memcpy_htod(src, &mut dst)
-                    .map_err(|source| GpuError::Driver {
-                        call: "cuMemcpyHtoD",
-                        source,
-                    })?;
+                    .map_err(driver("cuMemcpyHtoD"))?;
+                // From page-locked memory (a `PinnedVec`) the copy runs on by DMA after the
+                // call returns: wait for it, so that the caller may change `src` at once.
+                stream
+                    .synchronize()
+                    .map_err(driver("cuStreamSynchronize"))?;
                 Ok(())
             }
         }
