@@ -2,10 +2,10 @@
 //! insertion sort; the mixed programs' by `sort_unstable`, with block tasks for large merges
 //! and, in cilksort-mixed, chunk sorts); its e2e time includes uploading the input and
 //! downloading the sorted output into a host buffer made before the runs, as the CPU rows sort
-//! a buffer made before theirs (a fresh 400 MB `Vec` per run would add its page faults, over
-//! 100 ms for cilksort 1e8, to what is a copy). On the CPU: what a user reaches for (`sort_unstable`, rayon's
-//! `par_sort_unstable`), and the same algorithms with `sort_unstable` leaves, sequential and
-//! with rayon. Every output is compared with the reference sort.
+//! a buffer made before theirs (a fresh `Vec` per run would add the page faults of its first
+//! touch to what is a copy). With `--pinned` both host buffers are page-locked. On the CPU:
+//! what a user reaches for (`sort_unstable`, rayon's `par_sort_unstable`), and the same
+//! algorithms with `sort_unstable` leaves, sequential and with rayon. Every output is compared with the reference sort.
 
 use gtap::host::Gpu;
 use gtap::host::gpu_runtime::GpuRuntime;
@@ -246,10 +246,10 @@ struct HostBuffers {
 
 impl HostBuffers {
     fn new(gpu: &Gpu, input: &[u32], pinned: bool) -> Self {
-        let locked = |data: &[u32]| PinnedVec::from_slice(gpu, data).expect("page-locked memory");
+        let locked = "page-locked memory";
         HostBuffers {
-            pinned_input: pinned.then(|| locked(input)),
-            pinned_out: pinned.then(|| locked(&vec![0; input.len()])),
+            pinned_input: pinned.then(|| PinnedVec::from_slice(gpu, input).expect(locked)),
+            pinned_out: pinned.then(|| PinnedVec::zeroed(gpu, input.len()).expect(locked)),
             out: if pinned {
                 Vec::new()
             } else {

@@ -271,8 +271,8 @@ fn top_up_runs_nqueens_16_to_the_end_again_and_again() {
     // Queues of 32768: the default grid is as many warps as the kernel's registers let fit
     // (fewer than 16 per SM for this program), and on fewer warps one EPAQ queue of a warp
     // that expands the others first outgrew 16384 entries. Records: the default slabs, with
-    // the device-wide reserve for a warp that needs more; slabs of 32768 records (12 GB a
-    // runtime) ran an 80 GB H100 out of memory with the other tests running beside this one.
+    // the device-wide reserve for a warp that needs more: slabs of 32768 records (12 GB a
+    // runtime) do not fit an 80 GB GPU beside the binary's other tests.
     let config = GpuConfig::new()
         .auto_granularity(false)
         .queue_capacity(32768)

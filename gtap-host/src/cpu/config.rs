@@ -135,10 +135,16 @@ impl CpuConfig {
     /// `P`'s records (at least `2^16`, at most `2^31`; `2^20` where the host's memory cannot
     /// be read). A run whose allocation of the default fails halves it until it fits.
     pub fn records_for<P: gtap_device::task::Program>(&self) -> u32 {
+        self.records_on::<P>(super::capacity::host_bytes())
+    }
+
+    /// [`records_for`](CpuConfig::records_for) on a host with `host_bytes` of memory (a
+    /// runtime reads it once, not at every run).
+    pub(crate) fn records_on<P: gtap_device::task::Program>(&self, host_bytes: Option<u64>) -> u32 {
         let record = std::mem::size_of::<gtap_device::runtime::record::Record<P::Task>>();
         self.workers
             .task_capacity
-            .unwrap_or_else(|| super::capacity::auto_records(super::capacity::host_bytes(), record))
+            .unwrap_or_else(|| super::capacity::auto_records(host_bytes, record))
     }
 
     /// Sets the entries of each worker's queue ([`Limits::queue_capacity`]: a power of two in

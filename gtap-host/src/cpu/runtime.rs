@@ -57,6 +57,9 @@ pub struct CpuRuntime {
     /// raw pointer, see [`CpuRuntime::run`]), and after a run that could not give it back (a
     /// stuck task, a failed reallocation): the next run allocates it again.
     memory: Option<Box<CpuMemory>>,
+    /// The host's memory, read once (`capacity::host_bytes`), from which a run of a
+    /// configuration without a `task_capacity` sizes its records.
+    host_bytes: Option<u64>,
 }
 
 /// The state of one run that the worker threads share, in a heap allocation of its own: the
@@ -140,6 +143,7 @@ impl CpuRuntime {
         Ok(CpuRuntime {
             config,
             memory: Some(memory),
+            host_bytes: super::capacity::host_bytes(),
         })
     }
 
@@ -228,7 +232,7 @@ impl CpuRuntime {
             setting: "task_capacity",
         };
         let auto = self.config.workers.task_capacity.is_none();
-        let mut capacity = self.config.records_for::<P>();
+        let mut capacity = self.config.records_on::<P>(self.host_bytes);
         loop {
             let layout = Record::<P::Task>::array_layout(capacity).map_err(|_| oom())?;
             match memory.ensure_records(layout) {
