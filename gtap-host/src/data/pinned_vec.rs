@@ -19,8 +19,7 @@ use cudarc::driver::PinnedHostSlice;
 use gtap_device::data::Plain;
 
 use super::DataError;
-use super::storage::{HasMemory, Memory};
-use crate::GpuError;
+use super::storage::{HasMemory, Memory, driver};
 
 /// `len` zeroed elements of `T` in host memory, page-locked where `on` is a GPU: a slice
 /// (`Deref`) to fill and read on the host, which [`DeviceVec::copy_from`] and
@@ -121,19 +120,9 @@ fn pinned(
     // SAFETY: the memory is uninitialized until the caller zeroes it, before any read; flags
     // 0: plain page-locked memory, which the host reads at full speed (unlike write-combined
     // memory, cudarc's `alloc_pinned` default).
-    let mut slice =
-        unsafe { context.alloc_pinned_with_flags::<u8>(bytes.max(1), 0) }.map_err(|source| {
-            DataError::Gpu(GpuError::Driver {
-                call: "cuMemHostAlloc",
-                source,
-            })
-        })?;
-    let ptr = slice.as_mut_ptr().map_err(|source| {
-        DataError::Gpu(GpuError::Driver {
-            call: "cuEventSynchronize",
-            source,
-        })
-    })?;
+    let mut slice = unsafe { context.alloc_pinned_with_flags::<u8>(bytes.max(1), 0) }
+        .map_err(driver("cuMemHostAlloc"))?;
+    let ptr = slice.as_mut_ptr().map_err(driver("cuEventSynchronize"))?;
     let ptr = NonNull::new(ptr).ok_or(DataError::OutOfMemory { bytes })?;
     Ok((Pages::Pinned { _slice: slice }, ptr))
 }

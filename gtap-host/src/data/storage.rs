@@ -93,10 +93,7 @@ impl Storage {
                 let bytes = gpu
                     .stream()
                     .alloc_zeros::<u8>(layout.size().max(1))
-                    .map_err(|source| GpuError::Driver {
-                        call: "cuMemAlloc",
-                        source,
-                    })?;
+                    .map_err(driver("cuMemAlloc"))?;
                 Ok(Storage::Gpu {
                     gpu: gpu.clone(),
                     bytes,
@@ -133,7 +130,6 @@ impl Storage {
                 }
                 let mut dst = bytes.slice_mut(..src.len());
                 let stream = gpu.stream();
-                let driver = |call| move |source| GpuError::Driver { call, source };
                 stream
                     .memcpy_htod(src, &mut dst)
                     .map_err(driver("cuMemcpyHtoD"))?;
@@ -163,7 +159,6 @@ impl Storage {
                 }
                 let src = bytes.slice(..dst.len());
                 let stream = gpu.stream();
-                let driver = |call| move |source| GpuError::Driver { call, source };
                 stream
                     .memcpy_dtoh(&src, dst)
                     .map_err(driver("cuMemcpyDtoH"))?;
@@ -193,4 +188,9 @@ impl Drop for Storage {
         // A device allocation frees itself (cudarc frees it in stream order, after the
         // work already queued on the stream).
     }
+}
+
+/// Maps a failed driver call of the data paths (`call`, for the message) to a [`GpuError`].
+pub(super) fn driver(call: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuError {
+    move |source| GpuError::Driver { call, source }
 }
