@@ -498,6 +498,11 @@ pub struct SortArgs {
     /// tasks otherwise).
     #[arg(long, default_value_t = 256)]
     pub team: u32,
+    /// The mixed programs: outputs each thread of a block merge merges per tile staged
+    /// through shared memory (the block's scratch is sized for it); 0: unstaged, each thread
+    /// merges its share straight from and to global memory. One row per value.
+    #[arg(long, value_delimiter = ',', default_value = "8")]
+    pub merge_items: Vec<usize>,
     /// CPU versions of the algorithms: sort_unstable leaves (and sequential merges) at or
     /// below this many elements; one row per value.
     #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "16384")]

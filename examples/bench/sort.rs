@@ -12,6 +12,7 @@ use gtap::host::gpu_runtime::GpuRuntime;
 use gtap::{DeviceVec, PinnedVec};
 
 use crate::device::{download_into, dptr, upload, upload_into};
+use gtap_examples::block_merge::Tiles;
 use gtap_examples::buf::Buf;
 use gtap_examples::rng::Rng;
 use gtap_examples::{cilksort, cilksort_mixed, mergesort, mergesort_mixed};
@@ -186,11 +187,21 @@ fn mixed(
             .collect(),
         SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
     };
-    for params in rows {
+    for (params, &items) in rows
+        .iter()
+        .flat_map(|p| a.merge_items.iter().map(move |i| (*p, i)))
+    {
+        let scratch = if items == 0 {
+            0
+        } else {
+            Tiles::scratch_bytes(a.team as usize, items) as u32
+        };
+        rt.set_config(base.clone().block(a.team).block_scratch(scratch))
+            .unwrap_or_else(|e| panic!("{name} (mixed): {scratch} bytes of block scratch: {e}"));
         let (variant, cutoff) = match params {
             MixedParams::Merge(p) => (
                 format!("mixed: block merges (merge path), teams of {}", a.team),
-                format!("{}/{}/{}", p.leaf, p.block_merge, p.part),
+                format!("{}/{}/{}/i{items}", p.leaf, p.block_merge, p.part),
             ),
             MixedParams::Cilk(p) => (
                 format!(
@@ -198,7 +209,7 @@ fn mixed(
                     a.team
                 ),
                 format!(
-                    "{}/{}/{}/{}/{}",
+                    "{}/{}/{}/{}/{}/i{items}",
                     p.leaf, p.block_sort, p.merge_leaf, p.block_merge, p.part
                 ),
             ),

@@ -22,7 +22,8 @@
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
 //! Beside the programs: [`csr_view`], the view of a graph that the graph programs take,
-//! [`buf`], the raw array view the mixed sorts' block tasks still take,
+//! [`buf`], the raw array view the mixed sorts' block tasks still take, [`block_merge`], the
+//! block-wide merge they share (staged through the team's scratch),
 //! [`sorting`], the sorts' sequential pieces, [`rng`], the inputs' random generator, and
 //! [`block_reduce`], block-wide sums through a team's scratch memory.
 //!
@@ -39,6 +40,7 @@ extern crate std;
 
 pub mod bfs;
 pub mod bfs_mixed;
+pub mod block_merge;
 pub mod block_reduce;
 pub mod buf;
 pub mod cilksort;
