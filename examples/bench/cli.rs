@@ -498,11 +498,12 @@ pub struct SortArgs {
     /// tasks otherwise).
     #[arg(long, default_value_t = 256)]
     pub team: u32,
-    /// The mixed programs: outputs each thread of a block merge merges per tile staged
-    /// through shared memory (the block's scratch is sized for it); 0: unstaged, each thread
-    /// merges its share straight from and to global memory. One row per value.
-    #[arg(long, value_delimiter = ',', default_value = "8")]
-    pub merge_items: Vec<usize>,
+    /// The mixed programs: scratch bytes per block (`GpuConfig::block_scratch`); with room for
+    /// a tile of 8 keys per thread, cilksort-mixed sorts its chunks in tiles in shared memory
+    /// (`gtap_examples::block_sort`), with less each thread sorts its share in global memory.
+    /// One row per value [default: a tile's room].
+    #[arg(long, value_delimiter = ',')]
+    pub block_scratch: Option<Vec<u32>>,
     /// CPU versions of the algorithms: sort_unstable leaves (and sequential merges) at or
     /// below this many elements; one row per value.
     #[arg(long, value_delimiter = ',', value_parser = parse_count, default_value = "16384")]

@@ -12,10 +12,9 @@ use gtap::host::gpu_runtime::GpuRuntime;
 use gtap::{DeviceVec, PinnedVec};
 
 use crate::device::{download_into, dptr, upload, upload_into};
-use gtap_examples::block_merge::Tiles;
 use gtap_examples::buf::Buf;
 use gtap_examples::rng::Rng;
-use gtap_examples::{cilksort, cilksort_mixed, mergesort, mergesort_mixed};
+use gtap_examples::{block_sort, cilksort, cilksort_mixed, mergesort, mergesort_mixed};
 use rayon::slice::ParallelSliceMut;
 
 use crate::Bench;
@@ -145,7 +144,8 @@ enum MixedParams {
 /// configuration is restored afterwards): leaves by `sort_unstable` up to `--cutoff`
 /// elements, merges of at least `--block-merge` elements by block tasks of about `--part`
 /// outputs each, and in cilksort-mixed chunks of up to `--block-sort` elements sorted by one
-/// block task each (a row per value).
+/// block task each (a row per value), with `--block-scratch` bytes of scratch per block
+/// (a row per value; by default room for `block_sort`'s tiles).
 fn mixed(
     h: &mut Harness,
     rt: &mut GpuRuntime,
@@ -187,21 +187,20 @@ fn mixed(
             .collect(),
         SortAlgo::Mergesort | SortAlgo::Cilksort => unreachable!("not mixed"),
     };
-    for (params, &items) in rows
+    let scratches = a
+        .block_scratch
+        .clone()
+        .unwrap_or_else(|| vec![block_sort::scratch_bytes(a.team as usize) as u32]);
+    for (params, &scratch) in rows
         .iter()
-        .flat_map(|p| a.merge_items.iter().map(move |i| (*p, i)))
+        .flat_map(|p| scratches.iter().map(move |s| (*p, s)))
     {
-        let scratch = if items == 0 {
-            0
-        } else {
-            Tiles::scratch_bytes(a.team as usize, items) as u32
-        };
         rt.set_config(base.clone().block(a.team).block_scratch(scratch))
             .unwrap_or_else(|e| panic!("{name} (mixed): {scratch} bytes of block scratch: {e}"));
         let (variant, cutoff) = match params {
             MixedParams::Merge(p) => (
                 format!("mixed: block merges (merge path), teams of {}", a.team),
-                format!("{}/{}/{}/i{items}", p.leaf, p.block_merge, p.part),
+                format!("{}/{}/{}/s{scratch}", p.leaf, p.block_merge, p.part),
             ),
             MixedParams::Cilk(p) => (
                 format!(
@@ -209,7 +208,7 @@ fn mixed(
                     a.team
                 ),
                 format!(
-                    "{}/{}/{}/{}/{}/i{items}",
+                    "{}/{}/{}/{}/{}/s{scratch}",
                     p.leaf, p.block_sort, p.merge_leaf, p.block_merge, p.part
                 ),
             ),

@@ -22,8 +22,10 @@
 //!
 //! # The block sort
 //!
-//! A block of `T` threads sorts a chunk of `n` elements in place, using the same range of
-//! `tmp` as the other buffer:
+//! With scratch for a tile of [`crate::block_sort::ITEMS`] keys per thread, a block sorts a
+//! chunk in tiles in registers and scratch, then merges the tiles ([`crate::block_sort`]).
+//! Without, a block of `T` threads sorts a chunk of `n` elements in place, using the same
+//! range of `tmp` as the other buffer:
 //!
 //! 1. thread `t` sorts its own equal share `t` of the chunk with `sort_unstable`;
 //! 2. `ceil(log2 T)` merge passes follow, each after a barrier. Pass `j` merges pairs of
@@ -291,10 +293,15 @@ pub fn merge_passes(threads: usize) -> u32 {
     threads.max(1).next_power_of_two().trailing_zeros()
 }
 
-/// Sorts the chunk `data[lo..lo + n]` with every thread of the block (see the module docs),
-/// `tmp[lo..lo + n]` as the other buffer. Block-wide: every thread calls it.
+/// Sorts the chunk `data[lo..lo + n]` with every thread of the block, `tmp[lo..lo + n]` as
+/// the other buffer: in tiles ([`crate::block_sort`]) when the block has the scratch for
+/// them, else unstaged (see the module docs). Block-wide: every thread calls it.
 pub fn block_sort(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
     let (t, threads) = (b.index() as usize, b.size() as usize);
+    if crate::block_sort::fits(threads, b.scratch_bytes()) {
+        crate::block_sort::sort_chunk(b, data, tmp, lo, n);
+        return;
+    }
     let passes = merge_passes(threads);
     sort_share(data, tmp, lo, n, t, threads);
     for pass in 0..passes {

@@ -12,7 +12,6 @@
 
 use gtap::Block;
 
-use crate::block_merge::merge_range_block;
 use crate::buf::Buf;
 use crate::sorting::merge_into;
 
@@ -161,8 +160,8 @@ pub fn merge_part(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, part: u3
     merge_range(src, dst, lo, mid, hi, from, to);
 }
 
-/// Part `part` of `parts` of the merge, by every thread of the block, staged through the
-/// block's scratch where it has room ([`crate::block_merge`]).
+/// Part `part` of `parts` of the merge, by every thread of the block: each merges its own
+/// equal share of the part's outputs.
 #[allow(clippy::too_many_arguments)]
 pub fn merge_part_block(
     b: Block,
@@ -176,7 +175,8 @@ pub fn merge_part_block(
 ) {
     let n = hi - lo;
     let (p0, p1) = share(n, part as usize, parts as usize);
-    merge_range_block(b, src, dst, lo, mid, hi, p0, p1);
+    let (t0, t1) = share(p1 - p0, b.index() as usize, b.size() as usize);
+    merge_range(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
 }
 
 /// Share `k` of `of` equal shares of `0..n`: `[n k / of, n (k + 1) / of)`.

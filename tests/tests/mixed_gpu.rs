@@ -115,33 +115,17 @@ fn settings_block_tasks_do_not_support_are_refused() {
 }
 
 fn mergesort_with_block_merges_sorts() {
-    use gtap_examples::block_merge::Tiles;
-    use gtap_examples::mergesort_mixed::Params;
+    use gtap_examples::buf::Buf;
+    use gtap_examples::mergesort_mixed::{Params, program as msort};
     let Some(mut rt) = common::runtime(gtap_examples::PTX, config(132, 256)) else {
         return;
     };
+    let gpu = rt.gpu().clone();
     let small = Params {
         leaf: 16,
         block_merge: 256,
         part: 1000,
     };
-    // The default scratch is too little to stage a block merge of 256 threads; one output
-    // per thread per tile makes parts of more tiles than the block has threads.
-    for scratch in [
-        4096,
-        Tiles::scratch_bytes(256, 1),
-        Tiles::scratch_bytes(256, 8),
-    ] {
-        let cfg = config(132, 256).block_scratch(scratch as u32);
-        rt.set_config(cfg).unwrap();
-        mergesort_sizes(&mut rt, small);
-    }
-}
-
-fn mergesort_sizes(rt: &mut GpuRuntime, small: gtap_examples::mergesort_mixed::Params) {
-    use gtap_examples::buf::Buf;
-    use gtap_examples::mergesort_mixed::{Params, program as msort};
-    let gpu = rt.gpu().clone();
     for (n, p) in [
         (0, Params::default()),
         (1, Params::default()),
@@ -171,13 +155,20 @@ fn mergesort_sizes(rt: &mut GpuRuntime, small: gtap_examples::mergesort_mixed::P
 }
 
 fn cilksort_with_block_sorts_and_merges_sorts() {
-    use gtap_examples::block_merge::Tiles;
-    use gtap_examples::buf::Buf;
-    use gtap_examples::cilksort_mixed::{Params, program as csort};
-    let staged = config(132, 256).block_scratch(Tiles::scratch_bytes(256, 8) as u32);
-    let Some(mut rt) = common::runtime(gtap_examples::PTX, staged) else {
+    // The default scratch is too little for a tile of 256 threads: chunks unstaged.
+    let Some(mut rt) = common::runtime(gtap_examples::PTX, config(132, 256)) else {
         return;
     };
+    cilksort_sizes(&mut rt);
+    let tiles = gtap_examples::block_sort::scratch_bytes(256) as u32;
+    rt.set_config(config(132, 256).block_scratch(tiles))
+        .unwrap();
+    cilksort_sizes(&mut rt);
+}
+
+fn cilksort_sizes(rt: &mut GpuRuntime) {
+    use gtap_examples::buf::Buf;
+    use gtap_examples::cilksort_mixed::{Params, program as csort};
     let gpu = rt.gpu().clone();
     let small = Params {
         leaf: 16,

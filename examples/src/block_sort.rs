@@ -1,0 +1,272 @@
+//! A block's sort of a chunk in tiles: each tile sorted in registers and the team's scratch
+//! (shared memory on the GPU), then the sorted tiles merged by the whole block.
+//!
+//! This is the chunk sort of [`crate::cilksort_mixed`] when the block has scratch for a tile
+//! ([`scratch_bytes`]). A tile is [`ITEMS`] elements per thread:
+//!
+//! 1. the block copies the tile into scratch (thread `t` takes elements `t`, `t + threads`,
+//!    ...: neighbouring threads, neighbouring addresses), and each thread reads its own
+//!    `ITEMS` neighbouring elements into registers (a tile's tail past the chunk is padded
+//!    with `u32::MAX`, which sorts last and is never stored);
+//! 2. each thread sorts its `ITEMS` keys with a sorting network: fixed compare-exchanges
+//!    on registers, the same on every thread, so no thread waits for another's branches;
+//! 3. merge passes in scratch double the sorted runs from `ITEMS` keys to the whole tile:
+//!    each thread writes its keys back, and after a barrier merges its `ITEMS` outputs of
+//!    the pass from the pair of runs they belong to (where they start found by binary search
+//!    along the merge path, as in every merge here);
+//! 4. the block copies the sorted tile out the way it came in.
+//!
+//! The sorted tiles are then merged pairwise by the whole block, from one buffer to the other
+//! ([`crate::mergesort_mixed::merge_range`] on each thread's equal share of the chunk's
+//! outputs, split where its share crosses from one pair of runs to the next), and the tiles
+//! are written to the buffer that makes the last pass end in `data`.
+//!
+//! Against the unstaged chunk sort (each thread `sort_unstable`s its share of the chunk in
+//! global memory, then one merge pass per doubling of shares), the tiles' work happens in
+//! registers and scratch, and the passes through global memory start from runs of a whole
+//! tile instead of one thread's share: `log2(threads)` fewer of them.
+
+use gtap::Block;
+
+use crate::buf::Buf;
+use crate::mergesort_mixed::{merge_path, merge_range, share};
+
+/// Keys each thread sorts in registers; a tile is `ITEMS x threads` keys.
+pub const ITEMS: usize = 8;
+
+/// The scratch bytes a team of `threads` needs to sort in tiles.
+pub fn scratch_bytes(threads: usize) -> usize {
+    ITEMS * threads.max(1) * size_of::<u32>()
+}
+
+/// Whether a team of `threads` with `scratch` bytes of scratch sorts in tiles.
+pub fn fits(threads: usize, scratch: usize) -> bool {
+    scratch >= scratch_bytes(threads)
+}
+
+/// The merge passes through global memory that turn `runs` sorted runs into one.
+pub fn global_passes(runs: usize) -> u32 {
+    runs.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// Sorts the chunk `data[lo..lo + n]` with every thread of the block (all must call it, with
+/// the same arguments), `tmp[lo..lo + n]` as the other buffer. The block owns both ranges,
+/// and has [`scratch_bytes`] of scratch.
+pub fn sort_chunk(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
+    let tile = ITEMS * b.size() as usize;
+    let passes = global_passes(n.div_ceil(tile));
+    // The tiles go where an even number of passes is left, so that the last one writes
+    // `data`.
+    let (first, other) = if passes.is_multiple_of(2) {
+        (data, tmp)
+    } else {
+        (tmp, data)
+    };
+    let mut s = 0;
+    while s < n {
+        sort_tile(b, data, first, lo + s, tile.min(n - s));
+        s += tile;
+    }
+    let (mut src, mut dst) = (first, other);
+    for pass in 0..passes {
+        // Every tile (or the previous pass's runs) is complete.
+        b.sync();
+        merge_runs(b, src, dst, lo, n, tile << pass);
+        (src, dst) = (dst, src);
+    }
+}
+
+/// One pass through global memory: merges the pairs of neighbouring sorted runs of `width`
+/// elements of `src[lo..lo + n]` into `dst`; thread `t` writes its share `t` of the outputs.
+fn merge_runs(b: Block, src: Buf, dst: Buf, lo: usize, n: usize, width: usize) {
+    let (o0, o1) = share(n, b.index() as usize, b.size() as usize);
+    let mut o = o0;
+    while o < o1 {
+        let first = o - o % (2 * width);
+        let (mid, end) = ((first + width).min(n), (first + 2 * width).min(n));
+        let upto = o1.min(end);
+        merge_range(
+            src,
+            dst,
+            lo + first,
+            lo + mid,
+            lo + end,
+            o - first,
+            upto - first,
+        );
+        o = upto;
+    }
+}
+
+/// Steps 1 to 4 for the tile `src[at..at + len]` (`len` at most `ITEMS x threads`), written
+/// sorted to `dst[at..at + len]` (which may be `src`).
+fn sort_tile(b: Block, src: Buf, dst: Buf, at: usize, len: usize) {
+    let (t, threads) = (b.index() as usize, b.size() as usize);
+    let tile = ITEMS * threads;
+    let sh = b.scratch().cast::<u32>();
+    // The previous tile's threads are done with scratch.
+    b.sync();
+    // SAFETY: the block owns `src[at..at + len]`, and only reads it here.
+    let input = unsafe { src.slice(at, at + len) };
+    let mut e = t;
+    while e < tile {
+        let v = if e < len { input[e] } else { u32::MAX };
+        // SAFETY: entry `e < tile` is in scratch (`fits`), and this thread's alone (threads
+        // take `t`, `t + threads`, ...) until the barrier below.
+        unsafe { sh.add(e).write(v) };
+        e += threads;
+    }
+    b.sync();
+    // SAFETY: every entry was written before the barrier above; none is written until after
+    // the next one.
+    let mut keys: [u32; ITEMS] = core::array::from_fn(|k| unsafe { sh.add(t * ITEMS + k).read() });
+    sort_network(&mut keys);
+    let mut width = ITEMS;
+    while width < tile {
+        exchange(b, sh, &keys);
+        keys = merge_pass(b, sh, width);
+        width *= 2;
+    }
+    exchange(b, sh, &keys);
+    let mut e = t;
+    while e < len {
+        // SAFETY: the sorted tile was written before the barrier that ended `exchange`.
+        let v = unsafe { sh.add(e).read() };
+        // SAFETY: the block owns `dst[at..at + len]`; thread `t` alone writes entries `t`,
+        // `t + threads`, ..., and every thread has read `src`'s tile into scratch (the
+        // barrier after the copy in), so `dst == src` is fine.
+        unsafe { dst.slice(at + e, at + e + 1)[0] = v };
+        e += threads;
+    }
+}
+
+/// Writes each thread's keys to its `ITEMS` entries of scratch, between two barriers (the
+/// first: everyone has read what the previous step left there).
+fn exchange(b: Block, sh: *mut u32, keys: &[u32; ITEMS]) {
+    let t = b.index() as usize;
+    b.sync();
+    for (k, &v) in keys.iter().enumerate() {
+        // SAFETY: entries `t x ITEMS..(t + 1) x ITEMS` are this thread's alone between the
+        // two barriers, and in scratch (`fits`).
+        unsafe { sh.add(t * ITEMS + k).write(v) };
+    }
+    b.sync();
+}
+
+/// Step 3 for one pass: this thread's `ITEMS` outputs of the merge of the pair of runs of
+/// `width` keys that holds its position, from the tile in scratch.
+fn merge_pass(b: Block, sh: *const u32, width: usize) -> [u32; ITEMS] {
+    let tile = ITEMS * b.size() as usize;
+    let start = b.index() as usize * ITEMS;
+    let first = start - start % (2 * width);
+    let (mid, end) = ((first + width).min(tile), (first + 2 * width).min(tile));
+    // SAFETY: the tile was written before the barrier that ended `exchange`, and is not
+    // written until after the next one.
+    let staged = unsafe { core::slice::from_raw_parts(sh, tile) };
+    let (x, y) = (&staged[first..mid], &staged[mid..end]);
+    let diag = start - first;
+    let mut i = merge_path(x, y, diag);
+    let mut j = diag - i;
+    core::array::from_fn(|_| {
+        if j >= y.len() || (i < x.len() && x[i] <= y[j]) {
+            i += 1;
+            x[i - 1]
+        } else {
+            j += 1;
+            y[j - 1]
+        }
+    })
+}
+
+/// Sorts `keys` with a fixed sequence of compare-exchanges (odd-even transposition: `ITEMS`
+/// rounds of neighbours), which the compiler unrolls onto registers.
+#[inline(always)]
+pub fn sort_network(keys: &mut [u32; ITEMS]) {
+    for round in 0..ITEMS {
+        let mut k = round % 2;
+        while k + 1 < ITEMS {
+            let (lo, hi) = (keys[k].min(keys[k + 1]), keys[k].max(keys[k + 1]));
+            (keys[k], keys[k + 1]) = (lo, hi);
+            k += 2;
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "nvptx64")))]
+mod tests {
+    extern crate std;
+    use std::sync::{Arc, Barrier};
+    use std::vec::Vec;
+
+    use gtap::device::task::block::{TeamEnv, set_team_env};
+
+    use super::*;
+
+    #[test]
+    fn the_network_sorts_every_pattern_of_its_width() {
+        for seed in 0..2000u32 {
+            let mut keys: [u32; ITEMS] =
+                core::array::from_fn(|k| (seed.wrapping_mul(2654435761) >> (k * 3)) % 5);
+            let mut expected = keys;
+            expected.sort_unstable();
+            sort_network(&mut keys);
+            assert_eq!(keys, expected, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn passes_cover_the_runs() {
+        let got: Vec<u32> = [0, 1, 2, 3, 4, 5, 12, 16, 17].map(global_passes).to_vec();
+        assert_eq!(got, [0, 0, 1, 2, 2, 3, 4, 4, 5]);
+    }
+
+    fn barrier(arg: *const ()) {
+        // SAFETY: `arg` is the `Barrier` the team shares, alive until every thread joined.
+        unsafe { &*arg.cast::<Barrier>() }.wait();
+    }
+
+    /// Runs `sort_chunk` on a team of `team` std threads, as the CPU backend's team would.
+    fn sort_on_team(data: &mut [u32], team: usize) {
+        let n = data.len();
+        let mut tmp = std::vec![0u32; n];
+        let mut scratch = std::vec![0u64; scratch_bytes(team).div_ceil(8)];
+        let bar = Arc::new(Barrier::new(team));
+        let (d, t) = (Buf::new(data), Buf::new(&mut tmp));
+        let (scr, bar_ptr) = (scratch.as_mut_ptr() as usize, Arc::as_ptr(&bar) as usize);
+        std::thread::scope(|s| {
+            for index in 0..team {
+                s.spawn(move || {
+                    set_team_env(TeamEnv {
+                        index: index as u32,
+                        size: team as u32,
+                        barrier,
+                        barrier_arg: bar_ptr as *const (),
+                        scratch: scr as *mut u8,
+                        scratch_len: scratch_bytes(team),
+                    });
+                    // SAFETY: this thread is one of the team the environment describes.
+                    sort_chunk(unsafe { Block::__new() }, d, t, 0, n);
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_chunk_sorts_on_every_team_size() {
+        let mut rng = crate::rng::Rng::new(17);
+        for team in [1, 2, 3, 4, 5, 8] {
+            for n in [0, 1, 7, 8, 9, 40, 100, 257, 1000, 3001] {
+                for range in [3, 1 << 30] {
+                    let mut data: Vec<u32> = (0..n).map(|_| (rng.next() % range) as u32).collect();
+                    if range == 3 && n > 2 {
+                        data[n / 2] = u32::MAX;
+                    }
+                    let mut expected = data.clone();
+                    expected.sort_unstable();
+                    sort_on_team(&mut data, team);
+                    assert_eq!(data, expected, "team {team}, n = {n}, values below {range}");
+                }
+            }
+        }
+    }
+}
