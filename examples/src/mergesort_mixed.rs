@@ -14,6 +14,7 @@ use gtap::Block;
 
 use crate::buf::Buf;
 use crate::sorting::merge_into;
+pub use crate::sorting::merge_path;
 
 /// The most block tasks one merge is split into (the program's `max_children`).
 pub const MAX_PARTS: usize = 256;
@@ -117,23 +118,6 @@ pub fn sort_leaf(x: Buf, y: Buf, lo: usize, hi: usize, to_y: bool) {
         // SAFETY: as above.
         unsafe { y.slice(lo, hi) }.copy_from_slice(xs);
     }
-}
-
-/// Where the merge path crosses diagonal `diag` of the merge of `a` and `b`: how many of its
-/// first `diag` outputs come from `a` (ties go to `a`, so the merge is stable).
-pub fn merge_path(a: &[u32], b: &[u32], diag: usize) -> usize {
-    let mut lo = diag.saturating_sub(b.len());
-    let mut hi = diag.min(a.len());
-    while lo < hi {
-        let i = lo + (hi - lo) / 2;
-        // `i < a.len()` and `1 <= diag - i <= b.len()` by the bounds above.
-        if a[i] <= b[diag - i - 1] {
-            lo = i + 1;
-        } else {
-            hi = i;
-        }
-    }
-    lo
 }
 
 /// Merges the outputs `[from, to)` of the merge of `src[lo..mid]` and `src[mid..hi]` into
