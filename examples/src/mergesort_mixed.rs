@@ -13,7 +13,7 @@
 use gtap::Block;
 
 use crate::buf::Buf;
-use crate::sorting::merge_into;
+use crate::sorting::merge_into_halves;
 pub use crate::sorting::merge_path;
 
 /// The most block tasks one merge is split into (the program's `max_children`).
@@ -134,7 +134,7 @@ pub fn merge_range(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: u
         )
     };
     let (i0, i1) = (merge_path(a, b, from), merge_path(a, b, to));
-    merge_into(&a[i0..i1], &b[from - i0..to - i1], out);
+    merge_into_halves(&a[i0..i1], &b[from - i0..to - i1], out);
 }
 
 /// Part `part` of `parts` of the merge, on one thread (a merge too small for block tasks).

@@ -15,16 +15,20 @@ pub fn insertion_sort(s: &mut [u32]) {
 
 /// Merges the sorted `a` and `b` into `out` (`out.len() == a.len() + b.len()`), taking from
 /// `a` on ties.
-///
-/// From [`SPLIT_MERGE`] outputs on, the merge runs as two halves at once: where the first half
-/// of the outputs ends in `a` and `b` is found by [`merge_path`], and one loop takes a step of
-/// each half in turn. A merge step waits for its last load, and on a GPU thread that wait is
-/// most of the step; the two halves' loads are independent, so each half's load is in flight
-/// while the other half steps.
 pub fn merge_into(a: &[u32], b: &[u32], out: &mut [u32]) {
+    let mut m = Merge::new(a, b);
+    out.iter_mut().for_each(|slot| *slot = m.next());
+}
+
+/// [`merge_into`], run as two halves at once from [`SPLIT_MERGE`] outputs on: where the first
+/// half of the outputs ends in `a` and `b` is found by [`merge_path`], and one loop takes a
+/// step of each half in turn. A merge step waits for its last load, and on a GPU thread that
+/// wait is most of the step; the two halves' loads are independent, so each half's load is
+/// in flight while the other half steps. What the block merges' threads use; for short
+/// merges (thread tasks' leaves) the extra binary search costs more than it saves.
+pub fn merge_into_halves(a: &[u32], b: &[u32], out: &mut [u32]) {
     if out.len() < SPLIT_MERGE {
-        let mut m = Merge::new(a, b);
-        out.iter_mut().for_each(|slot| *slot = m.next());
+        merge_into(a, b, out);
         return;
     }
     let h = out.len() / 2;
@@ -43,7 +47,7 @@ pub fn merge_into(a: &[u32], b: &[u32], out: &mut [u32]) {
     }
 }
 
-/// The output length from which [`merge_into`] merges two halves at once.
+/// The output length from which [`merge_into_halves`] merges two halves at once.
 pub const SPLIT_MERGE: usize = 32;
 
 /// A merge in progress: the next element of each run held in a register, so that a step
@@ -137,9 +141,11 @@ mod tests {
                 let (a, b) = (run(la), run(lb));
                 let mut expected = [a.clone(), b.clone()].concat();
                 expected.sort_unstable();
-                let mut out = std::vec![0; la + lb];
-                merge_into(&a, &b, &mut out);
-                assert_eq!(out, expected, "{la} + {lb}, values below {range}");
+                for merge in [merge_into, merge_into_halves] {
+                    let mut out = std::vec![0; la + lb];
+                    merge(&a, &b, &mut out);
+                    assert_eq!(out, expected, "{la} + {lb}, values below {range}");
+                }
                 for diag in 0..=la + lb {
                     let i = merge_path(&a, &b, diag);
                     assert!(i <= la && diag - i <= lb, "path {i} at {diag}");
