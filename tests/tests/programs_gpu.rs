@@ -120,7 +120,12 @@ const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
 
 /// The runtimes of `config` with each of `pairs`' queue counts (the global-queue ablation
 /// has one queue only), or none without a GPU.
-fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32, u32)> {
+/// A runtime per (queues, EPAQ classifier) pair, made as the caller takes it: one runtime's
+/// records and queues at a time, so that its test has the GPU's memory to itself.
+fn with_queues<'a>(
+    config: &'a GpuConfig,
+    pairs: &'a [(u32, u32)],
+) -> impl Iterator<Item = (GpuRuntime, u32, u32)> + 'a {
     pairs
         .iter()
         .filter(|&&(queues, _)| {
@@ -144,7 +149,6 @@ fn with_queues(config: &GpuConfig, pairs: &[(u32, u32)]) -> Vec<(GpuRuntime, u32
                 .queue_capacity(config.limits().queue_capacity().max(room).min(1 << 24));
             common::runtime(common::examples_ptx(&config), config).map(|rt| (rt, queues, epaq))
         })
-        .collect()
 }
 
 fn nqueens_with_epaq_queues_is_correct_on_every_shape() {
@@ -210,17 +214,16 @@ fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
     // 4096 (on 5e6 elements here, a tenth of the sweep's). With the granularity policy off no
     // spawn runs inline when a queue fills, so the queues must hold the deepest backlog a warp
     // builds: 16384 entries ran out at times on the default grid of 12 warps per SM. Records:
-    // the default slabs and the reserve, as in the top-up test below (the bench's 32768 per
-    // warp take 12 GB a runtime, too much beside the other tests on an 80 GB GPU).
+    // `with_queues`' slabs and the reserve, one runtime at a time (the bench's 32768 per warp
+    // take 12 GB a runtime; with every queue count's runtime alive at once, a slab of 4 GB
+    // did not fit an 80 GB GPU).
     let config = GpuConfig::new()
         .auto_granularity(false)
         .queue_capacity(32768);
-    let runtimes = with_queues(&config, &NQUEENS_EPAQ);
-    if runtimes.is_empty() {
-        return; // no GPU
-    }
     let tasks = [4, 7].map(|cutoff| (cutoff, nqueens::cutoff_task_count(16, cutoff)));
-    for (mut rt, queues, epaq) in runtimes {
+    let mut ran = false;
+    for (mut rt, queues, epaq) in with_queues(&config, &NQUEENS_EPAQ) {
+        ran = true;
         for (cutoff, want) in tasks {
             let (v, stats) = rt
                 .run(nqueens::epaq::nqueens(16, 0, 0, 0, 0, cutoff, epaq))
@@ -232,6 +235,9 @@ fn the_epaq_benchmark_sweeps_fit_the_benchmark_configuration() {
             );
             assert_eq!(stats.tasks, want, "tasks of nqueens(16) cutoff {cutoff}");
         }
+    }
+    if !ran {
+        return; // no GPU
     }
     let n = 5_000_000;
     let input = random_input(n, 5);
