@@ -122,3 +122,50 @@ impl Limits {
         Ok(())
     }
 }
+
+/// The setters of the [`Limits`] that both backends' configurations share, written once for
+/// [`CpuConfig`](crate::cpu::CpuConfig) and [`GpuConfig`](crate::gpu_runtime::GpuConfig)
+/// (each has a `limits: Limits` field). Each points to its getter on [`Limits`], whose docs
+/// give the ranges and defaults of both backends. `timeout` stays with each configuration:
+/// what happens to a task that outlives it differs.
+macro_rules! limit_setters {
+    () => {
+        /// Sets the entries of each worker's queue ([`Limits::queue_capacity`](crate::Limits::queue_capacity):
+        /// a power of two; the range and default of each backend there).
+        pub fn queue_capacity(mut self, entries: u32) -> Self {
+            self.limits.queue_capacity = entries;
+            self
+        }
+
+        /// Sets the EPAQ queues a program may name ([`Limits::num_queues`](crate::Limits::num_queues),
+        /// default 1).
+        pub fn num_queues(mut self, queues: u32) -> Self {
+            self.limits.num_queues = queues;
+            self
+        }
+
+        /// Sets the scratch bytes per team of a block program
+        /// ([`Limits::block_scratch`](crate::Limits::block_scratch), `Block::scratch`,
+        /// default 4096).
+        pub fn block_scratch(mut self, bytes: u32) -> Self {
+            self.limits.block_scratch = bytes;
+            self
+        }
+
+        /// Turns the uniformity check of block programs on or off
+        /// ([`Limits::check_uniform`](crate::Limits::check_uniform), default: on in debug
+        /// builds).
+        pub fn check_uniform(mut self, on: bool) -> Self {
+            self.limits.check_uniform = on;
+            self
+        }
+
+        /// Turns the automatic granularity policy on or off
+        /// ([`Limits::auto_granularity`](crate::Limits::auto_granularity), default on).
+        pub fn auto_granularity(mut self, on: bool) -> Self {
+            self.limits.auto_granularity = on;
+            self
+        }
+    };
+}
+pub(crate) use limit_setters;

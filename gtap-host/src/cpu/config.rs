@@ -101,6 +101,8 @@ impl Default for CpuConfig {
 }
 
 impl CpuConfig {
+    crate::limits::limit_setters!();
+
     /// The defaults (see each getter of [`CpuWorkers`] and [`Limits`]).
     pub fn new() -> Self {
         Self::default()
@@ -147,19 +149,6 @@ impl CpuConfig {
             .unwrap_or_else(|| super::capacity::auto_records(host_bytes, record))
     }
 
-    /// Sets the entries of each worker's queue ([`Limits::queue_capacity`]: a power of two in
-    /// `2..=2^30`, default `2^16`).
-    pub fn queue_capacity(mut self, entries: u32) -> Self {
-        self.limits.queue_capacity = entries;
-        self
-    }
-
-    /// Sets the EPAQ queues a program may name ([`Limits::num_queues`]: `1..=64`, default 1).
-    pub fn num_queues(mut self, queues: u32) -> Self {
-        self.limits.num_queues = queues;
-        self
-    }
-
     /// Sets how long a run may take ([`Limits::timeout`], default 120 s). A task whose body
     /// has not returned a grace period after the timeout (as long as the timeout, but at
     /// least 0.1 s and at most 5 s) cannot be stopped from outside: the run then ends with
@@ -188,27 +177,6 @@ impl CpuConfig {
         self
     }
 
-    /// Sets the scratch bytes per team of a block program ([`Limits::block_scratch`]: at
-    /// most 1 MiB, default 4096).
-    pub fn block_scratch(mut self, bytes: u32) -> Self {
-        self.limits.block_scratch = bytes;
-        self
-    }
-
-    /// Turns the uniformity check of block programs on or off ([`Limits::check_uniform`],
-    /// default: on in debug builds).
-    pub fn check_uniform(mut self, on: bool) -> Self {
-        self.limits.check_uniform = on;
-        self
-    }
-
-    /// Turns the automatic granularity policy on or off ([`Limits::auto_granularity`],
-    /// default on).
-    pub fn auto_granularity(mut self, on: bool) -> Self {
-        self.limits.auto_granularity = on;
-        self
-    }
-
     /// The run's time limit, `None` for none ([`CpuConfig::no_timeout`]).
     pub(crate) fn deadline(&self) -> Option<Duration> {
         (self.limits.timeout != Duration::MAX).then_some(self.limits.timeout)
@@ -216,11 +184,11 @@ impl CpuConfig {
 
     /// Checks every setting against its range.
     pub fn validate(&self) -> Result<(), CpuError> {
-        let invalid = |setting, value: u64, reason| {
+        let invalid = |setting, value: u64, why| {
             Err(CpuError::InvalidConfig {
                 setting,
                 value,
-                reason,
+                why,
             })
         };
         if self.workers.threads == 0 || self.workers.threads > MAX_THREADS {

@@ -68,14 +68,14 @@ pub enum CpuError {
         source: std::io::Error,
     },
     /// A setting is out of range.
-    #[error("invalid CpuConfig::{setting}({value}): {reason}")]
+    #[error("invalid CpuConfig::{setting}({value}): {why}")]
     InvalidConfig {
         /// The setting: a field of [`CpuConfig`](super::CpuConfig), and its setter.
         setting: &'static str,
         /// The value given.
         value: u64,
-        /// The valid range.
-        reason: &'static str,
+        /// Why it cannot work: the valid range.
+        why: &'static str,
     },
     /// The runtime's memory could not be allocated.
     #[error("could not allocate {bytes} bytes for {what}; lower CpuConfig::{setting}")]

@@ -324,6 +324,8 @@ impl Default for GpuConfig {
 }
 
 impl GpuConfig {
+    crate::limits::limit_setters!();
+
     /// Whether a run under this configuration needs the program's lab kernels (profiling,
     /// or an ablation scheduler), which only PTX built with `GTAP_LAB=1` or
     /// `PtxBuilder::lab(true)` has.
@@ -405,19 +407,6 @@ impl GpuConfig {
         self
     }
 
-    /// Sets the entries per warp queue ([`Limits::queue_capacity`], a power of two, default
-    /// 4096).
-    pub fn queue_capacity(mut self, entries: u32) -> Self {
-        self.limits.queue_capacity = entries;
-        self
-    }
-
-    /// Sets the EPAQ queues per warp ([`Limits::num_queues`], 1 to 8, default 1).
-    pub fn num_queues(mut self, queues: u32) -> Self {
-        self.limits.num_queues = queues;
-        self
-    }
-
     /// Sets the victims an idle warp tries per round ([`GpuTuning::steal_attempts`], default
     /// 8).
     pub fn steal_attempts(mut self, attempts: u32) -> Self {
@@ -486,13 +475,6 @@ impl GpuConfig {
         self
     }
 
-    /// Turns the automatic granularity policy on or off ([`Limits::auto_granularity`],
-    /// default on).
-    pub fn auto_granularity(mut self, on: bool) -> Self {
-        self.limits.auto_granularity = on;
-        self
-    }
-
     /// Sets the depth from which the granularity policy may run a spawn inline
     /// ([`GpuTuning::inline_min_depth`], default derived from the launch).
     pub fn inline_min_depth(mut self, depth: u32) -> Self {
@@ -527,20 +509,6 @@ impl GpuConfig {
     /// Turns the per-warp timeline profiler off (the default): the plain kernel runs.
     pub fn no_profile(mut self) -> Self {
         self.launch.profile = None;
-        self
-    }
-
-    /// Sets the scratch bytes per block of a block program ([`Limits::block_scratch`],
-    /// `Block::scratch`, default 4096).
-    pub fn block_scratch(mut self, bytes: u32) -> Self {
-        self.limits.block_scratch = bytes;
-        self
-    }
-
-    /// Turns the uniformity check of block programs on or off ([`Limits::check_uniform`],
-    /// default: on in debug builds).
-    pub fn check_uniform(mut self, on: bool) -> Self {
-        self.limits.check_uniform = on;
         self
     }
 
