@@ -241,21 +241,22 @@ pub fn chunk_start(chunk: u32, slab_records: u32) -> u32 {
     slab_records + chunk * CHUNK_RECORDS
 }
 
-#[cfg(all(test, not(loom)))]
-mod tests {
+/// A reserve's arrays owned by a test, for the unit tests and the loom model alike.
+#[cfg(test)]
+mod fixture {
     extern crate std;
     use std::vec::Vec;
 
     use super::*;
 
-    struct Owned {
+    pub(super) struct Owned {
         state: ReserveState,
         links: Vec<AtomicU32>,
         live: Vec<AtomicU32>,
     }
 
     impl Owned {
-        fn new(chunks: u32) -> Owned {
+        pub(super) fn new(chunks: u32) -> Owned {
             Owned {
                 state: ReserveState::new(),
                 links: (0..chunks).map(|_| AtomicU32::new(0)).collect(),
@@ -263,9 +264,9 @@ mod tests {
             }
         }
 
-        fn reserve(&self) -> Reserve {
+        pub(super) fn reserve(&self) -> Reserve {
             // SAFETY: the arrays hold `links.len()` words and outlive the reserve (the tests
-            // drop the reserve first).
+            // drop the reserve first, or keep the arrays in an `Arc` every thread holds).
             unsafe {
                 Reserve::new(
                     &self.state,
@@ -276,6 +277,15 @@ mod tests {
             }
         }
     }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::fixture::Owned;
+    use super::*;
 
     #[test]
     fn takes_every_chunk_once_then_runs_dry() {
@@ -355,13 +365,12 @@ mod loom_tests {
     use std::sync::Arc;
     use std::vec::Vec;
 
+    use super::fixture::Owned;
     use super::*;
     use loom::cell::UnsafeCell;
 
     struct Shared {
-        state: ReserveState,
-        links: Vec<AtomicU32>,
-        live: Vec<AtomicU32>,
+        arrays: Owned,
         /// A plain word per chunk, standing in for its records: written by each taker, so
         /// loom reports a race if two loans overlap or a reuse is not ordered after the
         /// last free.
@@ -370,15 +379,7 @@ mod loom_tests {
 
     impl Shared {
         fn reserve(&self) -> Reserve {
-            // SAFETY: the arrays outlive every use (held by the Arc of each thread).
-            unsafe {
-                Reserve::new(
-                    &self.state,
-                    self.links.as_ptr(),
-                    self.live.as_ptr(),
-                    self.links.len() as u32,
-                )
-            }
+            self.arrays.reserve()
         }
     }
 
@@ -390,9 +391,7 @@ mod loom_tests {
     fn loom_take_and_return() {
         loom::model(|| {
             let shared = Arc::new(Shared {
-                state: ReserveState::new(),
-                links: (0..2).map(|_| AtomicU32::new(0)).collect(),
-                live: (0..2).map(|_| AtomicU32::new(0)).collect(),
+                arrays: Owned::new(2),
                 data: (0..2).map(|_| UnsafeCell::new(0)).collect(),
             });
             let worker = |s: Arc<Shared>, me: u32| {
