@@ -77,7 +77,7 @@ pub use gtap_device as device;
 #[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
 pub use gtap_host as host;
 
-pub use gtap_device::data::{AtomicView, Plain, View, ViewMut};
+pub use gtap_device::data::{AtomicView, Plain, TeamMut, View, ViewMut};
 pub use gtap_device::task::{
     Block, BlockJoined, BlockPending, Call, Joined, JoinedSlots, Pending, PendingSlots, Program,
     Step,
@@ -133,7 +133,7 @@ macro_rules! include_ptx {
 
 /// What task code needs in scope: `use gtap::prelude::*;`.
 pub mod prelude {
-    pub use gtap_device::data::{AtomicView, View, ViewMut};
+    pub use gtap_device::data::{AtomicView, TeamMut, View, ViewMut};
     pub use gtap_device::task::Block;
     pub use gtap_macros::{slots, spawn, task, taskwait};
 }

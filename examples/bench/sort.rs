@@ -7,9 +7,11 @@
 //! what a user reaches for (`sort_unstable`, rayon's `par_sort_unstable`), and the same
 //! algorithms with `sort_unstable` leaves, sequential and with rayon. Every output is compared with the reference sort.
 
+use gtap::device::data::Home;
 use gtap::host::Gpu;
+use gtap::host::cudarc::driver::CudaSlice;
 use gtap::host::gpu_runtime::GpuRuntime;
-use gtap::{DeviceVec, PinnedVec};
+use gtap::{DeviceVec, PinnedVec, ViewMut};
 
 use crate::device::{download_into, dptr, upload, upload_into};
 use gtap_examples::buf::Buf;
@@ -228,7 +230,8 @@ fn mixed(
                 };
                 let r = match params {
                     MixedParams::Merge(p) => {
-                        rt.run(mergesort_mixed::program::sort(d, t, 0, n, false, p))
+                        let (x, y) = (gpu_view(&gpu, &data, n), gpu_view(&gpu, &tmp, n));
+                        rt.run(mergesort_mixed::program::sort(x, y, false, p))
                     }
                     MixedParams::Cilk(p) => rt.run(cilksort_mixed::program::sort(d, t, 0, n, p)),
                 };
@@ -244,6 +247,13 @@ fn mixed(
         });
     }
     rt.set_config(base).expect("configuration");
+}
+
+/// An exclusive view of the `n` u32s of the device buffer `buf`, for a run.
+fn gpu_view<'a>(gpu: &Gpu, buf: &'a CudaSlice<u32>, n: usize) -> ViewMut<'a, u32> {
+    // SAFETY: `buf` holds `n` u32s of device memory, borrowed for the view's life, and the
+    // run that takes the view is its only user meanwhile.
+    unsafe { ViewMut::from_raw_parts(dptr(gpu, buf) as *mut u32, n, Home::Gpu) }
 }
 
 /// A GPU row's host buffers, made before its runs: the input it uploads (`input` itself, or

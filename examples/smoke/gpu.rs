@@ -7,10 +7,11 @@
 
 use std::sync::Arc;
 
-use gtap::DeviceVec;
+use gtap::device::data::Home;
 use gtap::host::Gpu;
 use gtap::host::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
 use gtap::host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Scheduler};
+use gtap::{DeviceVec, ViewMut};
 use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
 use gtap_examples::buf::Buf;
@@ -235,7 +236,14 @@ fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
                 block_merge: 1000,
                 part: 1500,
             };
-            rt.run(mergesort_mixed::program::sort(a, t, 0, n, false, p))
+            // SAFETY: both device buffers hold `n` u32s and outlive the run, its only user.
+            let (x, y) = unsafe {
+                (
+                    ViewMut::from_raw_parts(addr(&stream, &data) as *mut u32, n, Home::Gpu),
+                    ViewMut::from_raw_parts(addr(&stream, &tmp) as *mut u32, n, Home::Gpu),
+                )
+            };
+            rt.run(mergesort_mixed::program::sort(x, y, false, p))
         } else {
             let p = cilksort_mixed::Params {
                 leaf: 64,

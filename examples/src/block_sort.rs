@@ -17,7 +17,7 @@
 //! 4. the block copies the sorted tile out the way it came in.
 //!
 //! The sorted tiles are then merged pairwise by the whole block, from one buffer to the other
-//! ([`crate::mergesort_mixed::merge_range`] on each thread's equal share of the chunk's
+//! ([`crate::cilksort_mixed::merge_buf`] on each thread's equal share of the chunk's
 //! outputs, split where its share crosses from one pair of runs to the next), and the tiles
 //! are written to the buffer that makes the last pass end in `data`.
 //!
@@ -29,7 +29,8 @@
 use gtap::Block;
 
 use crate::buf::Buf;
-use crate::mergesort_mixed::{merge_path, merge_range, share};
+use crate::cilksort_mixed::merge_buf;
+use crate::mergesort_mixed::{merge_path, share};
 
 /// Keys each thread sorts in registers; a tile is `ITEMS x threads` keys.
 pub const ITEMS: usize = 8;
@@ -85,7 +86,7 @@ fn merge_runs(b: Block, src: Buf, dst: Buf, lo: usize, n: usize, width: usize) {
         let first = o - o % (2 * width);
         let (mid, end) = ((first + width).min(n), (first + 2 * width).min(n));
         let upto = o1.min(end);
-        merge_range(
+        merge_buf(
             src,
             dst,
             lo + first,

@@ -1,12 +1,12 @@
-//! [`Buf`], a raw view of a `u32` array: what the mixed sorts ([`crate::mergesort_mixed`],
-//! [`crate::cilksort_mixed`]) pass to their tasks.
+//! [`Buf`], a raw view of a `u32` array: what [`crate::cilksort_mixed`] passes to its tasks.
 //!
-//! The other programs take the typed views of `gtap::data` (`View`, `ViewMut`), which the
-//! borrow checker keeps disjoint across a join. A block task's parameters must be `Copy`
-//! (every thread of the team holds a copy of the frame), and `ViewMut` is not: the block
-//! merges of the mixed sorts, whose threads each write their own share of the output, still
-//! reach it through this raw view, and the functions that make slices of it are `unsafe`,
-//! with the disjointness argued at each call.
+//! The other programs take the typed views of `gtap::data` (`View`, `ViewMut`, and
+//! `TeamMut` in a block task: each thread reaches its own equal share), which the borrow
+//! checker keeps disjoint across a join. cilksort-mixed's block sorts write a chunk in
+//! patterns that are not one equal share per thread (a tile's strided copies, merge passes
+//! over both buffers in turn, the team's scratch), so it still reaches its arrays through
+//! this raw view, and the functions that make slices of it are `unsafe`, with the
+//! disjointness argued at each call.
 
 /// A `u32` array in memory that outlives the task run (host memory on the CPU backend,
 /// device memory on the GPU).
@@ -47,6 +47,20 @@ impl Buf {
     /// Whether the buffer is empty.
     pub fn is_empty(self) -> bool {
         self.len == 0
+    }
+
+    /// The elements `lo..hi` as a shared slice.
+    ///
+    /// # Safety
+    /// No task writes `lo..hi` while the slice is in use.
+    ///
+    /// # Panics
+    /// If `lo..hi` is not inside the buffer.
+    pub unsafe fn read(self, lo: usize, hi: usize) -> &'static [u32] {
+        assert!(lo <= hi && hi <= self.len, "Buf range out of bounds");
+        // SAFETY: in bounds (checked above), valid for the run (constructor contract), and
+        // not written meanwhile (this function's contract).
+        unsafe { core::slice::from_raw_parts(self.ptr.add(lo), hi - lo) }
     }
 
     /// The elements `lo..hi` as a mutable slice.

@@ -155,10 +155,12 @@ pub fn merge_seq(x: Buf, xl: usize, xh: usize, y: Buf, yl: usize, yh: usize, out
 pub mod program {
     use gtap::Block;
 
-    use super::{Params, is_block_sort, is_thread_leaf, lower_bound, merge_seq, parts, quarter};
+    use super::{
+        Params, is_block_sort, is_thread_leaf, lower_bound, merge_part_block, merge_seq, parts,
+        quarter,
+    };
     use crate::buf::Buf;
     use crate::cilksort::merge_is_leaf;
-    use crate::mergesort_mixed::merge_part_block;
 
     /// Sorts `data[lo..lo + n]`, using `tmp[lo..lo + n]` as scratch.
     #[gtap::task]
@@ -282,6 +284,37 @@ pub mod program {
     }
 }
 
+/// Merges the outputs `[from, to)` of the merge of `src[lo..mid]` and `src[mid..hi]` into
+/// `dst[lo + from..lo + to]` on this thread ([`merge_range`] on the buffers' ranges). The
+/// caller owns those outputs of `dst` (another buffer than `src`), and no task writes
+/// `src[lo..hi]` meanwhile.
+#[allow(clippy::too_many_arguments)]
+pub fn merge_buf(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: usize, to: usize) {
+    // SAFETY: the caller's contract: the runs are only read during the merge, and the caller
+    // owns outputs `from..to` of `dst`.
+    let (run, out) = unsafe { (src.read(lo, hi), dst.slice(lo + from, lo + to)) };
+    merge_range(run, mid - lo, from, out);
+}
+
+/// Part `part` of `parts` of the merge of `src[lo..mid]` and `src[mid..hi]` into
+/// `dst[lo..hi]`, by every thread of the block: each merges its own equal share of the
+/// part's outputs.
+#[allow(clippy::too_many_arguments)]
+pub fn merge_part_block(
+    b: Block,
+    src: Buf,
+    dst: Buf,
+    lo: usize,
+    mid: usize,
+    hi: usize,
+    part: u32,
+    parts: u32,
+) {
+    let (p0, p1) = share(hi - lo, part as usize, parts as usize);
+    let (t0, t1) = share(p1 - p0, b.index() as usize, b.size() as usize);
+    merge_buf(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
+}
+
 /// Sorts `data[lo..lo + n]` on one thread.
 pub fn sort_leaf(data: Buf, lo: usize, n: usize) {
     // SAFETY: the calling task owns this range.
@@ -294,11 +327,14 @@ pub fn merge_passes(threads: usize) -> u32 {
 }
 
 /// Sorts the chunk `data[lo..lo + n]` with every thread of the block, `tmp[lo..lo + n]` as
-/// the other buffer: in tiles ([`crate::block_sort`]) when the block has the scratch for
-/// them, else unstaged (see the module docs). Block-wide: every thread calls it.
+/// the other buffer: on the GPU in tiles ([`crate::block_sort`]) when the block has the
+/// scratch for them, else unstaged (see the module docs). On the CPU backend always
+/// unstaged: a team's threads there are OS threads, for which each of the tiles' barriers
+/// costs microseconds, where a GPU block's costs nanoseconds. Block-wide: every thread
+/// calls it.
 pub fn block_sort(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
     let (t, threads) = (b.index() as usize, b.size() as usize);
-    if crate::block_sort::fits(threads, b.scratch_bytes()) {
+    if cfg!(target_arch = "nvptx64") && crate::block_sort::fits(threads, b.scratch_bytes()) {
         crate::block_sort::sort_chunk(b, data, tmp, lo, n);
         return;
     }
@@ -350,7 +386,7 @@ fn merge_pass(data: Buf, tmp: Buf, lo: usize, n: usize, t: usize, threads: usize
     let at = |k: usize| share(n, k, threads).0;
     let (r0, r1, r2) = (at(first), at(middle), at(end));
     let (o0, o1) = share(n, t, threads);
-    merge_range(src, dst, lo + r0, lo + r1, lo + r2, o0 - r0, o1 - r0);
+    merge_buf(src, dst, lo + r0, lo + r1, lo + r2, o0 - r0, o1 - r0);
 }
 
 /// Sorts `data` on the calling thread with the program's algorithm, block tasks simulated on
@@ -400,7 +436,7 @@ fn merge_ref(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, p: Params, te
         let (p0, p1) = share(hi - lo, part, k);
         for t in 0..team {
             let (t0, t1) = share(p1 - p0, t, team);
-            merge_range(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
+            merge_buf(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
         }
     }
 }

@@ -7,7 +7,7 @@
 //! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
 //! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues | a variable number of children per task (`slots!`) |
 //! | [`mergesort`] | merge sort with a cutoff | an array split among children and whole again after the join (`ViewMut`) |
-//! | [`mergesort_mixed`] | merge sort whose large merges are split by merge path into block tasks | thread tasks and block tasks in one program |
+//! | [`mergesort_mixed`] | merge sort whose large merges are split by merge path into block tasks | thread tasks and block tasks in one program; a block task's threads each writing their share of a lent view (`TeamMut`) |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other; shared and exclusive views of one array in turn |
 //! | [`cilksort_mixed`] | the same with block tasks for chunk sorts and large merges (merge path) | ping-pong buffers; a block-wide sort |
 //! | [`cilksort_epaq`] | the same with EPAQ queues (GTaP section 6.4) | queueing children by the path they will take |
@@ -22,7 +22,7 @@
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
 //! Beside the programs: [`csr_view`], the view of a graph that the graph programs take,
-//! [`buf`], the raw array view the mixed sorts' block tasks still take, [`block_sort`], the
+//! [`buf`], the raw array view cilksort-mixed's tasks still take, [`block_sort`], the
 //! block-wide chunk sort of cilksort-mixed (in the team's scratch),
 //! [`sorting`], the sorts' sequential pieces, [`rng`], the inputs' random generator, and
 //! [`block_reduce`], block-wide sums through a team's scratch memory.

@@ -9,10 +9,13 @@
 //! binary search along the merge path and merges it alone, so the merge takes
 //! `n / (parts x threads)` sequential steps. The two arrays swap roles at each level (the
 //! children leave their halves in the buffer their parent merges from), so no level copies.
+//!
+//! The arrays are exclusive views ([`ViewMut`](gtap::ViewMut)): a sort task splits both for
+//! its children and has them whole again after the join, then lends the run it merges from
+//! to the merge's block tasks as a shared view and the other array to them in parts, one
+//! part per block task. A block task takes its part as a [`TeamMut`](gtap::TeamMut), of which
+//! each of its threads reaches only its own share: no `unsafe` in the program.
 
-use gtap::Block;
-
-use crate::buf::Buf;
 use crate::sorting::merge_into_halves;
 pub use crate::sorting::merge_path;
 
@@ -48,54 +51,54 @@ impl Default for Params {
 /// The task program.
 #[gtap::program(name = "mergesort_mixed", max_children = 256)]
 pub mod program {
-    use gtap::Block;
+    use gtap::{Block, TeamMut, View, ViewMut};
 
-    use super::{Params, merge_part_block, parts, sort_leaf};
-    use crate::buf::Buf;
+    use super::{Params, merge_range, parts, share, sort_leaf};
 
-    /// Sorts `x[lo..hi]`, leaving the sorted run in `y[lo..hi]` when `to_y`, else in
-    /// `x[lo..hi]`; the other buffer's `lo..hi` is scratch.
+    /// Sorts `x`, leaving the sorted run in `y` when `to_y`, else in `x`; the other buffer
+    /// (as long) is scratch.
     #[gtap::task]
-    pub fn sort(x: Buf, y: Buf, lo: usize, hi: usize, to_y: bool, p: Params) {
-        let n = hi - lo;
+    pub fn sort(mut x: ViewMut<'_, u32>, mut y: ViewMut<'_, u32>, to_y: bool, p: Params) {
+        let n = x.len();
         if n <= p.leaf.max(1) {
-            sort_leaf(x, y, lo, hi, to_y);
+            sort_leaf(x.as_mut_slice(), y.as_mut_slice(), to_y);
             return;
         }
-        let mid = lo + n / 2;
+        let mid = n / 2;
         // The halves end up in the buffer this task merges from.
-        spawn!(sort(x, y, lo, mid, !to_y, p));
-        spawn!(sort(x, y, mid, hi, !to_y, p));
+        let (x0, x1) = x.split_at_mut(mid);
+        let (y0, y1) = y.split_at_mut(mid);
+        let left = spawn!(sort(x0, y0, !to_y, p));
+        let right = spawn!(sort(x1, y1, !to_y, p));
         taskwait!();
-        let (src, dst) = if to_y { (x, y) } else { (y, x) };
+        let (src, mut dst) = if to_y {
+            (x.into_view(), y)
+        } else {
+            (y.into_view(), x)
+        };
         let k = parts(n, p);
         if k <= 1 {
-            super::merge_part(src, dst, lo, mid, hi, 0, 1);
+            merge_range(src.as_slice(), mid, 0, dst.as_mut_slice());
             return;
         }
+        // Part `i` of the outputs goes to block task `i`.
         let mut i = 0;
         while i < k {
-            spawn!(merge(src, dst, lo, mid, hi, i as u32, k as u32));
+            let (p0, p1) = share(n, i, k);
+            let (part, rest) = dst.into_split_at(p1 - p0);
+            spawn!(merge(src, mid, p0, part));
+            dst = rest;
             i += 1;
         }
         taskwait!();
     }
 
-    /// Part `part` of `parts` of the merge of the sorted runs `src[lo..mid]` and
-    /// `src[mid..hi]` into `dst[lo..hi]`, by the whole block.
+    /// Outputs `from..from + out.len()` of the merge of the sorted runs `run[..mid]` and
+    /// `run[mid..]`, by the whole block: each thread merges its equal share of them.
     #[gtap::task(block)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn merge(
-        b: Block,
-        src: Buf,
-        dst: Buf,
-        lo: usize,
-        mid: usize,
-        hi: usize,
-        part: u32,
-        parts: u32,
-    ) {
-        merge_part_block(b, src, dst, lo, mid, hi, part, parts);
+    pub fn merge(b: Block, run: View<'_, u32>, mid: usize, from: usize, mut out: TeamMut<'_, u32>) {
+        let (t0, _) = out.share_bounds(b);
+        merge_range(run.as_slice(), mid, from + t0, out.share(b));
     }
 }
 
@@ -109,58 +112,21 @@ pub fn parts(n: usize, p: Params) -> usize {
     }
 }
 
-/// Sorts `x[lo..hi]` in place and, when `to_y`, copies it to `y[lo..hi]`.
-pub fn sort_leaf(x: Buf, y: Buf, lo: usize, hi: usize, to_y: bool) {
-    // SAFETY: the leaf task owns `lo..hi` of both buffers.
-    let xs = unsafe { x.slice(lo, hi) };
-    xs.sort_unstable();
+/// Sorts `x` in place and, when `to_y`, copies it to `y`.
+pub fn sort_leaf(x: &mut [u32], y: &mut [u32], to_y: bool) {
+    x.sort_unstable();
     if to_y {
-        // SAFETY: as above.
-        unsafe { y.slice(lo, hi) }.copy_from_slice(xs);
+        y.copy_from_slice(x);
     }
 }
 
-/// Merges the outputs `[from, to)` of the merge of `src[lo..mid]` and `src[mid..hi]` into
-/// `dst[lo + from..lo + to]`. The caller owns those outputs of `dst` (another buffer than
-/// `src`), and no task writes `src[lo..hi]` meanwhile.
-pub fn merge_range(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: usize, to: usize) {
-    // SAFETY: the sorted runs are read-only during the merge, and the caller owns outputs
-    // `from..to` of `dst`, another buffer.
-    let (a, b, out) = unsafe {
-        (
-            src.slice(lo, mid),
-            src.slice(mid, hi),
-            dst.slice(lo + from, lo + to),
-        )
-    };
+/// Writes outputs `from..from + out.len()` of the merge of the sorted runs `run[..mid]` and
+/// `run[mid..]` into `out`: where they start and end in both runs is found by merge path.
+pub fn merge_range(run: &[u32], mid: usize, from: usize, out: &mut [u32]) {
+    let (a, b) = run.split_at(mid);
+    let to = from + out.len();
     let (i0, i1) = (merge_path(a, b, from), merge_path(a, b, to));
     merge_into_halves(&a[i0..i1], &b[from - i0..to - i1], out);
-}
-
-/// Part `part` of `parts` of the merge, on one thread (a merge too small for block tasks).
-pub fn merge_part(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, part: u32, parts: u32) {
-    let n = hi - lo;
-    let (from, to) = share(n, part as usize, parts as usize);
-    merge_range(src, dst, lo, mid, hi, from, to);
-}
-
-/// Part `part` of `parts` of the merge, by every thread of the block: each merges its own
-/// equal share of the part's outputs.
-#[allow(clippy::too_many_arguments)]
-pub fn merge_part_block(
-    b: Block,
-    src: Buf,
-    dst: Buf,
-    lo: usize,
-    mid: usize,
-    hi: usize,
-    part: u32,
-    parts: u32,
-) {
-    let n = hi - lo;
-    let (p0, p1) = share(n, part as usize, parts as usize);
-    let (t0, t1) = share(p1 - p0, b.index() as usize, b.size() as usize);
-    merge_range(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
 }
 
 /// Share `k` of `of` equal shares of `0..n`: `[n k / of, n (k + 1) / of)`.
@@ -171,24 +137,26 @@ pub fn share(n: usize, k: usize, of: usize) -> (usize, usize) {
 /// Sorts `data` on the calling thread, with the program's algorithm and `tmp` as scratch: the
 /// reference the tests compare with (and the order every run must give).
 pub fn reference(data: &mut [u32], tmp: &mut [u32], p: Params) {
-    let n = data.len();
-    let (x, y) = (Buf::new(data), Buf::new(tmp));
-    sort_ref(x, y, 0, n, false, p);
+    sort_ref(data, tmp, false, p);
 }
 
-fn sort_ref(x: Buf, y: Buf, lo: usize, hi: usize, to_y: bool, p: Params) {
-    let n = hi - lo;
+fn sort_ref(x: &mut [u32], y: &mut [u32], to_y: bool, p: Params) {
+    let n = x.len();
     if n <= p.leaf.max(1) {
-        sort_leaf(x, y, lo, hi, to_y);
+        sort_leaf(x, y, to_y);
         return;
     }
-    let mid = lo + n / 2;
-    sort_ref(x, y, lo, mid, !to_y, p);
-    sort_ref(x, y, mid, hi, !to_y, p);
-    let (src, dst) = if to_y { (x, y) } else { (y, x) };
+    let mid = n / 2;
+    {
+        let ((x0, x1), (y0, y1)) = (x.split_at_mut(mid), y.split_at_mut(mid));
+        sort_ref(x0, y0, !to_y, p);
+        sort_ref(x1, y1, !to_y, p);
+    }
+    let (src, dst) = if to_y { (&*x, y) } else { (&*y, x) };
     let k = parts(n, p);
     for i in 0..k {
-        merge_part(src, dst, lo, mid, hi, i as u32, k as u32);
+        let (p0, p1) = share(n, i, k);
+        merge_range(src, mid, p0, &mut dst[p0..p1]);
     }
 }
 

@@ -173,6 +173,9 @@ fn expand_tasks(
             if task_block && sig_errors.is_empty() {
                 sig_errors.extend(valid::check_block_param(task).err());
             }
+            if !task_block {
+                sig_errors.extend(valid::check_no_team_views(task));
+            }
             sig_errors
         })
         .collect();
@@ -489,6 +492,33 @@ fn names_and_types(params: &Punctuated<FnArg, Comma>) -> (Vec<Ident>, Vec<&Type>
     (arg_names, arg_types)
 }
 
+/// A block task's parameters declared `TeamMut<..>` with a plain name: their types become
+/// `ViewMut<..>` (what callers lend). Returns their names and declared types, for each
+/// thread to take its `TeamMut` at the start of the body (`gtap_device::data::TeamMut`), and
+/// for each typed parameter in order whether it is one.
+fn team_views(params: &mut Punctuated<FnArg, Comma>) -> (Vec<(Ident, Type)>, Vec<bool>) {
+    let (mut names, mut is_team) = (Vec::new(), Vec::new());
+    for param in params.iter_mut() {
+        let FnArg::Typed(pt) = param else { continue };
+        let team = match (&*pt.ty, &*pt.pat) {
+            (Type::Path(tp), Pat::Ident(p)) => tp
+                .path
+                .segments
+                .last()
+                .filter(|last| tp.qself.is_none() && last.ident == "TeamMut")
+                .map(|last| (p.ident.clone(), last.arguments.clone())),
+            _ => None,
+        };
+        is_team.push(team.is_some());
+        if let Some((name, args)) = team {
+            // The user's own type names `TeamMut` in the body (so their import is used).
+            names.push((name, (*pt.ty).clone()));
+            *pt.ty = syn::parse_quote!(::gtap::ViewMut #args);
+        }
+    }
+    (names, is_team)
+}
+
 /// The task's result type, `()` when it has none.
 fn result_type(task: &ItemFn) -> TokenStream {
     match &task.sig.output {
@@ -523,7 +553,12 @@ fn expand_task(
     let vis = &task.vis;
     let attrs = &task.attrs;
     let ret = result_type(task);
-    let (params, block_param) = call_params(task, block);
+    let (mut params, block_param) = call_params(task, block);
+    let (team, is_team) = if block {
+        team_views(&mut params)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let (arg_names, arg_types) = names_and_types(&params);
     // Every elided lifetime of the parameters is the task's argument lifetime (`lifetimes`):
     // a parameter of the frame fn, the arguments struct and the constructor, and `'static`
@@ -542,14 +577,20 @@ fn expand_task(
     let params_g = params_with_types(&params, &types_g);
 
     let lowered = lower::lower((*task.block).clone(), block, siblings);
-    let body = frame_body(task, &lowered.block, &arg_names, block_param.as_ref());
+    let body = frame_body(
+        task,
+        &lowered.block,
+        &arg_names,
+        &team,
+        block_param.as_ref(),
+    );
     // Block frames are copied to every thread of the team, so they must be movable: no
     // borrow of a local may cross a taskwait (the compiler checks it for a non-`static`
     // coroutine). Thread-task frames stay put in their records and may borrow themselves.
     let movability = if block { quote!() } else { quote!(static) };
     let ctx = lower::ctx_ident();
     let ctx_ty = quote!(::gtap::__private::Ctx);
-    let type_checks = type_checks(task, &arg_types, &types_static, &ret, block);
+    let type_checks = type_checks(task, &arg_types, &types_static, &is_team, &ret, block);
     let gpu_root = arg_types.iter().zip(&types_g).map(|(t, g)| {
         quote_spanned! {t.span()=> (&::gtap::__private::Probe::<#g>::new()).__gtap_gpu_root() }
     });
@@ -643,8 +684,10 @@ fn frame_body(
     task: &ItemFn,
     lowered_body: &syn::Block,
     arg_names: &[Ident],
+    team: &[(Ident, Type)],
     block_param: Option<&BlockParam>,
 ) -> TokenStream {
+    let (team_names, team_types): (Vec<_>, Vec<_>) = team.iter().cloned().unzip();
     let locals = locals::to_localize(&task.block, &quote!(#lowered_body), arg_names)
         .into_iter()
         .map(|n| quote!(let mut #n = #n;));
@@ -654,6 +697,8 @@ fn frame_body(
             // SAFETY: this is a block task, run only by a block-program runtime.
             let #pat: #ty = unsafe { <#ty>::__new() };
             #( #locals )*
+            // SAFETY: once per thread of the team, with the view the task was lent.
+            #( let mut #team_names = unsafe { <#team_types>::__from_view(#team_names) }; )*
             #lowered_body
         }},
         None => quote! {{
@@ -670,11 +715,14 @@ fn type_checks(
     task: &ItemFn,
     arg_types: &[&Type],
     types_static: &[Type],
+    is_team: &[bool],
     ret: &TokenStream,
     block: bool,
 ) -> TokenStream {
     let sig_span = task.sig.span();
-    let arg_checks = arg_types.iter().zip(types_static).map(|(t, st)| {
+    let arg_checks = arg_types.iter().zip(types_static).enumerate().map(|(i, (t, st))| {
+        // A team view is lent whole to the team, and no thread holds it whole (`TeamMut`).
+        let block = block && !is_team.get(i).copied().unwrap_or(false);
         let drop_msg = format!(
             "gtap: a task parameter of type `{}` has drop glue (it owns memory or runs code when \
              dropped): arguments move between threads and task records, and a GPU never runs a \

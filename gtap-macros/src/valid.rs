@@ -158,3 +158,29 @@ pub fn check_block_param(f: &ItemFn) -> Result<(), syn::Error> {
         ))
     }
 }
+
+/// A thread task takes an exclusive view as `ViewMut`: `TeamMut` is how each thread of a
+/// block task holds one (only `#[gtap::task(block)]` converts it).
+pub fn check_no_team_views(f: &ItemFn) -> Vec<syn::Error> {
+    let name = &f.sig.ident;
+    f.sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            FnArg::Typed(pt) => match &*pt.ty {
+                Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "TeamMut") => {
+                    Some(syn::Error::new_spanned(
+                        &pt.ty,
+                        format!(
+                            "thread task `{name}` takes an exclusive view as `ViewMut`: \
+                             `TeamMut` is a block task's parameter, of which each thread of \
+                             the team reaches its own share"
+                        ),
+                    ))
+                }
+                _ => None,
+            },
+            FnArg::Receiver(_) => None,
+        })
+        .collect()
+}

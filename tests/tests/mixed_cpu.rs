@@ -32,7 +32,7 @@ fn thread_and_block_tasks_join_each_other_on_every_team_shape() {
 
 #[test]
 fn mergesort_with_block_merges_sorts_on_every_team_shape() {
-    use gtap_examples::buf::Buf;
+    use gtap::ViewMut;
     use gtap_examples::mergesort_mixed::{Params, program as msort};
     let p = Params {
         leaf: 16,
@@ -46,8 +46,11 @@ fn mergesort_with_block_merges_sorts_on_every_team_shape() {
                 let input = common::random_input(n, n as u64 + 3);
                 let mut data = input.clone();
                 let mut tmp = vec![0u32; n];
-                let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-                rt.run(msort::sort(d, t, 0, n, false, p)).unwrap();
+                let (x, y) = (
+                    ViewMut::from_slice(&mut data),
+                    ViewMut::from_slice(&mut tmp),
+                );
+                rt.run(msort::sort(x, y, false, p)).unwrap();
                 common::check_sorted_permutation(&input, &data);
             }
         }
@@ -67,21 +70,10 @@ fn cilksort_with_block_sorts_and_merges_sorts_on_every_team_shape() {
         block_merge: 100,
         part: 37,
     };
-    // The default scratch holds a tile for every team here (chunks sorted in tiles); with
-    // none, each thread sorts its share of a chunk alone.
-    let shapes = [
-        (1, 1, 4096),
-        (1, 4, 4096),
-        (2, 3, 4096),
-        (3, 4, 0),
-        (2, 8, 4096),
-    ];
-    for (threads, team, scratch) in shapes {
-        let cfg = CpuConfig::new()
-            .threads(threads)
-            .team(team)
-            .block_scratch(scratch);
-        let mut rt = CpuRuntime::new(cfg).unwrap();
+    // (Chunks are sorted in tiles only on the GPU; `block_sort`'s unit tests run the tiles
+    // on teams of std threads.)
+    for (threads, team) in [(1, 1), (1, 4), (2, 3), (3, 4), (2, 8)] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().threads(threads).team(team)).unwrap();
         for (n, p) in [
             (0, small),
             (1, small),

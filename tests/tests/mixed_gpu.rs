@@ -115,7 +115,8 @@ fn settings_block_tasks_do_not_support_are_refused() {
 }
 
 fn mergesort_with_block_merges_sorts() {
-    use gtap_examples::buf::Buf;
+    use gtap::ViewMut;
+    use gtap::device::data::Home;
     use gtap_examples::mergesort_mixed::{Params, program as msort};
     let Some(mut rt) = common::runtime(gtap_examples::PTX, config(132, 256)) else {
         return;
@@ -140,14 +141,15 @@ fn mergesort_with_block_merges_sorts() {
         padded.resize(n.max(1), 0);
         let data = upload(&gpu, &padded);
         let tmp = upload(&gpu, &vec![0u32; n.max(1)]);
-        // SAFETY: both device buffers hold at least `n` u32s and outlive the run.
-        let (d, t) = unsafe {
+        // SAFETY: both device buffers hold at least `n` u32s and outlive the run, their
+        // only user.
+        let (x, y) = unsafe {
             (
-                Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
-                Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+                ViewMut::from_raw_parts(device_ptr(&gpu, &data) as *mut u32, n, Home::Gpu),
+                ViewMut::from_raw_parts(device_ptr(&gpu, &tmp) as *mut u32, n, Home::Gpu),
             )
         };
-        rt.run(msort::sort(d, t, 0, n, false, p)).unwrap();
+        rt.run(msort::sort(x, y, false, p)).unwrap();
         let mut out = download(&gpu, &data);
         out.truncate(n);
         common::check_sorted_permutation(&input, &out);

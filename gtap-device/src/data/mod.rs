@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | [`View<'a, T>`](View) | shared view of an array, `Copy` | `&'a [T]` |
 //! | [`ViewMut<'a, T>`](ViewMut) | exclusive view of an array | `&'a mut [T]` |
+//! | [`TeamMut<'a, T>`](TeamMut) | an exclusive view lent to a block task: each thread reaches its own share | `&'a mut [T]`, split by thread |
 //! | [`AtomicView<'a, T>`](AtomicView) | array of atomics every task may update (a bound, flags) | `&'a [AtomicU32]` |
 //! | [`Plain`] | what an array may hold (`#[derive(gtap::Plain)]` for structs) | `bytemuck::Pod` |
 //! | [`Home`] | where a view's memory is: host or GPU | |
@@ -53,7 +54,9 @@
 //!   returns, and a run returns only after every task of it has completed.
 //! - A block task's frame is copied to every thread of its team, so it may take only
 //!   `Copy` arguments (shared views, atomics, plain values) and borrow nothing across a
-//!   taskwait: a `ViewMut` or `&mut [T]` is a compile error there.
+//!   taskwait: a `ViewMut` or `&mut [T]` is a compile error there. An array it writes is a
+//!   [`TeamMut`] parameter: its callers lend it a `ViewMut`, and each thread reaches only its
+//!   own share.
 //!
 //! - Every parameter is `Send` (a child may run on another thread: a `&Cell<T>` is refused)
 //!   and has no drop glue (a frame moves between threads and records, and the GPU never
@@ -91,10 +94,12 @@
 mod atomic_view;
 mod home;
 mod plain;
+mod team;
 mod view;
 
 pub use crate::arch::{AcqRel, Acquire, DeviceAtomic, Relaxed, Release};
 pub use atomic_view::{AtomicValue, AtomicView};
 pub use home::Home;
 pub use plain::{Plain, assert_plain};
+pub use team::{TeamMut, share_of};
 pub use view::{View, ViewMut};

@@ -306,6 +306,13 @@ impl<'a, T: Plain> ViewMut<'a, T> {
         }
     }
 
+    /// The address, length and home (the view is used up): how a block task's view becomes
+    /// its threads' [`TeamMut`](super::TeamMut)s.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> Raw<T> {
+        self.raw
+    }
+
     /// A shared view for all of `'a` (the view is used up).
     #[inline(always)]
     pub fn into_view(self) -> View<'a, T> {

@@ -17,7 +17,9 @@
 //!   per thread (the thread index, partial sums) must be recomputed after the join. Nothing may
 //!   borrow a local across a `taskwait!()` (the compiler rejects it: copies move), and
 //!   nothing held across one may have drop glue (each thread would drop its copy; this one is
-//!   not checked yet). Arguments and results are `Copy` anyway.
+//!   not checked yet). Arguments and results are `Copy` anyway, but for an exclusive view
+//!   declared [`TeamMut`](crate::data::TeamMut): callers lend the task a `ViewMut`, and each
+//!   thread reaches only its own equal share of it.
 //! - The task's result is the leader's return value.
 //! - `Block::sync` is a barrier of the whole team: every thread must call it, the same number
 //!   of times, as with `__syncthreads`.

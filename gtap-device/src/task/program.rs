@@ -299,7 +299,8 @@ impl<T: Send + 'static> TaskArg for T {}
     message = "block task parameters must be `Copy`, and `{Self}` is not",
     note = "every thread of a block task's team has its own copy of the frame: pass plain \
             values, shared views (`gtap::View`, `&[T]`) or atomics (`gtap::AtomicView`); an \
-            exclusive view (`ViewMut`, `&mut [T]`) would be held by every thread at once"
+            exclusive view (`ViewMut`, `&mut [T]`) would be held by every thread at once: \
+            declare it a `gtap::TeamMut`, of which each thread reaches its own share"
 )]
 pub trait BlockArg {}
 impl<T: Copy + TaskArg> BlockArg for T {}
