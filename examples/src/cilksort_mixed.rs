@@ -156,8 +156,8 @@ pub mod program {
     use gtap::Block;
 
     use super::{
-        Params, is_block_sort, is_thread_leaf, lower_bound, merge_part_block, merge_seq, parts,
-        quarter,
+        Params, is_block_sort, is_thread_leaf, lower_bound, merge_buf, merge_seq, parts, quarter,
+        share,
     };
     use crate::buf::Buf;
     use crate::cilksort::merge_is_leaf;
@@ -234,7 +234,8 @@ pub mod program {
     }
 
     /// Part `part` of `parts` of the merge of `src[lo..mid]` and `src[mid..hi]` into
-    /// `dst[lo..hi]`, by the whole block.
+    /// `dst[lo..hi]`, by the whole block: each thread merges its own equal share of the
+    /// part's outputs.
     #[gtap::task(block)]
     #[allow(clippy::too_many_arguments)]
     pub fn merge_block(
@@ -247,7 +248,9 @@ pub mod program {
         part: u32,
         parts: u32,
     ) {
-        merge_part_block(b, src, dst, lo, mid, hi, part, parts);
+        let (p0, p1) = share(hi - lo, part as usize, parts as usize);
+        let (t0, t1) = share(p1 - p0, b.index() as usize, b.size() as usize);
+        merge_buf(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
     }
 
     /// Merges the sorted runs `x[xl..xh]` and `y[yl..yh]` into `out[ol..]` with thread
@@ -294,25 +297,6 @@ pub fn merge_buf(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: usi
     // owns outputs `from..to` of `dst`.
     let (run, out) = unsafe { (src.read(lo, hi), dst.slice(lo + from, lo + to)) };
     merge_range(run, mid - lo, from, out);
-}
-
-/// Part `part` of `parts` of the merge of `src[lo..mid]` and `src[mid..hi]` into
-/// `dst[lo..hi]`, by every thread of the block: each merges its own equal share of the
-/// part's outputs.
-#[allow(clippy::too_many_arguments)]
-pub fn merge_part_block(
-    b: Block,
-    src: Buf,
-    dst: Buf,
-    lo: usize,
-    mid: usize,
-    hi: usize,
-    part: u32,
-    parts: u32,
-) {
-    let (p0, p1) = share(hi - lo, part as usize, parts as usize);
-    let (t0, t1) = share(p1 - p0, b.index() as usize, b.size() as usize);
-    merge_buf(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
 }
 
 /// Sorts `data[lo..lo + n]` on one thread.
