@@ -159,8 +159,6 @@ fn mixed(
     let n = input.len();
     let name = algo.name();
     let base = rt.config().clone();
-    rt.set_config(base.clone().block(a.team))
-        .unwrap_or_else(|e| panic!("{name} (mixed): blocks of {} threads: {e}", a.team));
     let gpu = rt.gpu().clone();
     let mut data = upload(&gpu, input);
     let tmp = upload(&gpu, &vec![0u32; n]);
@@ -198,7 +196,12 @@ fn mixed(
         .flat_map(|p| scratches.iter().map(move |s| (*p, s)))
     {
         rt.set_config(base.clone().block(a.team).block_scratch(scratch))
-            .unwrap_or_else(|e| panic!("{name} (mixed): {scratch} bytes of block scratch: {e}"));
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{name} (mixed): blocks of {} threads, {scratch} bytes of scratch: {e}",
+                    a.team
+                )
+            });
         let (variant, cutoff) = match params {
             MixedParams::Merge(p) => (
                 format!("mixed: block merges (merge path), teams of {}", a.team),
@@ -221,19 +224,21 @@ fn mixed(
         h.measure(key.pinned(a.pinned).queues(1), || {
             let (e2e, s) = timed(|| {
                 upload_into(&gpu, src, &mut data);
-                // SAFETY: both device buffers hold `n` u32s and outlive the run.
-                let (d, t) = unsafe {
-                    (
-                        Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                        Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                    )
-                };
                 let r = match params {
                     MixedParams::Merge(p) => {
                         let (x, y) = (gpu_view(&gpu, &data, n), gpu_view(&gpu, &tmp, n));
                         rt.run(mergesort_mixed::program::sort(x, y, false, p))
                     }
-                    MixedParams::Cilk(p) => rt.run(cilksort_mixed::program::sort(d, t, 0, n, p)),
+                    MixedParams::Cilk(p) => {
+                        // SAFETY: both device buffers hold `n` u32s and outlive the run.
+                        let (d, t) = unsafe {
+                            (
+                                Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
+                                Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
+                            )
+                        };
+                        rt.run(cilksort_mixed::program::sort(d, t, 0, n, p))
+                    }
                 };
                 let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));
                 download_into(&gpu, &data, out);

@@ -29,7 +29,7 @@
 use gtap::Block;
 
 use crate::buf::Buf;
-use crate::cilksort_mixed::merge_buf;
+use crate::cilksort_mixed::{merge_buf, merge_passes};
 use crate::mergesort_mixed::{merge_path, share};
 
 /// Keys each thread sorts in registers; a tile is `ITEMS x threads` keys.
@@ -45,17 +45,12 @@ pub fn fits(threads: usize, scratch: usize) -> bool {
     scratch >= scratch_bytes(threads)
 }
 
-/// The merge passes through global memory that turn `runs` sorted runs into one.
-pub fn global_passes(runs: usize) -> u32 {
-    runs.max(1).next_power_of_two().trailing_zeros()
-}
-
 /// Sorts the chunk `data[lo..lo + n]` with every thread of the block (all must call it, with
 /// the same arguments), `tmp[lo..lo + n]` as the other buffer. The block owns both ranges,
 /// and has [`scratch_bytes`] of scratch.
 pub fn sort_chunk(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
     let tile = ITEMS * b.size() as usize;
-    let passes = global_passes(n.div_ceil(tile));
+    let passes = merge_passes(n.div_ceil(tile));
     // The tiles go where an even number of passes is left, so that the last one writes
     // `data`.
     let (first, other) = if passes.is_multiple_of(2) {
@@ -217,7 +212,7 @@ mod tests {
 
     #[test]
     fn passes_cover_the_runs() {
-        let got: Vec<u32> = [0, 1, 2, 3, 4, 5, 12, 16, 17].map(global_passes).to_vec();
+        let got: Vec<u32> = [0, 1, 2, 3, 4, 5, 12, 16, 17].map(merge_passes).to_vec();
         assert_eq!(got, [0, 0, 1, 2, 2, 3, 4, 4, 5]);
     }
 

@@ -305,9 +305,10 @@ pub fn sort_leaf(data: Buf, lo: usize, n: usize) {
     unsafe { data.slice(lo, lo + n) }.sort_unstable();
 }
 
-/// The merge passes of a block sort on `threads` threads: `ceil(log2 threads)`.
-pub fn merge_passes(threads: usize) -> u32 {
-    threads.max(1).next_power_of_two().trailing_zeros()
+/// The pairwise merge passes that turn `runs` sorted runs into one, `ceil(log2 runs)`: a block
+/// sort's passes over its threads' shares, or ([`crate::block_sort`]) over its tiles.
+pub fn merge_passes(runs: usize) -> u32 {
+    runs.max(1).next_power_of_two().trailing_zeros()
 }
 
 /// Sorts the chunk `data[lo..lo + n]` with every thread of the block, `tmp[lo..lo + n]` as

@@ -18,6 +18,8 @@
 
 use crate::sorting::merge_into_halves;
 pub use crate::sorting::merge_path;
+/// Share `k` of `of` equal shares of `0..n`, as a block task's threads share a `TeamMut`.
+pub use gtap::device::data::share_of as share;
 
 /// The most block tasks one merge is split into (the program's `max_children`).
 pub const MAX_PARTS: usize = 256;
@@ -127,11 +129,6 @@ pub fn merge_range(run: &[u32], mid: usize, from: usize, out: &mut [u32]) {
     let to = from + out.len();
     let (i0, i1) = (merge_path(a, b, from), merge_path(a, b, to));
     merge_into_halves(&a[i0..i1], &b[from - i0..to - i1], out);
-}
-
-/// Share `k` of `of` equal shares of `0..n`: `[n k / of, n (k + 1) / of)`.
-pub fn share(n: usize, k: usize, of: usize) -> (usize, usize) {
-    (n * k / of, n * (k + 1) / of)
 }
 
 /// Sorts `data` on the calling thread, with the program's algorithm and `tmp` as scratch: the

@@ -16,8 +16,16 @@ pub fn insertion_sort(s: &mut [u32]) {
 /// Merges the sorted `a` and `b` into `out` (`out.len() == a.len() + b.len()`), taking from
 /// `a` on ties.
 pub fn merge_into(a: &[u32], b: &[u32], out: &mut [u32]) {
-    let mut m = Merge::new(a, b);
-    out.iter_mut().for_each(|slot| *slot = m.next());
+    let (mut i, mut j) = (0, 0);
+    for slot in out.iter_mut() {
+        if j >= b.len() || (i < a.len() && a[i] <= b[j]) {
+            *slot = a[i];
+            i += 1;
+        } else {
+            *slot = b[j];
+            j += 1;
+        }
+    }
 }
 
 /// [`merge_into`], run as two halves at once from [`SPLIT_MERGE`] outputs on: where the first
@@ -50,8 +58,8 @@ pub fn merge_into_halves(a: &[u32], b: &[u32], out: &mut [u32]) {
 /// The output length from which [`merge_into_halves`] merges two halves at once.
 pub const SPLIT_MERGE: usize = 32;
 
-/// A merge in progress: the next element of each run held in a register, so that a step
-/// loads one element (the successor of the one it takes).
+/// One half of [`merge_into_halves`] in progress: the next element of each run held in a
+/// register, so that a step loads one element (the successor of the one it takes).
 struct Merge<'a> {
     a: &'a [u32],
     b: &'a [u32],

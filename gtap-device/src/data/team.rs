@@ -108,8 +108,11 @@ pub fn share_of(n: usize, k: usize, of: usize) -> (usize, usize) {
     let of = of.max(1);
     let at = |k: usize| {
         let k = k.min(of);
-        // `n * k / of` in 128 bits: `n` may be near `usize::MAX`.
-        ((n as u128 * k as u128) / of as u128) as usize
+        match n.checked_mul(k) {
+            Some(nk) => nk / of,
+            // In 128 bits where `n * k` does not fit (`n` near `usize::MAX`).
+            None => ((n as u128 * k as u128) / of as u128) as usize,
+        }
     };
     (at(k), at(k + 1))
 }
