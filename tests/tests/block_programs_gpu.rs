@@ -15,8 +15,12 @@ use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
 use gtap_examples::graph::{Csr, kronecker};
 use gtap_examples::spmv::Spmv;
 use gtap_examples::{tree, tree_block};
-use gtap_host::Gpu;
+use gtap_host::cudarc::driver::{LaunchConfig, PushKernelArg};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
+use gtap_host::{Gpu, GpuError};
+
+/// The test crate's own kernels (`smem_fill`).
+const TEST_PTX: &str = gtap::include_ptx!();
 
 /// Block shapes every program is checked on: one warp per block alone, a few blocks of two
 /// warps, wide blocks, and every resident block of the default size.
@@ -177,8 +181,47 @@ fn block_trees_match_the_thread_trees() {
     }
 }
 
+/// Fills the dynamic shared memory of every block slot of every SM with `value` (48 KiB per
+/// block, the most a launch gets without opting in, many blocks per SM).
+fn poison_shared_memory(gpu: &Gpu, value: u32) -> Result<(), GpuError> {
+    let module = gpu.load(TEST_PTX)?;
+    let kernel = module.kernel("smem_fill")?;
+    let mut args = gpu.stream().launch_builder(kernel.function());
+    args.arg(&value);
+    let cfg = LaunchConfig {
+        grid_dim: (gpu.props().sm_count * 32, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 48 * 1024,
+    };
+    // SAFETY: `smem_fill` takes one `u32` and touches only its dynamic shared memory.
+    unsafe { args.launch(cfg) }.map_err(|e| GpuError::launch("smem_fill", e))?;
+    gpu.sync("smem_fill")
+}
+
+/// A block worker's threads read the runtime's state in shared memory (the copy of the
+/// control block) only after its leader wrote it: runs that start on shared memory left full
+/// of ones (every tuning bit set, every count at its maximum) or of zeros (no workers) by the
+/// kernel before complete as on fresh memory.
+fn block_workers_ignore_what_shared_memory_held_before() {
+    let leaked = tree_table();
+    for mut rt in runtimes() {
+        let table = DeviceVec::from_slice(&rt, leaked).unwrap();
+        let host = tree::Work::new(leaked, 16, 16);
+        let want = tree::pruned_reference(0, 12, 0, host);
+        for (round, value) in [u32::MAX, 0, u32::MAX, 0x8000_0001].into_iter().enumerate() {
+            poison_shared_memory(rt.gpu(), value).unwrap_or_else(|e| panic!("{e}"));
+            let work = tree::Work::from_view(table.view(), 16, 16);
+            let got = rt.run(tree_block::pruned_block::node(0, 12, 0, work));
+            let what = format!("round {round}, shared memory of {value:#x}, {:?}", rt.config());
+            let (got, _) = got.unwrap_or_else(|e| panic!("pruned block tree, {what}: {e}"));
+            assert_eq!(got, want, "pruned block tree, {what}");
+        }
+    }
+}
+
 gtap_host::gpu_test_main!(
     bfs_matches_the_sequential_search,
     spmv_matches_the_reference,
     block_trees_match_the_thread_trees,
+    block_workers_ignore_what_shared_memory_held_before,
 );

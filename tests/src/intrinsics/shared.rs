@@ -59,3 +59,23 @@ roundtrip! {
     smem_roundtrip_u32: u32, word;
     smem_roundtrip_u64: u64, dword;
 }
+
+/// Fills the block's dynamic shared memory with `value`, so that the next kernel on the SM
+/// starts with it there (shared memory is not cleared between kernels). The runtime tests
+/// launch it before a block program to show that no thread reads the runtime's shared state
+/// before the thread that writes it has.
+///
+/// # Safety
+/// Any launch shape; the kernel touches only its own dynamic shared memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn smem_fill(value: u32) {
+    let smem = dynamic_shared_memory::<u32>();
+    let n = dynamic_shared_memory_len::<u32>() as u32;
+    let (t, nt) = (thread_id_in_block(), threads_per_block());
+    let mut k = t;
+    while k < n {
+        // SAFETY: `k < n`, the buffer's length in words; each word is written by one thread.
+        unsafe { core::ptr::write_volatile(smem.add(k as usize), value) };
+        k += nt;
+    }
+}

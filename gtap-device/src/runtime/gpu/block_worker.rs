@@ -140,6 +140,12 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
     let Some((w, bs)) = (unsafe { enter::<P>(run, tid == 0) }) else {
         return;
     };
+    // The leader wrote the shared copy of the control block in `enter`; every other thread
+    // reads it below, so it must wait for that write (shared memory starts with whatever the
+    // SM's previous block left there, and a stale `num_warps` of 0 traps `roots_built`).
+    // SAFETY: `enter` returned `Some` to every thread of the block or to none (its checks
+    // read only the control block), so every thread reaches this barrier.
+    unsafe { sync_threads() };
     let check_uniform = w.run().tuning & tuning::CHECK_UNIFORM != 0;
     let mut l = BlockLoop::new(w.warp, w.run());
     // SAFETY: a field of the control block, which lives for the kernel.
