@@ -212,7 +212,10 @@ fn block_workers_ignore_what_shared_memory_held_before() {
             poison_shared_memory(rt.gpu(), value).unwrap_or_else(|e| panic!("{e}"));
             let work = tree::Work::from_view(table.view(), 16, 16);
             let got = rt.run(tree_block::pruned_block::node(0, 12, 0, work));
-            let what = format!("round {round}, shared memory of {value:#x}, {:?}", rt.config());
+            let what = format!(
+                "round {round}, shared memory of {value:#x}, {:?}",
+                rt.config()
+            );
             let (got, _) = got.unwrap_or_else(|e| panic!("pruned block tree, {what}: {e}"));
             assert_eq!(got, want, "pruned block tree, {what}");
         }

@@ -136,17 +136,26 @@ fn with_queues<'a>(
             // running them: more live records and queue entries than depth-first order
             // (one warp alone holds most of the tree).
             // Sized per warp so that a grid of few warps has room for most of the tree (2^21
-            // records in all), and a large grid at least 16384 per warp.
+            // records in all) in its slabs; a large grid keeps the default slabs and borrows
+            // from the device-wide reserve (slabs of 16384 records on the default grid took
+            // 6 GB a runtime, more than an 80 GB GPU had left beside the binary's other
+            // tests), with at least 16384 queue entries per warp.
             let warps = config
                 .launch()
                 .grid()
                 .map_or(u32::MAX, |g| g * config.launch().block() / 32);
-            let room = ((1u32 << 21) / warps).next_power_of_two().max(16384);
+            let room = ((1u32 << 21) / warps).next_power_of_two();
             let config = config
                 .clone()
                 .num_queues(queues)
                 .tasks_per_warp(config.launch().tasks_per_warp().max(room))
-                .queue_capacity(config.limits().queue_capacity().max(room).min(1 << 24));
+                .queue_capacity(
+                    config
+                        .limits()
+                        .queue_capacity()
+                        .max(room.max(16384))
+                        .min(1 << 24),
+                );
             common::runtime(common::examples_ptx(&config), config).map(|rt| (rt, queues, epaq))
         })
 }

@@ -325,6 +325,10 @@ fn table() -> Vec<Expect> {
                 .operands(&["%dynamic_smem_size", "gpu_launch_sized_workgroup_mem"]),
         );
     }
+    rows.push(
+        Expect::new("smem_fill", &["st.volatile.shared.b32"])
+            .operands(&["%dynamic_smem_size", "gpu_launch_sized_workgroup_mem"]),
+    );
     rows.push(Expect::new("trap_now", &["trap"]));
     rows
 }
