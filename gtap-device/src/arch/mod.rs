@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | 1 | `raw` | one `#[inline(always)]` wrapper per PTX instruction, named after it (`atom_acq_rel_gpu_add_u32` is `atom.acq_rel.gpu.add.u32`) | `unsafe fn` where the instruction has a precondition |
 //! | 2 | [`order`], [`ops`] | scopes and orderings as marker types; atomics, loads, stores and fences generic over them, each monomorphising to one layer-1 instruction | `unsafe fn` on raw pointers |
-//! | 3 | [`atomic`], [`index`], `warp`, `barrier`, `time`, `shared` | typed API: [`DeviceAtomic<T, S>`](atomic::DeviceAtomic) with safe operations, indices, warp collectives over typed values, barriers, timers, dynamic shared memory | safe where the ISA allows it; collectives stay `unsafe` (convergence) |
+//! | 3 | [`atomic`], [`index`], `warp`, `barrier`, `time`, `shared`, [`copy`] | typed API: [`DeviceAtomic<T, S>`](atomic::DeviceAtomic) with safe operations, indices, warp collectives over typed values, barriers, timers, dynamic shared memory, copies in whole words | safe where the ISA allows it; collectives stay `unsafe` (convergence) |
 //!
 //! Why inline PTX instead of `core::sync::atomic` or LLVM's NVVM intrinsics: today's NVPTX
 //! backend drops the ordering of atomic read-modify-writes and gives loads, stores and
@@ -26,6 +26,7 @@
 //! thread scheduling; `nanosleep`), the builder's default target.
 
 pub mod atomic;
+pub mod copy;
 pub mod index;
 pub mod ops;
 pub mod order;

@@ -51,6 +51,7 @@ use super::sched::WorkStealing;
 use super::warp::{WarpCtx, WarpShared};
 use super::worker::{init_worker, layout_matches, quiescent};
 use crate::arch::barrier::sync_threads;
+use crate::arch::copy::{copy_words, read_words};
 use crate::arch::index::{block_idx_x, thread_idx_x};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
@@ -227,7 +228,7 @@ impl BlockLoop {
 unsafe fn enter<P: Program>(run: *mut GpuRun, leader: bool) -> Option<(WarpCtx, *mut BlockShared)> {
     let worker = block_idx_x();
     // SAFETY: the control block lives for the kernel (contract).
-    let cfg = unsafe { *run };
+    let cfg = unsafe { read_words(run) };
     super::panic::set_sink(cfg.panic_report);
     if worker >= cfg.num_warps {
         return None;
@@ -340,7 +341,7 @@ unsafe fn step<P: Program>(
     if step == Step::Wait {
         if leader {
             // SAFETY: every thread has resumed: nobody reads the record's frame now.
-            unsafe { frame.copy_from_nonoverlapping(copy.as_ptr(), 1) };
+            unsafe { copy_words(frame, copy.as_ptr()) };
         }
         // SAFETY: uniform branch (the step is uniform, checked above).
         if check_uniform && !unsafe { frames_agree::<P>(w, words, leader, frame, &copy) } {
@@ -407,7 +408,7 @@ pub(super) unsafe fn resume_copy<P: Program>(
 ) -> (Step, Ctx) {
     // SAFETY: bitwise copies of a live frame; only the leader's is written back, the others
     // forgotten (block tasks hold nothing with drop glue across a taskwait).
-    unsafe { copy.as_mut_ptr().copy_from_nonoverlapping(frame, 1) };
+    unsafe { copy_words(copy.as_mut_ptr(), frame) };
     let result_slot = if tid == 0 {
         // SAFETY: the record is live.
         unsafe { Record::result_slot(w.record::<P::Task>(id)) }

@@ -48,6 +48,7 @@ use super::worker::{
     LoopState, enter, finish, publish_round, round, stop_requested, thread_queues,
 };
 use crate::arch::barrier::sync_threads;
+use crate::arch::copy::copy_words;
 use crate::arch::index::{block_idx_x, lane_id, thread_idx_x, warp_id, warps_per_block};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
@@ -466,7 +467,7 @@ unsafe fn block_step<P: Program>(
             if leader {
                 // SAFETY: every thread has resumed; nobody reads the record's frame now, and no
                 // child of this step is published before the barrier below.
-                unsafe { frame.copy_from_nonoverlapping(copy.as_ptr(), 1) };
+                unsafe { copy_words(frame, copy.as_ptr()) };
             }
             if check_uniform {
                 // SAFETY: a uniform branch; the write-back above comes first.

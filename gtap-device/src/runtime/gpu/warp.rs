@@ -11,6 +11,7 @@ use core::mem::size_of;
 use super::layout::{
     ErrorWords, GpuRun, KernelError, MAX_QUEUES, STOP_ABORT, TaskCounts, WarpStats,
 };
+use crate::arch::copy::{copy_words, zero_words};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::runtime::RunError;
@@ -570,24 +571,14 @@ impl WarpCtx {
 /// Lane 0, at the start of the kernel: the warp's empty state and its copy of the run's
 /// configuration `cfg`. The warp then builds its roots, if any (see `worker::init_worker`).
 pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
-    *sh = WarpShared {
-        cfg: *cfg,
-        stats: WarpStats::default(),
-        started_ns: crate::arch::time::global_timer_ns(),
-        tail: [0; MAX_QUEUES as usize],
-        private: [0; MAX_QUEUES as usize],
-        staged: [0; MAX_QUEUES as usize],
-        room: [0; MAX_QUEUES as usize],
-        head: [0; MAX_QUEUES as usize],
-        stage_base: [0; MAX_QUEUES as usize],
-        alloc_taken: 0,
-        sp: 0,
-        fresh: 0,
-        win_next: [0; 2],
-        win_left: [0; 2],
-        freed_n: 0,
-        remote_skip: 0,
-        freed: [0; FREED_CAP],
-    };
+    // The empty state is all zeros (no tasks, counts and positions at 0), written word by
+    // word: a struct literal stored into shared memory is a byte-by-byte copy on the GPU.
+    // SAFETY: `sh` is a whole `WarpShared` (a `&mut`), for which zero bytes are valid: it
+    // holds integers and arrays of them only.
+    unsafe {
+        zero_words(sh);
+        copy_words(&mut sh.cfg, cfg);
+    }
+    sh.started_ns = crate::arch::time::global_timer_ns();
     let _ = warp;
 }

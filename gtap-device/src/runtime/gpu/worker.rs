@@ -17,6 +17,7 @@ use super::profile::Hooks;
 use super::sched::Scheduler;
 use super::take::{Batch, Stolen, broadcast, finish_steal, take_batch};
 use super::warp::{self, WarpCtx, WarpShared};
+use crate::arch::copy::read_words;
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
 use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::{global_timer_ns, nanosleep};
@@ -157,7 +158,7 @@ pub(super) unsafe fn enter<P: Program>(
 ) -> Option<WarpCtx> {
     let warp = global_warp_id();
     // SAFETY: the control block lives for the kernel (contract).
-    let cfg = unsafe { *run };
+    let cfg = unsafe { read_words(run) };
     super::panic::set_sink(cfg.panic_report);
     if warp >= cfg.num_warps {
         return None;
