@@ -19,8 +19,8 @@
 //!
 //! Everything except the plain types ([`order`], [`index::Dim3`], [`atomic::DeviceAtomic`],
 //! [`ops::AtomicInt`] and [`ops::fence`]) and the word copies ([`copy`]), which also work on
-//! the host, exists only on `nvptx64`; so do the modules named without links here (build the docs with
-//! `--target nvptx64-nvidia-cuda` to see them).
+//! the host, exists only on `nvptx64`; so do the modules named without links here (build
+//! the docs with `--target nvptx64-nvidia-cuda` to see them).
 //!
 //! All of it targets `sm_70` and PTX ISA 6.3 or later (Volta's memory model and independent
 //! thread scheduling; `nanosleep`), the builder's default target.
