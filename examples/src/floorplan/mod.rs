@@ -244,14 +244,12 @@ pub mod program {
                     best.fetch_min::<Relaxed>(area);
                 } else {
                     let next = id + 1;
-                    spawn!(add_cell(
-                        cells,
-                        next,
-                        Some(r),
-                        (board, footprint),
-                        best,
-                        nodes
-                    ));
+                    // Always a task, as knapsack's (see its module): how much a placement
+                    // leads to is set by the pruning, which the granularity policy cannot see.
+                    spawn!(
+                        task,
+                        add_cell(cells, next, Some(r), (board, footprint), best, nodes)
+                    );
                 }
             }
         }

@@ -137,11 +137,15 @@ pub mod program {
         if bound(next, capacity, value) < u64::from(best.load::<Relaxed>()) {
             return Found::leaf(0);
         }
+        // Always tasks (`task`): the granularity policy's inline call would search the whole
+        // subtree on this one thread, depth first, with no other thread to find the packings
+        // that prune it; here a subtree's size is set by the bound, not by its depth, so the
+        // policy cannot tell a small one from a huge one.
         let children = slots!(Found; 2);
-        spawn!(into children, search(rest, capacity, value, best));
+        spawn!(into children, task, search(rest, capacity, value, best));
         if next.weight <= capacity {
             let (c, v) = (capacity - next.weight, value + next.value);
-            spawn!(into children, search(rest, c, v, best));
+            spawn!(into children, task, search(rest, c, v, best));
         }
         taskwait!();
         children.iter().fold(Found::leaf(0), Found::with)
