@@ -118,10 +118,9 @@ fn fib_with_a_cutoff_is_correct_with_one_and_three_queues() {
 const NQUEENS_EPAQ: [(u32, u32); 3] = [(1, 0), (2, 1), (3, 2)];
 const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
 
-/// The runtimes of `config` with each of `pairs`' queue counts (the global-queue ablation
-/// has one queue only), or none without a GPU.
-/// A runtime per (queues, EPAQ classifier) pair, made as the caller takes it: one runtime's
-/// records and queues at a time, so that its test has the GPU's memory to itself.
+/// A runtime of `config` per (queues, EPAQ classifier) pair of `pairs` (the global-queue
+/// ablation has one queue only), or none without a GPU; each made as the caller takes it, so
+/// that one runtime's records and queues at a time hold the GPU's memory.
 fn with_queues<'a>(
     config: &'a GpuConfig,
     pairs: &'a [(u32, u32)],
