@@ -116,13 +116,17 @@ pub struct GpuArgs {
     #[arg(long, global = true)]
     pub no_auto_granularity: bool,
     /// The granularity policy: spawns nearer the root than this depth are always tasks
-    /// [default: ceil(log2(warps * 32)) + 2].
+    /// [default: ceil(log2(warps * 32)) + 5].
     #[arg(long, global = true, value_name = "DEPTH")]
     pub inline_min_depth: Option<u32>,
     /// The granularity policy: past --inline-min-depth, a spawn runs inline while the warp's
     /// queue holds at least this many tasks [default: 32].
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_min_queued: Option<u32>,
+    /// The granularity policy: a warp whose inline calls take longer than this many of its
+    /// ordinary rounds inlines from a level deeper; 0: never [default: 2].
+    #[arg(long, global = true, value_name = "ROUNDS")]
+    pub inline_backoff_ratio: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
     /// inline [default: 16384].
     #[arg(long, global = true, value_name = "BYTES")]
@@ -250,6 +254,9 @@ impl GpuArgs {
         }
         if let Some(q) = self.inline_min_queued {
             c = c.inline_min_queued(q);
+        }
+        if let Some(r) = self.inline_backoff_ratio {
+            c = c.inline_backoff_ratio(r);
         }
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);

@@ -56,6 +56,30 @@ pub(crate) unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     }
 }
 
+/// Runs `call`, the sequential version of a child that [`run_inline`] said to run inline,
+/// and tells the backend how long it took (the GPU's policy weighs a warp's inline calls
+/// against its rounds; the CPU's does not time them).
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub(crate) unsafe fn inline_call<R>(ctx: *mut Ctx, call: impl FnOnce() -> R) -> R {
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = ctx;
+        call()
+    }
+    #[cfg(target_arch = "nvptx64")]
+    {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { crate::runtime::gpu::inline_clock(ctx, true) };
+        let r = call();
+        // SAFETY: forwarded from this function's contract.
+        unsafe { crate::runtime::gpu::inline_clock(ctx, false) };
+        r
+    }
+}
+
 /// `spawn!(into hs, ..)` found all `capacity` slots of `hs` taken while spawning `task_name`:
 /// stops the run with an error. The running task goes on until its next taskwait, where it
 /// suspends for good.

@@ -14,6 +14,19 @@
 //! the worker is close to running out of records or queue entries, which turns what would
 //! be a `PoolExhausted` or `QueueFull` error into sequential work.
 //!
+//! Inlining pays only where a subtree is cheap to run: it saves a task's fixed cost per
+//! node, and on a GPU it costs the spawning lane's warp the whole subtree's time, since the
+//! warp's other lanes wait for it at the round's end. Depth alone cannot tell: a program
+//! with a hand-written cutoff, or with nodes that carry work of their own, has subtrees at
+//! the same depth that take far longer. So a GPU warp times its inline calls against its
+//! ordinary rounds (those without one) and, when its inline calls run longer than
+//! `backoff_ratio` ordinary rounds, moves its own inline depth a level down the tree
+//! ([`adjust_backoff`]). Where subtrees shrink with depth this finds the depth at which they
+//! cost a round or two; where they do not (a hand-written cutoff's leaves are never
+//! inline, so the smallest inline call is two leaves) the warp goes on moving down, and
+//! inlines less and less. The CPU runs one task per thread, with no warp to hold up, and
+//! does not back off.
+//!
 //! The decision is [`run_inline`], one function for both backends, over what each backend
 //! sees cheaply at a spawn ([`SpawnView`]: its own queue, its free records, the child's
 //! depth); the settings ([`Granularity`]) come from the host's configuration (the GPU's
@@ -36,6 +49,9 @@ pub struct Granularity {
     /// queue room for at most this many more entries: the margin by which the policy keeps
     /// a run clear of `PoolExhausted` and `QueueFull`.
     pub reserve: u32,
+    /// A GPU warp whose inline calls take more than this many of its ordinary rounds
+    /// inlines from one level deeper ([`adjust_backoff`]). Zero: never.
+    pub backoff_ratio: u32,
 }
 
 impl Granularity {
@@ -45,6 +61,7 @@ impl Granularity {
         min_depth: 0,
         min_queued: 0,
         reserve: 0,
+        backoff_ratio: 0,
     };
 }
 
@@ -60,6 +77,9 @@ pub struct SpawnView {
     pub free_records: u32,
     /// Entries the child's queue can still take.
     pub queue_room: u32,
+    /// Levels past `min_depth` from which the spawning worker inlines now
+    /// ([`adjust_backoff`]; zero on the CPU).
+    pub backoff: u32,
 }
 
 /// Whether the spawn `view` describes runs inline (the child's sequential version, now)
@@ -70,8 +90,36 @@ pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
         return false;
     }
     let short = view.free_records <= policy.reserve || view.queue_room <= policy.reserve;
-    let busy = view.depth >= policy.min_depth && view.queued >= policy.min_queued;
-    short || busy
+    let deep = view.depth >= policy.min_depth.saturating_add(view.backoff);
+    short || (deep && view.queued >= policy.min_queued)
+}
+
+/// The most levels a worker backs off: past any tree a task runtime can hold.
+pub const MAX_BACKOFF: u32 = 1 << 16;
+
+/// A worker's new back-off after a round whose inline calls took `inline_cycles` on average,
+/// where its ordinary rounds (without inline calls) take `round_cycles`: one level more if
+/// the calls took more than `backoff_ratio` rounds, one level less (not below 0) if they
+/// took less than a quarter of that, else the same. The band between keeps a warp whose
+/// calls cost about the ratio from stepping back and forth at every round.
+#[inline(always)]
+pub fn adjust_backoff(
+    policy: &Granularity,
+    backoff: u32,
+    inline_cycles: u64,
+    round_cycles: u64,
+) -> u32 {
+    if policy.backoff_ratio == 0 {
+        return 0;
+    }
+    let limit = round_cycles.saturating_mul(u64::from(policy.backoff_ratio));
+    if inline_cycles > limit {
+        (backoff + 1).min(MAX_BACKOFF)
+    } else if inline_cycles.saturating_mul(4) < limit {
+        backoff.saturating_sub(1)
+    } else {
+        backoff
+    }
 }
 
 /// `ceil(log2(n))`, 0 for `n <= 1`: the depth at which a binary tree has `n` nodes at one
@@ -94,6 +142,7 @@ mod tests {
         min_depth: 4,
         min_queued: 8,
         reserve: 16,
+        backoff_ratio: 0,
     };
 
     fn view(depth: u32, queued: u32) -> SpawnView {
@@ -102,6 +151,7 @@ mod tests {
             queued,
             free_records: 1000,
             queue_room: 1000,
+            backoff: 0,
         }
     }
 
@@ -112,6 +162,7 @@ mod tests {
             queued: 100,
             free_records: 0,
             queue_room: 0,
+            backoff: 0,
         };
         assert!(!run_inline(&Granularity::OFF, v));
     }
@@ -135,6 +186,39 @@ mod tests {
         };
         assert!(run_inline(&ON, records));
         assert!(run_inline(&ON, room));
+    }
+
+    #[test]
+    fn a_backed_off_worker_inlines_from_deeper_unless_short_of_memory() {
+        let at = |depth, backoff| SpawnView {
+            backoff,
+            ..view(depth, 1000)
+        };
+        assert!(run_inline(&ON, at(4, 0)));
+        assert!(!run_inline(&ON, at(4, 1)), "backed off a level");
+        assert!(run_inline(&ON, at(5, 1)));
+        assert!(!run_inline(&ON, at(60_000, MAX_BACKOFF)), "past any tree");
+        let short = SpawnView {
+            free_records: 1,
+            ..at(0, MAX_BACKOFF)
+        };
+        assert!(run_inline(&ON, short), "memory short");
+    }
+
+    #[test]
+    fn inline_calls_longer_than_the_ratio_of_rounds_back_off_a_level() {
+        let p = Granularity {
+            backoff_ratio: 4,
+            ..ON
+        };
+        // Rounds of 100 cycles: more than 400 backs off, under 100 comes back.
+        assert_eq!(adjust_backoff(&p, 2, 401, 100), 3);
+        assert_eq!(adjust_backoff(&p, 2, 400, 100), 2);
+        assert_eq!(adjust_backoff(&p, 2, 100, 100), 2);
+        assert_eq!(adjust_backoff(&p, 2, 99, 100), 1);
+        assert_eq!(adjust_backoff(&p, 0, 0, 100), 0);
+        assert_eq!(adjust_backoff(&p, MAX_BACKOFF, u64::MAX, 1), MAX_BACKOFF);
+        assert_eq!(adjust_backoff(&ON, 7, u64::MAX, 1), 0, "ratio 0: never");
     }
 
     #[test]

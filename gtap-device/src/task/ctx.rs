@@ -96,9 +96,10 @@ pub unsafe fn spawn<'a, 'c, P: Program, R>(
 ) -> Pending<'a, 'c, R> {
     // SAFETY: forwarded from this function's contract.
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
+        let args = call.into_args();
         // SAFETY: the slot holds `R`, the called task's result type; nothing reads it before
-        // the taskwait (contract), as if a child had written it.
-        unsafe { P::run_seq(call.into_args(), slot.as_ptr().cast()) };
+        // the taskwait (contract), as if a child had written it. `ctx` as in the contract.
+        unsafe { crate::backend::inline_call(ctx, || P::run_seq(args, slot.as_ptr().cast())) };
     } else {
         let task = call.into_task();
         // SAFETY: forwarded from this function's contract.
@@ -118,7 +119,8 @@ pub unsafe fn spawn_detached<'g, P: Program, R>(ctx: *mut Ctx, call: Call<'g, P,
     // SAFETY: forwarded from this function's contract.
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
         // The result is dropped, as a detached child's is.
-        let _ = call.__run_seq();
+        // SAFETY: `ctx` as in this function's contract.
+        let _ = unsafe { crate::backend::inline_call(ctx, || call.__run_seq()) };
         return;
     }
     let task = call.into_task();
@@ -145,8 +147,12 @@ pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
         && call.may_inline()
         && unsafe { crate::backend::run_inline::<P>(ctx, queue) };
     match next {
-        // SAFETY: a slot of `R` just handed out, read only after the taskwait.
-        Some(slot) if inline => unsafe { P::run_seq(call.into_args(), slot.cast()) },
+        // SAFETY: a slot of `R` just handed out, read only after the taskwait; `ctx` as in
+        // this function's contract.
+        Some(slot) if inline => unsafe {
+            let args = call.into_args();
+            crate::backend::inline_call(ctx, || P::run_seq(args, slot.cast()))
+        },
         // SAFETY: forwarded from this function's contract.
         Some(slot) => unsafe {
             crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue)

@@ -218,6 +218,7 @@ impl CpuRuntime {
             min_depth: ceil_log2(threads) + 4,
             min_queued: 4,
             reserve: (smaller / 4).min(64),
+            backoff_ratio: 0,
         }
     }
 

@@ -167,6 +167,7 @@ pub struct GpuTuning {
     pub(crate) scheduler: Scheduler,
     pub(crate) inline_min_depth: Option<u32>,
     pub(crate) inline_min_queued: u32,
+    pub(crate) inline_backoff_ratio: u32,
 }
 
 impl GpuTuning {
@@ -251,6 +252,16 @@ impl GpuTuning {
     pub fn inline_min_queued(&self) -> u32 {
         self.inline_min_queued
     }
+
+    /// The granularity policy: a warp whose inline calls take longer than this many of its
+    /// ordinary rounds (those without one) inlines from a level deeper, and comes back a
+    /// level when they take under a quarter of that (default 4; 0: never). Depth alone
+    /// cannot tell a subtree's cost: in a program with a hand-written cutoff, or with nodes
+    /// that carry work of their own, a subtree at the same depth takes far longer, and one
+    /// lane running it holds up its warp.
+    pub fn inline_backoff_ratio(&self) -> u32 {
+        self.inline_backoff_ratio
+    }
 }
 
 /// The most scratch bytes per block [`GpuConfig::block_scratch`] accepts (the largest shared
@@ -318,6 +329,7 @@ impl Default for GpuConfig {
                 scheduler: Scheduler::WorkStealing,
                 inline_min_depth: None,
                 inline_min_queued: 32,
+                inline_backoff_ratio: 2,
             },
         }
     }
@@ -479,6 +491,13 @@ impl GpuConfig {
     /// ([`GpuTuning::inline_min_depth`], default derived from the launch).
     pub fn inline_min_depth(mut self, depth: u32) -> Self {
         self.tuning.inline_min_depth = Some(depth);
+        self
+    }
+
+    /// Sets how many ordinary rounds a warp's inline calls may take before it inlines from a
+    /// level deeper ([`GpuTuning::inline_backoff_ratio`], default 4; 0: never).
+    pub fn inline_backoff_ratio(mut self, rounds: u32) -> Self {
+        self.tuning.inline_backoff_ratio = rounds;
         self
     }
 

@@ -128,6 +128,7 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
             .unwrap_or(ceil_log2(lanes) + INLINE_DEPTH_MARGIN),
         min_queued: cfg.tuning.inline_min_queued,
         reserve: (smaller / 4).min(64),
+        backoff_ratio: cfg.tuning.inline_backoff_ratio,
     }
 }
 

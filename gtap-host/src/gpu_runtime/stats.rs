@@ -29,6 +29,14 @@ pub struct GpuStats {
     /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
     /// The tasks a run made are `tasks - 1` (the root was not spawned).
     pub spawns_inlined: u64,
+    /// Cycles the lanes spent in inline calls, over all warps (`%clock64`, SM cycles).
+    pub inline_cycles: u64,
+    /// The average of the warps' ordinary rounds (those without inline calls), in cycles,
+    /// when they left: the yardstick of the policy's back-off
+    /// ([`GpuTuning::inline_backoff_ratio`](super::GpuTuning::inline_backoff_ratio)).
+    pub round_cycles: u64,
+    /// The most levels any warp backed off its inline depth, and how many warps did.
+    pub backoff: (u32, u32),
     /// The most records of its own slab any one warp used.
     pub peak_records_per_warp: u32,
     /// Chunks of the device-wide record reserve that warps borrowed when their slab ran

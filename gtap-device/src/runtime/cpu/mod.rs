@@ -731,6 +731,8 @@ impl<P: Program> Worker<'_, '_, P> {
             free_records: (pool.capacity().saturating_sub(pool.touched()))
                 .saturating_add(self.cache.len() as u32),
             queue_room: self.deque.capacity().saturating_sub(queued),
+            // One task per thread: no warp for an inline call to hold up.
+            backoff: 0,
         };
         let inline = granularity::run_inline(policy, view);
         self.stats.spawns_inlined += u64::from(inline);

@@ -5,8 +5,10 @@
 use super::layout::{NONE, tuning};
 use super::sched::Scheduler;
 use super::warp::{FREED_CAP, WarpCtx};
+use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
+use crate::runtime::granularity::adjust_backoff;
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
 use crate::runtime::sync::Ordering;
@@ -19,6 +21,9 @@ pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
     let sh = unsafe { w.lane0() };
     sh.alloc_taken = 0;
     sh.freed_n = 0;
+    if run.granularity.on != 0 {
+        sh.run_started = clock64();
+    }
     for q in 0..run.num_queues as usize {
         sh.staged[q] = 0;
         // The head seen last time only makes the room smaller than it is (thieves only move
@@ -39,6 +44,54 @@ pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
         }
         sh.room[q] = run.queue_capacity.saturating_sub(used);
         sh.stage_base[q] = sh.tail[q].wrapping_add(sh.private[q]);
+    }
+}
+
+/// How much a round's time moves the warp's average round time (1 / 2^this): enough rounds
+/// that one long leaf or one short resume does not sway it, few enough that it follows the
+/// tree as it changes from spawning nodes to leaves.
+const ROUND_AVERAGE_SHIFT: u32 = 3;
+
+/// Lane 0, after the lanes ran, with the granularity policy on: an ordinary round (no
+/// inline call) moves the warp's average round time towards its own; a round with inline
+/// calls sets the warp's back-off from how long they took against that average
+/// ([`adjust_backoff`]). Rounds with inline calls stay out of the average: they measure the
+/// policy's doing, not the program's tasks.
+pub(super) fn time_round(w: &WarpCtx) {
+    let run = w.run();
+    if run.granularity.on == 0 {
+        return;
+    }
+    // SAFETY: called by lane 0 between rounds (see the callers).
+    let sh = unsafe { w.lane0() };
+    let n = sh.round_inlined;
+    if n == 0 {
+        let took = clock64()
+            .wrapping_sub(sh.run_started)
+            .min(u64::from(u32::MAX)) as u32;
+        sh.round_cycles = average(sh.round_cycles, took);
+        sh.stats.round_cycles = u64::from(sh.round_cycles);
+        return;
+    }
+    let cycles = sh.round_inline_cycles;
+    if sh.round_cycles > 0 {
+        let each = cycles / u64::from(n);
+        sh.backoff = adjust_backoff(&run.granularity, sh.backoff, each, sh.round_cycles.into());
+        sh.stats.backoff = sh.stats.backoff.max(sh.backoff);
+        sh.stats.backoff_warps |= u32::from(sh.backoff > 0);
+    }
+    sh.stats.inlined += u64::from(n);
+    sh.stats.inline_cycles += cycles;
+    (sh.round_inlined, sh.round_inline_cycles) = (0, 0);
+}
+
+/// `avg` moved towards `x` by `1 / 2^ROUND_AVERAGE_SHIFT`; `x` itself when `avg` is 0 (no
+/// sample yet).
+fn average(avg: u32, x: u32) -> u32 {
+    if avg == 0 {
+        x
+    } else {
+        avg - (avg >> ROUND_AVERAGE_SHIFT) + (x >> ROUND_AVERAGE_SHIFT)
     }
 }
 

@@ -3,6 +3,7 @@
 use super::warp::WarpCtx;
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
+use crate::arch::time::clock64;
 use crate::runtime::RunError;
 use crate::runtime::granularity::{self, SpawnView};
 use crate::runtime::record::Record;
@@ -99,12 +100,12 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     }
     let sh = w.sh;
     let q = queue as usize;
-    // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp`, `fresh` and the windows
-    // before this round's barrier and lanes only read them during the round; `staged` and
-    // `alloc_taken` are bumped by lanes during the round, so they are read atomically
-    // (relaxed, `.cta`: a snapshot of this warp's own counters, which orders nothing).
-    // `q < MAX_QUEUES`.
-    let (queued, room, free) = unsafe {
+    // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp`, `fresh`, the windows and
+    // `backoff` before this round's barrier and lanes only read them during the round;
+    // `staged` and `alloc_taken` are bumped by lanes during the round, so they are read
+    // atomically (relaxed, `.cta`: a snapshot of this warp's own counters, which orders
+    // nothing). `q < MAX_QUEUES`.
+    let (queued, room, free, backoff) = unsafe {
         let staged = u32::load::<Cta, Relaxed>(&raw const (*sh).staged[q]);
         let taken = u32::load::<Cta, Relaxed>(&raw const (*sh).alloc_taken);
         let queued = ((*sh).tail[q])
@@ -113,7 +114,8 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
             .wrapping_add(staged);
         let lent = (*sh).win_left[0] + (*sh).win_left[1];
         let free = ((*sh).sp + (run.tasks_per_warp - (*sh).fresh) + lent).saturating_sub(taken);
-        (queued, (*sh).room[q].saturating_sub(staged), free)
+        let room = (*sh).room[q].saturating_sub(staged);
+        (queued, room, free, (*sh).backoff)
     };
     // SAFETY: the running task's own record is live, its header written before it ran.
     let depth = unsafe { Record::depth(w.record::<P::Task>(ctx.record)) } + 1;
@@ -122,14 +124,36 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
         queued,
         free_records: free,
         queue_room: room,
+        backoff,
     };
     let inline = granularity::run_inline(policy, view);
     if inline {
         // SAFETY: a field of this warp's shared state, bumped only atomically by lanes
-        // during a round and read by lane 0 after the warp's loop. Relaxed `.cta`: a count.
-        unsafe { u64::fetch_add::<Cta, Relaxed>(&raw mut (*sh).stats.inlined, 1) };
+        // during a round and read by lane 0 after the round's barrier (`time_round`).
+        // Relaxed `.cta`: a count, which the barrier orders.
+        unsafe { u32::fetch_add::<Cta, Relaxed>(&raw mut (*sh).round_inlined, 1) };
     }
     inline
+}
+
+/// The clock at the start (`start`) or the end of an inline call, into the warp's sum of its
+/// round's inline cycles ([`time_round`](super::close::time_round) weighs them): the start
+/// is subtracted and the end added (wrapping), so that the sum is the calls' cycles once
+/// every call has ended, and no register holds a start across the call.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn inline_clock(ctx: *mut Ctx, start: bool) {
+    let now = clock64();
+    let v = if start { now.wrapping_neg() } else { now };
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
+    // context (contract).
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    // SAFETY: a field of this warp's shared state, changed only atomically by lanes during
+    // a round and read by lane 0 after the round's barrier, when every call has ended.
+    // Relaxed `.cta`: a sum, which the barrier orders.
+    unsafe { u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_cycles, v) };
 }
 
 /// `spawn!(into hs, ..)` with `hs` full: stops the run with an error.

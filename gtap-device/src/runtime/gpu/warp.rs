@@ -42,6 +42,12 @@ pub struct WarpShared {
     pub stats: WarpStats,
     /// `%globaltimer` when the warp started, for the run's timeout (lane 0).
     pub started_ns: u64,
+    /// `%clock64` when the round's tasks started to run, with the granularity policy on
+    /// (lane 0, at the round's start; read by lane 0 after the run).
+    pub run_started: u64,
+    /// Cycles the lanes spent in inline calls this round, together. Bumped by lanes (`.cta`
+    /// atomic), read and reset by lane 0 between rounds.
+    pub round_inline_cycles: u64,
     /// Per queue: logical position one past the newest published entry (the owner end).
     /// Lane 0 writes between rounds; lanes read during a round.
     pub tail: [u32; MAX_QUEUES as usize],
@@ -75,6 +81,15 @@ pub struct WarpShared {
     /// ... and how many records it has left. Lane 0 writes between rounds (`close`); lanes
     /// only read them during a round.
     pub win_left: [u32; 2],
+    /// Spawns the lanes ran inline this round. Bumped by lanes (`.cta` atomic), added to
+    /// `stats.inlined` and reset by lane 0 between rounds.
+    pub round_inlined: u32,
+    /// The running average of how many cycles the warp's ordinary rounds (those without
+    /// inline calls) took to run their tasks. Lane 0 alone, between rounds.
+    pub round_cycles: u32,
+    /// Levels past the policy's `min_depth` from which the warp inlines now
+    /// (`granularity::adjust_backoff`). Lane 0 writes between rounds; lanes read it.
+    pub backoff: u32,
     /// Rounds for which lane 0 leaves the remote free list alone (it found the list empty
     /// not long ago, and the slab has never-used records to spare): see `close_round`.
     pub remote_skip: u32,

@@ -7,7 +7,7 @@
 use core::mem::{align_of, size_of};
 use core::time::Duration;
 
-use super::close::{close_round, copy_freed, open_round, settle_allocator};
+use super::close::{close_round, copy_freed, open_round, settle_allocator, time_round};
 use super::global_queue;
 use super::lanes::run_lanes;
 use super::layout::{
@@ -447,6 +447,7 @@ pub(super) unsafe fn publish_round<P: Program, S: Scheduler>(
     let warp = w.warp;
     let (mut base, mut freed) = (0, 0);
     if lane == 0 {
+        time_round(w);
         let taken;
         (base, freed, taken) = settle_allocator(w);
         if !P::HAS_TASKWAIT {
