@@ -14,7 +14,6 @@ use gtap::host::gpu_runtime::GpuRuntime;
 use gtap::{DeviceVec, PinnedVec, ViewMut};
 
 use crate::device::{download_into, dptr, upload, upload_into};
-use gtap_examples::buf::Buf;
 use gtap_examples::rng::Rng;
 use gtap_examples::{block_sort, cilksort, cilksort_mixed, mergesort, mergesort_mixed};
 use rayon::slice::ParallelSliceMut;
@@ -230,14 +229,8 @@ fn mixed(
                         rt.run(mergesort_mixed::program::sort(x, y, false, p))
                     }
                     MixedParams::Cilk(p) => {
-                        // SAFETY: both device buffers hold `n` u32s and outlive the run.
-                        let (d, t) = unsafe {
-                            (
-                                Buf::from_raw(dptr(&gpu, &data) as *mut u32, n),
-                                Buf::from_raw(dptr(&gpu, &tmp) as *mut u32, n),
-                            )
-                        };
-                        rt.run(cilksort_mixed::program::sort(d, t, 0, n, p))
+                        let (d, t) = (gpu_view(&gpu, &data, n), gpu_view(&gpu, &tmp, n));
+                        rt.run(cilksort_mixed::program::sort(d, t, p))
                     }
                 };
                 let (_, s) = r.unwrap_or_else(|e| panic!("{name} (mixed) on the GPU: {e}"));

@@ -14,7 +14,6 @@ use gtap::host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime, QueueOrder, Sc
 use gtap::{DeviceVec, ViewMut};
 use gtap_examples::bfs;
 use gtap_examples::block_reduce::gpu_scratch_needed;
-use gtap_examples::buf::Buf;
 use gtap_examples::graph::bfs::bfs_sequential;
 use gtap_examples::graph::device::DeviceCsr;
 use gtap_examples::graph::spmv::{check_close, input_vector, spmv};
@@ -203,7 +202,7 @@ fn block_programs(rt: &mut GpuRuntime) -> Res<usize> {
     Ok(4)
 }
 
-/// Device memory holding `data`, for the mixed sorts' raw views.
+/// Device memory holding `data`, for the mixed sorts' views.
 fn upload<T: DeviceRepr>(stream: &Arc<CudaStream>, data: &[T]) -> Res<CudaSlice<T>> {
     stream.clone_htod(data).map_err(|e| e.to_string())
 }
@@ -223,11 +222,11 @@ fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
     ] {
         let data = upload(&stream, &host)?;
         let tmp = upload(&stream, &vec![0u32; n])?;
-        // SAFETY: both device buffers hold `n` u32s and outlive the run.
-        let (a, t) = unsafe {
+        // SAFETY: both device buffers hold `n` u32s and outlive the run, its only user.
+        let (x, y) = unsafe {
             (
-                Buf::from_raw(addr(&stream, &data) as *mut u32, n),
-                Buf::from_raw(addr(&stream, &tmp) as *mut u32, n),
+                ViewMut::from_raw_parts(addr(&stream, &data) as *mut u32, n, Home::Gpu),
+                ViewMut::from_raw_parts(addr(&stream, &tmp) as *mut u32, n, Home::Gpu),
             )
         };
         let ran = if name.starts_with("mergesort") {
@@ -235,13 +234,6 @@ fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
                 leaf: 64,
                 block_merge: 1000,
                 part: 1500,
-            };
-            // SAFETY: both device buffers hold `n` u32s and outlive the run, its only user.
-            let (x, y) = unsafe {
-                (
-                    ViewMut::from_raw_parts(addr(&stream, &data) as *mut u32, n, Home::Gpu),
-                    ViewMut::from_raw_parts(addr(&stream, &tmp) as *mut u32, n, Home::Gpu),
-                )
             };
             rt.run(mergesort_mixed::program::sort(x, y, false, p))
         } else {
@@ -252,7 +244,7 @@ fn mixed_programs(rt: &mut GpuRuntime) -> Res<usize> {
                 block_merge: 2000,
                 part: 1500,
             };
-            rt.run(cilksort_mixed::program::sort(a, t, 0, n, p))
+            rt.run(cilksort_mixed::program::sort(x, y, p))
         };
         ran.map_err(s)?;
         let out = stream.clone_dtoh(&data).map_err(|e| e.to_string())?;

@@ -17,7 +17,7 @@
 //! 4. the block copies the sorted tile out the way it came in.
 //!
 //! The sorted tiles are then merged pairwise by the whole block, from one buffer to the other
-//! ([`crate::cilksort_mixed::merge_buf`] on each thread's equal share of the chunk's
+//! ([`crate::cilksort_mixed::merge_range`] on each thread's equal share of the chunk's
 //! outputs, split where its share crosses from one pair of runs to the next), and the tiles
 //! are written to the buffer that makes the last pass end in `data`.
 //!
@@ -25,12 +25,17 @@
 //! global memory, then one merge pass per doubling of shares), the tiles' work happens in
 //! registers and scratch, and the passes through global memory start from runs of a whole
 //! tile instead of one thread's share: `log2(threads)` fewer of them.
+//!
+//! The merge passes through global memory are [`gtap::TeamMut::pass_from`]'s (each thread its
+//! equal share of the outputs, from the whole of the other buffer); the tiles' copies in and
+//! out (thread `t` its elements `t`, `t + threads`, ... of the tile, for neighbouring
+//! addresses) and the scratch are reached by address, each access argued below, since no
+//! safe API shares memory between threads in those patterns (see `cilksort_mixed`'s Views).
 
-use gtap::Block;
+use gtap::{Block, TeamMut};
 
-use crate::buf::Buf;
-use crate::cilksort_mixed::{merge_buf, merge_passes};
-use crate::mergesort_mixed::{merge_path, share};
+use crate::cilksort_mixed::{merge_passes, merge_range};
+use crate::mergesort_mixed::merge_path;
 
 /// Keys each thread sorts in registers; a tile is `ITEMS x threads` keys.
 pub const ITEMS: usize = 8;
@@ -45,68 +50,86 @@ pub fn fits(threads: usize, scratch: usize) -> bool {
     scratch >= scratch_bytes(threads)
 }
 
-/// Sorts the chunk `data[lo..lo + n]` with every thread of the block (all must call it, with
-/// the same arguments), `tmp[lo..lo + n]` as the other buffer. The block owns both ranges,
-/// and has [`scratch_bytes`] of scratch.
-pub fn sort_chunk(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
+/// Sorts the chunk `data` with every thread of the block, `tmp` (as long) as the other
+/// buffer. The block has [`scratch_bytes`] of scratch.
+///
+/// # Safety
+/// Every thread of the team makes this call at the same point of its sequence of barriers,
+/// with the same two views (as [`TeamMut::pass_from`]).
+pub unsafe fn sort_chunk<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'a, u32>) {
+    let n = data.len();
     let tile = ITEMS * b.size() as usize;
     let passes = merge_passes(n.div_ceil(tile));
+    let input = data.as_mut_ptr().cast_const();
     // The tiles go where an even number of passes is left, so that the last one writes
     // `data`.
-    let (first, other) = if passes.is_multiple_of(2) {
-        (data, tmp)
+    let first = if passes.is_multiple_of(2) {
+        data.as_mut_ptr()
     } else {
-        (tmp, data)
+        tmp.as_mut_ptr()
     };
     let mut s = 0;
     while s < n {
-        sort_tile(b, data, first, lo + s, tile.min(n - s));
+        // SAFETY: `s + len <= n`, the length of both views; every thread sorts the same tiles
+        // in the same order (this function's contract).
+        unsafe { sort_tile(b, input.add(s), first.add(s), tile.min(n - s)) };
         s += tile;
     }
-    let (mut src, mut dst) = (first, other);
     for pass in 0..passes {
-        // Every tile (or the previous pass's runs) is complete.
-        b.sync();
-        merge_runs(b, src, dst, lo, n, tile << pass);
-        (src, dst) = (dst, src);
+        let (src, dst) = if pass.is_multiple_of(2) == passes.is_multiple_of(2) {
+            (&mut *data, &mut *tmp)
+        } else {
+            (&mut *tmp, &mut *data)
+        };
+        let width = tile << pass;
+        // SAFETY: every thread makes the same calls in the same order with the same views
+        // (this function's contract; the loop is the same on every thread). The tiles' writes
+        // by address came before the first pass's barrier.
+        unsafe { dst.pass_from(b, src, |src, out| merge_runs(b, src, out, width)) };
     }
 }
 
-/// One pass through global memory: merges the pairs of neighbouring sorted runs of `width`
-/// elements of `src[lo..lo + n]` into `dst`; thread `t` writes its share `t` of the outputs.
-fn merge_runs(b: Block, src: Buf, dst: Buf, lo: usize, n: usize, width: usize) {
-    let (o0, o1) = share(n, b.index() as usize, b.size() as usize);
+/// One pass through global memory: this thread's share `out` of the outputs of the merges of
+/// the pairs of neighbouring sorted runs of `width` elements of `src` (the whole chunk).
+fn merge_runs(b: Block, src: &[u32], out: &mut [u32], width: usize) {
+    let n = src.len();
+    let (o0, o1) = crate::mergesort_mixed::share(n, b.index() as usize, b.size() as usize);
     let mut o = o0;
     while o < o1 {
         let first = o - o % (2 * width);
         let (mid, end) = ((first + width).min(n), (first + 2 * width).min(n));
         let upto = o1.min(end);
-        merge_buf(
-            src,
-            dst,
-            lo + first,
-            lo + mid,
-            lo + end,
+        merge_range(
+            &src[first..end],
+            mid - first,
             o - first,
-            upto - first,
+            &mut out[o - o0..upto - o0],
         );
         o = upto;
     }
 }
 
-/// Steps 1 to 4 for the tile `src[at..at + len]` (`len` at most `ITEMS x threads`), written
-/// sorted to `dst[at..at + len]` (which may be `src`).
-fn sort_tile(b: Block, src: Buf, dst: Buf, at: usize, len: usize) {
+/// Steps 1 to 4 for the tile of `len` elements at `src` (`len` at most `ITEMS x threads`),
+/// written sorted to `dst` (which may be `src`).
+///
+/// # Safety
+/// Every thread of the team calls it with the same arguments; `len` elements at `src` and at
+/// `dst` are the team's, and no thread touches them meanwhile but through this call.
+unsafe fn sort_tile(b: Block, src: *const u32, dst: *mut u32, len: usize) {
     let (t, threads) = (b.index() as usize, b.size() as usize);
     let tile = ITEMS * threads;
     let sh = b.scratch().cast::<u32>();
     // The previous tile's threads are done with scratch.
     b.sync();
-    // SAFETY: the block owns `src[at..at + len]`, and only reads it here.
-    let input = unsafe { src.slice(at, at + len) };
     let mut e = t;
     while e < tile {
-        let v = if e < len { input[e] } else { u32::MAX };
+        let v = if e < len {
+            // SAFETY: `e < len` is in the tile; thread `t` alone reads or writes its entries
+            // `t`, `t + threads`, ... of `src` and `dst` in this call.
+            unsafe { src.add(e).read() }
+        } else {
+            u32::MAX
+        };
         // SAFETY: entry `e < tile` is in scratch (`fits`), and this thread's alone (threads
         // take `t`, `t + threads`, ...) until the barrier below.
         unsafe { sh.add(e).write(v) };
@@ -128,10 +151,10 @@ fn sort_tile(b: Block, src: Buf, dst: Buf, at: usize, len: usize) {
     while e < len {
         // SAFETY: the sorted tile was written before the barrier that ended `exchange`.
         let v = unsafe { sh.add(e).read() };
-        // SAFETY: the block owns `dst[at..at + len]`; thread `t` alone writes entries `t`,
-        // `t + threads`, ..., and every thread has read `src`'s tile into scratch (the
-        // barrier after the copy in), so `dst == src` is fine.
-        unsafe { dst.slice(at + e, at + e + 1)[0] = v };
+        // SAFETY: `e < len`; thread `t` alone reads or writes entries `t`, `t + threads`, ...
+        // of `src` and `dst`, and it read its entries of `src` into scratch before, so
+        // `dst == src` is fine.
+        unsafe { dst.add(e).write(v) };
         e += threads;
     }
 }
@@ -194,6 +217,7 @@ mod tests {
     use std::sync::{Arc, Barrier};
     use std::vec::Vec;
 
+    use gtap::ViewMut;
     use gtap::device::task::block::{TeamEnv, set_team_env};
 
     use super::*;
@@ -227,7 +251,7 @@ mod tests {
         let mut tmp = std::vec![0u32; n];
         let mut scratch = std::vec![0u64; scratch_bytes(team).div_ceil(8)];
         let bar = Arc::new(Barrier::new(team));
-        let (d, t) = (Buf::new(data), Buf::new(&mut tmp));
+        let (d, t) = (data.as_mut_ptr() as usize, tmp.as_mut_ptr() as usize);
         let (scr, bar_ptr) = (scratch.as_mut_ptr() as usize, Arc::as_ptr(&bar) as usize);
         std::thread::scope(|s| {
             for index in 0..team {
@@ -240,8 +264,19 @@ mod tests {
                         scratch: scr as *mut u8,
                         scratch_len: scratch_bytes(team),
                     });
-                    // SAFETY: this thread is one of the team the environment describes.
-                    sort_chunk(unsafe { Block::__new() }, d, t, 0, n);
+                    // SAFETY: this thread is one of the team the environment describes; the
+                    // buffers hold `n` elements and outlive the scope, and the team as a whole
+                    // is their only user; each thread makes each of them a `TeamMut` once, as
+                    // the block-task macro does, and every thread makes the same call.
+                    unsafe {
+                        let home = gtap::device::data::Home::HERE;
+                        let (d, t) = (
+                            ViewMut::from_raw_parts(d as *mut u32, n, home),
+                            ViewMut::from_raw_parts(t as *mut u32, n, home),
+                        );
+                        let (mut d, mut t) = (TeamMut::__from_view(d), TeamMut::__from_view(t));
+                        sort_chunk(Block::__new(), &mut d, &mut t);
+                    }
                 });
             }
         });

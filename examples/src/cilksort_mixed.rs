@@ -45,6 +45,21 @@
 //! The whole sort ping-pongs the same way: sorted quarters are in `data`, the two merges of
 //! quarters write halves into `tmp`, the last merge writes back into `data`; no level copies.
 //!
+//! # Views
+//!
+//! The arrays are exclusive views ([`ViewMut`](gtap::ViewMut)), split and lent as in
+//! [`crate::cilksort`]: quarters of both to the four sorts; shared views of the sorted
+//! quarters and halves of `tmp` to the first merges; a shared view of `tmp` and all of `data`
+//! to the last. A block merge's part of the output is a [`TeamMut`] (each thread writes its
+//! own equal share of it, as in [`crate::mergesort_mixed`]), and so are a block sort's two
+//! buffers. Every task is safe code but one line of the block sort: its merge passes read
+//! the whole of one buffer while each thread writes its share of the other
+//! ([`TeamMut::pass_from`]), which is sound only while every thread of the team is in the
+//! same pass, and the team's barriers cannot check that (see `TeamMut`'s docs). So
+//! [`block_sort`] is an `unsafe fn` with that as its one condition, and its task calls it on
+//! every thread with the task's own two views. The tiles' copies through the team's scratch
+//! ([`crate::block_sort`]) reach memory by address, for the same reason.
+//!
 //! # Why block tasks here
 //!
 //! [`crate::cilksort`]'s merges run on one GPU thread each below the merge cutoff, whose
@@ -54,14 +69,15 @@
 //! merges with one level of block tasks. [`reference()`] runs the same algorithm on one thread,
 //! simulating a team of any size; the tests check it for every team size from 1 up.
 
-use gtap::Block;
+use gtap::{Block, TeamMut};
 
-use crate::buf::Buf;
-use crate::mergesort_mixed::{merge_range, share};
+pub use crate::mergesort_mixed::merge_range;
+use crate::mergesort_mixed::share;
 use crate::sorting::merge_into;
 
 /// The most block tasks one merge is split into. A sort task spawns the parts of two merges
-/// at once, so the program's `max_children` is twice this.
+/// at once, so the program's `max_children` (and the slots a sort task keeps for them) is
+/// twice this.
 pub const MAX_PARTS: usize = 256;
 
 /// The sizes that decide which kind of task does what.
@@ -126,183 +142,130 @@ pub fn parts(n: usize, p: Params) -> usize {
     }
 }
 
-/// The `i`-th quarter (`0..4`) of `lo..lo + n`: its start and length (the last takes the
-/// remainder).
-pub fn quarter(lo: usize, n: usize, i: usize) -> (usize, usize) {
-    let q = n / 4;
-    (lo + i * q, if i == 3 { n - 3 * q } else { q })
-}
-
-/// The first index in `y[yl..yh]` whose element is not less than `x[xm]`.
-pub fn lower_bound(y: Buf, yl: usize, yh: usize, x: Buf, xm: usize) -> usize {
-    // SAFETY: both ranges are sorted runs that no task writes during this merge.
-    let (ys, key) = unsafe { (y.slice(yl, yh), x.slice(xm, xm + 1)[0]) };
-    yl + crate::sorting::lower_bound(ys, key)
-}
-
-/// Merges `x[xl..xh]` and `y[yl..yh]` into `out[ol..]` on this thread.
-#[allow(clippy::too_many_arguments)]
-pub fn merge_seq(x: Buf, xl: usize, xh: usize, y: Buf, yl: usize, yh: usize, out: Buf, ol: usize) {
-    let n = (xh - xl) + (yh - yl);
-    // SAFETY: the inputs are read-only during this merge and this task owns `out[ol..ol+n]`,
-    // which does not overlap them (they are in the other buffer).
-    let (xs, ys, os) = unsafe { (x.slice(xl, xh), y.slice(yl, yh), out.slice(ol, ol + n)) };
-    merge_into(xs, ys, os);
-}
-
 /// The task program.
 #[gtap::program(name = "cilksort_mixed", max_children = 512)]
 pub mod program {
-    use gtap::Block;
+    use gtap::{Block, TeamMut, View, ViewMut};
 
-    use super::{
-        Params, is_block_sort, is_thread_leaf, lower_bound, merge_buf, merge_seq, parts, quarter,
-        share,
-    };
-    use crate::buf::Buf;
-    use crate::cilksort::merge_is_leaf;
+    use super::{Params, is_block_sort, is_thread_leaf, merge_range, parts, share};
+    use crate::cilksort::{merge_is_leaf, merge_seq, split_merge};
 
-    /// Sorts `data[lo..lo + n]`, using `tmp[lo..lo + n]` as scratch.
+    /// Sorts `data`, using `tmp` (as long) as scratch.
     #[gtap::task]
-    pub fn sort(data: Buf, tmp: Buf, lo: usize, n: usize, p: Params) {
+    pub fn sort(mut data: ViewMut<'_, u32>, mut tmp: ViewMut<'_, u32>, p: Params) {
+        let n = data.len();
         if is_thread_leaf(n, p) {
-            super::sort_leaf(data, lo, n);
+            data.as_mut_slice().sort_unstable();
             return;
         }
         if is_block_sort(n, p) {
             // Only a root this small gets here: larger sorts spawn their block quarters.
-            spawn!(sort_block(data, tmp, lo, n));
+            spawn!(sort_block(data, tmp));
             taskwait!();
             return;
         }
-        let mut i = 0;
-        while i < 4 {
-            let (s, m) = quarter(lo, n, i);
-            if is_block_sort(m, p) {
-                spawn!(sort_block(data, tmp, s, m));
-            } else {
-                spawn!(sort(data, tmp, s, m, p));
+        let q = n / 4;
+        {
+            // Quarters of both arrays (the last takes the remainder), each a sort task or a
+            // block sort by its size: slots, as the two kinds' handles differ.
+            let sorts = slots!((); 4);
+            let (d01, d23) = data.split_at_mut(2 * q);
+            let ((d0, d1), (d2, d3)) = (d01.into_split_at(q), d23.into_split_at(q));
+            let (t01, t23) = tmp.split_at_mut(2 * q);
+            let ((t0, t1), (t2, t3)) = (t01.into_split_at(q), t23.into_split_at(q));
+            for (d, t) in [(d0, t0), (d1, t1), (d2, t2), (d3, t3)] {
+                if is_block_sort(d.len(), p) {
+                    spawn!(into sorts, sort_block(d, t));
+                } else {
+                    spawn!(into sorts, sort(d, t, p));
+                }
             }
-            i += 1;
+            taskwait!();
         }
-        taskwait!();
-        let (a, _) = quarter(lo, n, 0);
-        let (b, _) = quarter(lo, n, 1);
-        let (c, _) = quarter(lo, n, 2);
-        let (d, _) = quarter(lo, n, 3);
-        let e = lo + n;
-        // Quarters in `data`, halves into `tmp`.
-        let k = parts(c - a, p);
-        if k > 1 {
-            let mut i = 0;
-            while i < k {
-                spawn!(merge_block(data, tmp, a, b, c, i as u32, k as u32));
-                i += 1;
+        {
+            // Quarters in `data`, halves into `tmp`: both arrays are needed again after this
+            // join, so the parts borrow them through slots.
+            let merges = slots!((); 512);
+            let (x, y) = data.as_view().split_at(2 * q);
+            let (t01, t23) = tmp.split_at_mut(2 * q);
+            for (run, out) in [(x, t01), (y, t23)] {
+                let k = parts(out.len(), p);
+                if k > 1 {
+                    // Part `i` of the outputs goes to block task `i`.
+                    let mut rest = out;
+                    let mut i = 0;
+                    while i < k {
+                        let (p0, p1) = share(run.len(), i, k);
+                        let (part, tail) = rest.into_split_at(p1 - p0);
+                        spawn!(into merges, merge_block(run, q, p0, part));
+                        rest = tail;
+                        i += 1;
+                    }
+                } else {
+                    let (a, b) = run.split_at(q);
+                    spawn!(into merges, merge(a, b, out, p.merge_leaf));
+                }
             }
-        } else {
-            spawn!(merge(data, a, b, data, b, c, tmp, a, p.merge_leaf));
+            taskwait!();
         }
-        let k = parts(e - c, p);
-        if k > 1 {
-            let mut i = 0;
-            while i < k {
-                spawn!(merge_block(data, tmp, c, d, e, i as u32, k as u32));
-                i += 1;
-            }
-        } else {
-            spawn!(merge(data, c, d, data, d, e, tmp, c, p.merge_leaf));
-        }
-        taskwait!();
-        // Halves in `tmp`, the whole back into `data`.
+        // Halves in `tmp`, the whole back into `data`: the last use of both.
+        let run = tmp.into_view();
         let k = parts(n, p);
         if k > 1 {
+            let mut rest = data;
             let mut i = 0;
             while i < k {
-                spawn!(merge_block(tmp, data, a, c, e, i as u32, k as u32));
+                let (p0, p1) = share(n, i, k);
+                let (part, tail) = rest.into_split_at(p1 - p0);
+                spawn!(merge_block(run, 2 * q, p0, part));
+                rest = tail;
                 i += 1;
             }
         } else {
-            spawn!(merge(tmp, a, c, tmp, c, e, data, a, p.merge_leaf));
+            let (a, b) = run.split_at(2 * q);
+            spawn!(merge(a, b, data, p.merge_leaf));
         }
         taskwait!();
     }
 
-    /// Sorts the chunk `data[lo..lo + n]` with the whole block ([`super::block_sort`]).
+    /// Sorts the chunk `data` with the whole block, `tmp` (as long) as the other buffer
+    /// ([`super::block_sort`]).
     #[gtap::task(block)]
-    pub fn sort_block(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
-        super::block_sort(b, data, tmp, lo, n);
+    pub fn sort_block(b: Block, mut data: TeamMut<'_, u32>, mut tmp: TeamMut<'_, u32>) {
+        // SAFETY: every thread of the team runs this body, so each makes this call, its only
+        // block-wide one, with the task's two views.
+        unsafe { super::block_sort(b, &mut data, &mut tmp) };
     }
 
-    /// Part `part` of `parts` of the merge of `src[lo..mid]` and `src[mid..hi]` into
-    /// `dst[lo..hi]`, by the whole block: each thread merges its own equal share of the
-    /// part's outputs.
+    /// Outputs `from..from + out.len()` of the merge of the sorted runs `run[..mid]` and
+    /// `run[mid..]`, by the whole block: each thread merges its equal share of them.
     #[gtap::task(block)]
-    #[allow(clippy::too_many_arguments)]
     pub fn merge_block(
         b: Block,
-        src: Buf,
-        dst: Buf,
-        lo: usize,
+        run: View<'_, u32>,
         mid: usize,
-        hi: usize,
-        part: u32,
-        parts: u32,
+        from: usize,
+        mut out: TeamMut<'_, u32>,
     ) {
-        let (p0, p1) = share(hi - lo, part as usize, parts as usize);
-        let (t0, t1) = share(p1 - p0, b.index() as usize, b.size() as usize);
-        merge_buf(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
+        let (t0, _) = out.share_bounds(b);
+        merge_range(run.as_slice(), mid, from + t0, out.share(b));
     }
 
-    /// Merges the sorted runs `x[xl..xh]` and `y[yl..yh]` into `out[ol..]` with thread
-    /// tasks: Cilk's parallel merge, sequential at or below `cutoff` elements.
+    /// Merges the sorted runs `x` and `y` into `out` (as long as both) with thread tasks:
+    /// Cilk's parallel merge, sequential at or below `cutoff` elements.
     #[gtap::task]
-    #[allow(clippy::too_many_arguments)]
-    pub fn merge(
-        x: Buf,
-        xl: usize,
-        xh: usize,
-        y: Buf,
-        yl: usize,
-        yh: usize,
-        out: Buf,
-        ol: usize,
-        cutoff: usize,
-    ) {
+    pub fn merge(x: View<'_, u32>, y: View<'_, u32>, out: ViewMut<'_, u32>, cutoff: usize) {
         // Make `x` the longer run.
-        let (x, xl, xh, y, yl, yh) = if xh - xl < yh - yl {
-            (y, yl, yh, x, xl, xh)
-        } else {
-            (x, xl, xh, y, yl, yh)
-        };
-        if merge_is_leaf(xh - xl, yh - yl, cutoff) {
-            merge_seq(x, xl, xh, y, yl, yh, out, ol);
+        let (x, y) = if x.len() < y.len() { (y, x) } else { (x, y) };
+        if merge_is_leaf(x.len(), y.len(), cutoff) {
+            merge_seq(x, y, out);
             return;
         }
-        let xm = xl + (xh - xl) / 2;
-        let ym = lower_bound(y, yl, yh, x, xm);
-        let om = ol + (xm - xl) + (ym - yl);
-        spawn!(merge(x, xl, xm, y, yl, ym, out, ol, cutoff));
-        spawn!(merge(x, xm, xh, y, ym, yh, out, om, cutoff));
+        let ((x0, x1), (y0, y1), (o0, o1)) = split_merge(x, y, out);
+        spawn!(merge(x0, y0, o0, cutoff));
+        spawn!(merge(x1, y1, o1, cutoff));
         taskwait!();
     }
-}
-
-/// Merges the outputs `[from, to)` of the merge of `src[lo..mid]` and `src[mid..hi]` into
-/// `dst[lo + from..lo + to]` on this thread ([`merge_range`] on the buffers' ranges). The
-/// caller owns those outputs of `dst` (another buffer than `src`), and no task writes
-/// `src[lo..hi]` meanwhile.
-#[allow(clippy::too_many_arguments)]
-pub fn merge_buf(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, from: usize, to: usize) {
-    // SAFETY: the caller's contract: the runs are only read during the merge, and the caller
-    // owns outputs `from..to` of `dst`.
-    let (run, out) = unsafe { (src.read(lo, hi), dst.slice(lo + from, lo + to)) };
-    merge_range(run, mid - lo, from, out);
-}
-
-/// Sorts `data[lo..lo + n]` on one thread.
-pub fn sort_leaf(data: Buf, lo: usize, n: usize) {
-    // SAFETY: the calling task owns this range.
-    unsafe { data.slice(lo, lo + n) }.sort_unstable();
 }
 
 /// The pairwise merge passes that turn `runs` sorted runs into one, `ceil(log2 runs)`: a block
@@ -311,31 +274,42 @@ pub fn merge_passes(runs: usize) -> u32 {
     runs.max(1).next_power_of_two().trailing_zeros()
 }
 
-/// Sorts the chunk `data[lo..lo + n]` with every thread of the block, `tmp[lo..lo + n]` as
-/// the other buffer: on the GPU in tiles ([`crate::block_sort`]) when the block has the
-/// scratch for them, else unstaged (see the module docs). On the CPU backend always
-/// unstaged: a team's threads there are OS threads, for which each of the tiles' barriers
-/// costs microseconds, where a GPU block's costs nanoseconds. Block-wide: every thread
-/// calls it.
-pub fn block_sort(b: Block, data: Buf, tmp: Buf, lo: usize, n: usize) {
+/// Sorts the chunk `data` with every thread of the block, `tmp` (as long) as the other
+/// buffer: on the GPU in tiles ([`crate::block_sort`]) when the block has the scratch for
+/// them, else unstaged (see the module docs). On the CPU backend always unstaged: a team's
+/// threads there are OS threads, for which each of the tiles' barriers costs microseconds,
+/// where a GPU block's costs nanoseconds.
+///
+/// # Safety
+/// Every thread of the team makes this call at the same point of its sequence of barriers,
+/// with the same two views: [`TeamMut::pass_from`]'s condition, which this passes on.
+pub unsafe fn block_sort<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'a, u32>) {
     let (t, threads) = (b.index() as usize, b.size() as usize);
     if cfg!(target_arch = "nvptx64") && crate::block_sort::fits(threads, b.scratch_bytes()) {
-        crate::block_sort::sort_chunk(b, data, tmp, lo, n);
+        // SAFETY: this function's contract, which is `sort_chunk`'s.
+        unsafe { crate::block_sort::sort_chunk(b, data, tmp) };
         return;
     }
     let passes = merge_passes(threads);
-    sort_share(data, tmp, lo, n, t, threads);
+    sort_share(data.share(b), tmp.share(b), passes);
     for pass in 0..passes {
-        // The previous pass's outputs (or the sorted shares) are complete.
-        b.sync();
-        merge_pass(data, tmp, lo, n, t, threads, pass);
+        let (src, dst) = runs_before(data, tmp, pass, passes);
+        // SAFETY: every thread makes these calls in the same order with the same views: this
+        // function's contract, and a loop whose bounds and buffers are the same on every
+        // thread.
+        unsafe { dst.pass_from(b, src, |src, out| merge_pass(src, out, t, threads, pass)) };
     }
 }
 
 /// The buffer that holds the chunk's runs before pass `pass` of `passes` (the sorted shares
-/// before pass 0, the sorted chunk after the last): `data` when an even number of passes is
-/// left, so that the last one writes `data`.
-fn runs_before(data: Buf, tmp: Buf, pass: u32, passes: u32) -> (Buf, Buf) {
+/// before pass 0, the sorted chunk after the last), and the other: `data` when an even number
+/// of passes is left, so that the last one writes `data`.
+fn runs_before<'v, T: ?Sized>(
+    data: &'v mut T,
+    tmp: &'v mut T,
+    pass: u32,
+    passes: u32,
+) -> (&'v mut T, &'v mut T) {
     if (passes - pass).is_multiple_of(2) {
         (data, tmp)
     } else {
@@ -343,26 +317,21 @@ fn runs_before(data: Buf, tmp: Buf, pass: u32, passes: u32) -> (Buf, Buf) {
     }
 }
 
-/// Step 1 of a block sort, for thread `t` of `threads`: sorts its share of the chunk into
-/// the buffer pass 0 reads.
-fn sort_share(data: Buf, tmp: Buf, lo: usize, n: usize, t: usize, threads: usize) {
-    let passes = merge_passes(threads);
-    let (s0, s1) = share(n, t, threads);
-    let (at, _) = runs_before(data, tmp, 0, passes);
-    // SAFETY: the block owns `lo..lo + n` of both buffers, and thread `t` alone touches its
-    // share of them until the next barrier.
-    let (from, to) = unsafe { (data.slice(lo + s0, lo + s1), at.slice(lo + s0, lo + s1)) };
-    if !core::ptr::eq(from.as_ptr(), to.as_ptr()) {
+/// Step 1 of a block sort, for one thread's share (`from` in `data`, `to` the same range of
+/// `tmp`): sorted into the buffer pass 0 of `passes` reads.
+fn sort_share(from: &mut [u32], to: &mut [u32], passes: u32) {
+    if passes.is_multiple_of(2) {
+        from.sort_unstable();
+    } else {
         to.copy_from_slice(from);
+        to.sort_unstable();
     }
-    to.sort_unstable();
 }
 
-/// Pass `pass` of a block sort, for thread `t` of `threads`: the outputs of its share's
-/// position in the merge of the two runs its share belongs to.
-fn merge_pass(data: Buf, tmp: Buf, lo: usize, n: usize, t: usize, threads: usize, pass: u32) {
-    let passes = merge_passes(threads);
-    let (src, dst) = runs_before(data, tmp, pass, passes);
+/// Pass `pass` of a block sort, for thread `t` of `threads`: `out`, its share of the outputs,
+/// from the merge of the two runs of `src` (the whole chunk) that its share belongs to.
+fn merge_pass(src: &[u32], out: &mut [u32], t: usize, threads: usize, pass: u32) {
+    let n = src.len();
     // The pair of runs holding share `t`: shares `first..end`, split at `middle`.
     let run = 1usize << pass;
     let first = t & !(2 * run - 1);
@@ -370,8 +339,8 @@ fn merge_pass(data: Buf, tmp: Buf, lo: usize, n: usize, t: usize, threads: usize
     let end = (first + 2 * run).min(threads);
     let at = |k: usize| share(n, k, threads).0;
     let (r0, r1, r2) = (at(first), at(middle), at(end));
-    let (o0, o1) = share(n, t, threads);
-    merge_buf(src, dst, lo + r0, lo + r1, lo + r2, o0 - r0, o1 - r0);
+    let (o0, _) = share(n, t, threads);
+    merge_range(&src[r0..r2], r1 - r0, o0 - r0, out);
 }
 
 /// Sorts `data` on the calling thread with the program's algorithm, block tasks simulated on
@@ -379,60 +348,66 @@ fn merge_pass(data: Buf, tmp: Buf, lo: usize, n: usize, t: usize, threads: usize
 /// `tmp` as scratch: what the tests check the algorithm with on every team size.
 pub fn reference(data: &mut [u32], tmp: &mut [u32], p: Params, team: usize) {
     assert_eq!(data.len(), tmp.len(), "the buffers have the same length");
-    let n = data.len();
-    let (x, y) = (Buf::new(data), Buf::new(tmp));
-    sort_ref(x, y, 0, n, p, team.max(1));
+    sort_ref(data, tmp, p, team.max(1));
 }
 
-fn sort_ref(data: Buf, tmp: Buf, lo: usize, n: usize, p: Params, team: usize) {
+fn sort_ref(data: &mut [u32], tmp: &mut [u32], p: Params, team: usize) {
+    let n = data.len();
     if is_thread_leaf(n, p) {
-        sort_leaf(data, lo, n);
+        data.sort_unstable();
         return;
     }
     if is_block_sort(n, p) {
-        block_sort_ref(data, tmp, lo, n, team);
+        block_sort_ref(data, tmp, team);
         return;
     }
-    for i in 0..4 {
-        let (s, m) = quarter(lo, n, i);
-        sort_ref(data, tmp, s, m, p, team);
+    let q = n / 4;
+    {
+        let (d01, d23) = data.split_at_mut(2 * q);
+        let ((d0, d1), (d2, d3)) = (d01.split_at_mut(q), d23.split_at_mut(q));
+        let (t01, t23) = tmp.split_at_mut(2 * q);
+        let ((t0, t1), (t2, t3)) = (t01.split_at_mut(q), t23.split_at_mut(q));
+        for (d, t) in [(d0, t0), (d1, t1), (d2, t2), (d3, t3)] {
+            sort_ref(d, t, p, team);
+        }
     }
-    let (a, b, c, d, e) = (
-        quarter(lo, n, 0).0,
-        quarter(lo, n, 1).0,
-        quarter(lo, n, 2).0,
-        quarter(lo, n, 3).0,
-        lo + n,
-    );
-    merge_ref(data, tmp, a, b, c, p, team);
-    merge_ref(data, tmp, c, d, e, p, team);
-    merge_ref(tmp, data, a, c, e, p, team);
+    let (x, y) = data.split_at(2 * q);
+    let (t01, t23) = tmp.split_at_mut(2 * q);
+    merge_ref(x, q, t01, p, team);
+    merge_ref(y, q, t23, p, team);
+    merge_ref(tmp, 2 * q, data, p, team);
 }
 
-/// The merge of `src[lo..mid]` and `src[mid..hi]` into `dst[lo..hi]`, in the parts and
-/// threads' shares the program would use (or sequentially where thread tasks merge).
-fn merge_ref(src: Buf, dst: Buf, lo: usize, mid: usize, hi: usize, p: Params, team: usize) {
-    let k = parts(hi - lo, p);
+/// The merge of `run[..mid]` and `run[mid..]` into `out`, in the parts and threads' shares
+/// the program would use (or sequentially where thread tasks merge).
+fn merge_ref(run: &[u32], mid: usize, out: &mut [u32], p: Params, team: usize) {
+    let n = run.len();
+    let k = parts(n, p);
     if k == 1 {
-        merge_seq(src, lo, mid, src, mid, hi, dst, lo);
+        merge_into(&run[..mid], &run[mid..], out);
         return;
     }
     for part in 0..k {
-        let (p0, p1) = share(hi - lo, part, k);
+        let (p0, p1) = share(n, part, k);
         for t in 0..team {
             let (t0, t1) = share(p1 - p0, t, team);
-            merge_buf(src, dst, lo, mid, hi, p0 + t0, p0 + t1);
+            merge_range(run, mid, p0 + t0, &mut out[p0 + t0..p0 + t1]);
         }
     }
 }
 
-fn block_sort_ref(data: Buf, tmp: Buf, lo: usize, n: usize, team: usize) {
+fn block_sort_ref(data: &mut [u32], tmp: &mut [u32], team: usize) {
+    let n = data.len();
+    let passes = merge_passes(team);
     for t in 0..team {
-        sort_share(data, tmp, lo, n, t, team);
+        let (s0, s1) = share(n, t, team);
+        sort_share(&mut data[s0..s1], &mut tmp[s0..s1], passes);
     }
-    for pass in 0..merge_passes(team) {
+    for pass in 0..passes {
+        let (src, dst) = runs_before(data, tmp, pass, passes);
         for t in 0..team {
-            merge_pass(data, tmp, lo, n, t, team, pass);
+            let (o0, o1) = share(n, t, team);
+            merge_pass(src, &mut dst[o0..o1], t, team, pass);
         }
     }
 }
@@ -465,7 +440,7 @@ mod tests {
                     let mut expected = data.clone();
                     expected.sort_unstable();
                     let mut tmp = std::vec![0; n];
-                    block_sort_ref(Buf::new(&mut data), Buf::new(&mut tmp), 0, n, team);
+                    block_sort_ref(&mut data, &mut tmp, team);
                     assert_eq!(data, expected, "team {team}, n = {n}, values below {range}");
                 }
             }

@@ -22,8 +22,7 @@
 //! | [`uts`] | Unbalanced Tree Search: UTS's SHA-1 trees, binomial and geometric | an irregular tree known only as it is walked; deep joins |
 //!
 //! Beside the programs: [`csr_view`], the view of a graph that the graph programs take,
-//! [`buf`], the raw array view cilksort-mixed's tasks still take, [`block_sort`], the
-//! block-wide chunk sort of cilksort-mixed (in the team's scratch),
+//! [`block_sort`], the block-wide chunk sort of cilksort-mixed (in the team's scratch),
 //! [`sorting`], the sorts' sequential pieces, [`rng`], the inputs' random generator, and
 //! [`block_reduce`], block-wide sums through a team's scratch memory.
 //!
@@ -42,7 +41,6 @@ pub mod bfs;
 pub mod bfs_mixed;
 pub mod block_reduce;
 pub mod block_sort;
-pub mod buf;
 pub mod cilksort;
 pub mod cilksort_epaq;
 pub mod cilksort_mixed;

@@ -59,7 +59,7 @@ fn mergesort_with_block_merges_sorts_on_every_team_shape() {
 
 #[test]
 fn cilksort_with_block_sorts_and_merges_sorts_on_every_team_shape() {
-    use gtap_examples::buf::Buf;
+    use gtap::ViewMut;
     use gtap_examples::cilksort_mixed::{Params, program as csort};
     // Small sizes, so that every kind of step runs: thread leaves (up to 8), block sorts (up
     // to 40), thread merges (sequential up to 6) and block merges (from 100, parts of 37).
@@ -94,8 +94,11 @@ fn cilksort_with_block_sorts_and_merges_sorts_on_every_team_shape() {
                 }
                 let mut data = input.clone();
                 let mut tmp = vec![0u32; n];
-                let (d, t) = (Buf::new(&mut data), Buf::new(&mut tmp));
-                rt.run(csort::sort(d, t, 0, n, p)).unwrap();
+                let (d, t) = (
+                    ViewMut::from_slice(&mut data),
+                    ViewMut::from_slice(&mut tmp),
+                );
+                rt.run(csort::sort(d, t, p)).unwrap();
                 common::check_sorted_permutation(&input, &data);
             }
         }

@@ -169,7 +169,8 @@ fn cilksort_with_block_sorts_and_merges_sorts() {
 }
 
 fn cilksort_sizes(rt: &mut GpuRuntime) {
-    use gtap_examples::buf::Buf;
+    use gtap::ViewMut;
+    use gtap::device::data::Home;
     use gtap_examples::cilksort_mixed::{Params, program as csort};
     let gpu = rt.gpu().clone();
     let small = Params {
@@ -199,14 +200,15 @@ fn cilksort_sizes(rt: &mut GpuRuntime) {
         padded.resize(n.max(1), 0);
         let data = upload(&gpu, &padded);
         let tmp = upload(&gpu, &vec![0u32; n.max(1)]);
-        // SAFETY: both device buffers hold at least `n` u32s and outlive the run.
+        // SAFETY: both device buffers hold at least `n` u32s and outlive the run, their only
+        // user.
         let (d, t) = unsafe {
             (
-                Buf::from_raw(device_ptr(&gpu, &data) as *mut u32, n),
-                Buf::from_raw(device_ptr(&gpu, &tmp) as *mut u32, n),
+                ViewMut::from_raw_parts(device_ptr(&gpu, &data) as *mut u32, n, Home::Gpu),
+                ViewMut::from_raw_parts(device_ptr(&gpu, &tmp) as *mut u32, n, Home::Gpu),
             )
         };
-        rt.run(csort::sort(d, t, 0, n, p))
+        rt.run(csort::sort(d, t, p))
             .unwrap_or_else(|e| panic!("cilksort-mixed of {n} with {p:?}: {e}"));
         let mut out = download(&gpu, &data);
         out.truncate(n);

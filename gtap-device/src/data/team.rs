@@ -21,6 +21,21 @@
 //! `#[gtap::task(block)]` does the conversion: a parameter declared `TeamMut<'_, T>` is a
 //! `ViewMut<'_, T>` in the task's constructor, and each thread starts with it as a
 //! `TeamMut`.
+//!
+//! # Passes: reading the whole array, between barriers
+//! A block-wide merge pass writes each thread's share of one array from anywhere in another,
+//! and the next pass swaps the two ([`TeamMut::pass_from`]). Reading other threads' shares is
+//! sound only while no thread writes them, which the team's barriers make true only when
+//! every thread is in the same pass: between the barrier before it (every earlier write of
+//! the source, by any thread, is done and visible) and the barrier after it (no thread writes
+//! the source again before every thread has stopped reading it). Nothing here can check that
+//! the threads agree: a barrier pairs the `n`-th arrival of each thread, wherever it comes
+//! from, so a thread that branched on its index into another pass, or into [`Block::sync`]
+//! and a write of its share of the source, would meet the others at the same barriers and
+//! write what they read. A safe pass would need a barrier that checks that every thread
+//! arrived with the same views (a dedicated hardware barrier and a word of team-shared memory
+//! on both backends); until then `pass_from` is `unsafe`, and its one condition is exactly
+//! that agreement.
 
 use core::marker::PhantomData;
 
@@ -98,6 +113,57 @@ impl<'a, T: Plain> TeamMut<'a, T> {
         // overlaps it (the shares partition the view by thread index), and `&mut self`
         // makes the slice this thread's only access while it lives.
         unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr().add(lo), hi - lo) }
+    }
+
+    /// One pass of the team from `src` into `self`: `f` gets all of `src`, to read, and this
+    /// thread's share of `self` ([`TeamMut::share`]), to write, between two barriers of the
+    /// team (see the module docs). Returns what `f` returns.
+    ///
+    /// `&mut` on both views keeps this thread from holding a share of either meanwhile; the
+    /// barrier before makes every thread's earlier writes of `src` visible, the one after keeps
+    /// every thread from writing `src` again before all have stopped reading it.
+    ///
+    /// # Safety
+    /// Every thread of the team makes this call at the same point of its sequence of barriers
+    /// (every call of [`Block::sync`] and of `pass_from` counts), with the same two views:
+    /// then no thread writes `src` while any reads it, and the threads' shares of `self`,
+    /// picked by their indices in the same view, are disjoint. Not checked (module docs).
+    ///
+    /// # Panics
+    /// If either view is in the other backend's memory (see [`Home`](super::Home)).
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn pass_from<R>(
+        &mut self,
+        b: Block,
+        src: &mut TeamMut<'_, T>,
+        f: impl FnOnce(&[T], &mut [T]) -> R,
+    ) -> R {
+        let from = src.raw.checked_ptr();
+        b.sync();
+        // SAFETY: `src` is valid here (checked home, `__from_view`'s contract) and not
+        // written until the barrier below: every thread is in this pass (this function's
+        // contract), where threads write only their shares of `self`, whose memory is not
+        // `src`'s (two views a task was lent exclusively); this thread's `&mut src` keeps its
+        // own shares of `src` away while the slice lives.
+        let all = unsafe { core::slice::from_raw_parts(from.as_ptr(), src.len()) };
+        let out = f(all, self.share(b));
+        b.sync();
+        out
+    }
+
+    /// The address of the whole view's first element, for unsafe code that orders the team's
+    /// accesses to the whole view itself (with the team's barriers): an access outside this
+    /// thread's share must not meet another thread's access to the same element with either
+    /// writing, and a reference made from it must not cover elements another thread writes
+    /// while it lives.
+    ///
+    /// # Panics
+    /// If the view is in the other backend's memory (see [`Home`](super::Home)).
+    #[inline(always)]
+    #[track_caller]
+    pub fn as_mut_ptr(&mut self) -> *mut T {
+        self.raw.checked_ptr().as_ptr()
     }
 }
 
@@ -202,6 +268,69 @@ mod tests {
                 let owner = (0..team).find(|&k| share_of(100, k, team).1 > i).unwrap();
                 assert_eq!(*x, i as u32 * 10 + owner as u32, "team {team}, element {i}");
             }
+        }
+    }
+
+    #[test]
+    fn passes_read_the_whole_source_and_write_shares_both_ways() {
+        for team in [1usize, 2, 3, 8] {
+            let n = 50;
+            let mut xs: Vec<u32> = (0..n as u32).collect();
+            let mut ys = std::vec![0u32; n];
+            let bar = Arc::new(Barrier::new(team));
+            let (x, y) = (
+                Shared {
+                    xs: xs.as_mut_ptr(),
+                    barrier: Arc::as_ptr(&bar),
+                },
+                ys.as_mut_ptr() as usize,
+            );
+            std::thread::scope(|s| {
+                for index in 0..team {
+                    s.spawn(move || {
+                        let x = x;
+                        set_team_env(TeamEnv {
+                            index: index as u32,
+                            size: team as u32,
+                            barrier,
+                            barrier_arg: x.barrier.cast(),
+                            scratch: core::ptr::null_mut(),
+                            scratch_len: 0,
+                        });
+                        let home = crate::data::Home::HERE;
+                        // SAFETY: as in the test above, for both vectors.
+                        let (mut xv, mut yv, b) = unsafe {
+                            (
+                                TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
+                                TeamMut::__from_view(ViewMut::from_raw_parts(
+                                    y as *mut u32,
+                                    n,
+                                    home,
+                                )),
+                                Block::__new(),
+                            )
+                        };
+                        let (lo, _) = yv.share_bounds(b);
+                        // SAFETY: every thread makes the same two passes, with the same views.
+                        unsafe {
+                            // y[i] = x[n - 1 - i], then x[i] = y[n - 1 - i] + 1.
+                            yv.pass_from(b, &mut xv, |src, out| {
+                                for (k, o) in out.iter_mut().enumerate() {
+                                    *o = src[n - 1 - (lo + k)];
+                                }
+                            });
+                            xv.pass_from(b, &mut yv, |src, out| {
+                                for (k, o) in out.iter_mut().enumerate() {
+                                    *o = src[n - 1 - (lo + k)] + 1;
+                                }
+                            });
+                        }
+                    });
+                }
+            });
+            let expected: Vec<u32> = (1..=n as u32).collect();
+            assert_eq!(xs, expected, "team {team}");
+            assert_eq!(ys, (0..n as u32).rev().collect::<Vec<_>>(), "team {team}");
         }
     }
 }
