@@ -17,7 +17,7 @@ use gtap_examples::spmv::Spmv;
 use gtap_examples::{tree, tree_block};
 use gtap_host::cudarc::driver::{LaunchConfig, PushKernelArg};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
-use gtap_host::{Gpu, GpuError};
+use gtap_host::{Gpu, GpuError, Module};
 
 /// The test crate's own kernels (`smem_fill`).
 const TEST_PTX: &str = gtap::include_ptx!();
@@ -182,9 +182,9 @@ fn block_trees_match_the_thread_trees() {
 }
 
 /// Fills the dynamic shared memory of every block slot of every SM with `value` (48 KiB per
-/// block, the most a launch gets without opting in, many blocks per SM).
-fn poison_shared_memory(gpu: &Gpu, value: u32) -> Result<(), GpuError> {
-    let module = gpu.load(TEST_PTX)?;
+/// block, the most a launch gets without opting in, many blocks per SM), with `module`, the
+/// test crate's kernels loaded on `gpu`.
+fn poison_shared_memory(gpu: &Gpu, module: &Module, value: u32) -> Result<(), GpuError> {
     let kernel = module.kernel("smem_fill")?;
     let mut args = gpu.stream().launch_builder(kernel.function());
     args.arg(&value);
@@ -208,8 +208,9 @@ fn block_workers_ignore_what_shared_memory_held_before() {
         let table = DeviceVec::from_slice(&rt, leaked).unwrap();
         let host = tree::Work::new(leaked, 16, 16);
         let want = tree::pruned_reference(0, 12, 0, host);
+        let module = rt.gpu().load(TEST_PTX).unwrap_or_else(|e| panic!("{e}"));
         for (round, value) in [u32::MAX, 0, u32::MAX, 0x8000_0001].into_iter().enumerate() {
-            poison_shared_memory(rt.gpu(), value).unwrap_or_else(|e| panic!("{e}"));
+            poison_shared_memory(rt.gpu(), &module, value).unwrap_or_else(|e| panic!("{e}"));
             let work = tree::Work::from_view(table.view(), 16, 16);
             let got = rt.run(tree_block::pruned_block::node(0, 12, 0, work));
             let what = format!(

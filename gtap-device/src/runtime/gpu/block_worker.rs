@@ -141,12 +141,6 @@ pub unsafe fn block_worker<P: Program>(run: *mut GpuRun) {
     let Some((w, bs)) = (unsafe { enter::<P>(run, tid == 0) }) else {
         return;
     };
-    // The leader wrote the shared copy of the control block in `enter`; every other thread
-    // reads it below, so it must wait for that write (shared memory starts with whatever the
-    // SM's previous block left there, and a stale `num_warps` of 0 traps `roots_built`).
-    // SAFETY: `enter` returned `Some` to every thread of the block or to none (its checks
-    // read only the control block), so every thread reaches this barrier.
-    unsafe { sync_threads() };
     let check_uniform = w.run().tuning & tuning::CHECK_UNIFORM != 0;
     let mut l = BlockLoop::new(w.warp, w.run());
     // SAFETY: a field of the control block, which lives for the kernel.
@@ -221,7 +215,8 @@ impl BlockLoop {
 
 /// The start of the kernel for one block: its context and shared state, after checking the
 /// host's layout of program `P` and (block 0) building the root task; `None` for a block past
-/// the run's workers or a layout mismatch (reported by the leader).
+/// the run's workers or a layout mismatch (reported by the leader). Every thread it returns
+/// `Some` to finds the shared state written: the leader writes it, then the block waits.
 ///
 /// # Safety
 /// Every thread of the block calls it at kernel start; `run` is as [`block_worker`] requires.
@@ -251,6 +246,12 @@ unsafe fn enter<P: Program>(run: *mut GpuRun, leader: bool) -> Option<(WarpCtx, 
         // after the first barrier. The scratch follows the runtime's part.
         unsafe { set_scratch_offset(RUNTIME_SHARED_BYTES as u32) };
     }
+    // Every other thread reads the leader's shared copy of the control block from here on,
+    // so it waits for that write (shared memory starts with whatever the SM's previous block
+    // left there, and a stale `num_warps` of 0 traps `roots_built`).
+    // SAFETY: every thread of the block reaches this barrier or none does: the checks above
+    // read only the control block, the same for every thread.
+    unsafe { sync_threads() };
     Some((w, bs))
 }
 
