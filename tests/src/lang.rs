@@ -210,6 +210,20 @@ pub mod program {
         below.get()
     }
 
+    /// `depth` levels of one child each, then at the bottom indexes a 4-element array with
+    /// `i`, as `index` does: panics (on the GPU: traps) `depth` tasks below its root when
+    /// `i >= 4`, else returns `10 + i`. For the tests of batches that name a panic's root.
+    #[gtap::task]
+    pub fn panic_below(depth: u32, i: u32) -> u32 {
+        if depth == 0 {
+            let table = [10u32, 11, 12, 13];
+            return table[i as usize];
+        }
+        let below = spawn!(panic_below(depth - 1, i));
+        taskwait!();
+        below.get()
+    }
+
     /// Spawns more children than its program allows between two taskwaits.
     #[gtap::task]
     pub fn too_many(n: u32) {

@@ -89,6 +89,39 @@ fn a_failing_root_is_named_and_the_runtime_stays_usable() {
     assert_eq!(rt.run(lang::loop_join(5)).unwrap().0, values_of_one(5));
 }
 
+#[test]
+fn a_panicking_root_is_named_and_the_runtime_stays_usable() {
+    let mut rt = CpuRuntime::new(CpuConfig::new().threads(3).auto_granularity(false)).unwrap();
+    for (bad, depth) in [(0, 0), (6, 3), (11, 1)] {
+        let roots =
+            (0..12u32).map(|i| lang::panic_below(depth, if i as usize == bad { 7 } else { i % 4 }));
+        match rt.run_batch(roots).unwrap_err() {
+            CpuError::InRoot {
+                root,
+                roots,
+                source,
+            } => {
+                assert_eq!((root, roots), (bad, 12), "depth {depth}");
+                assert!(
+                    matches!(
+                        *source,
+                        CpuError::TaskPanicked {
+                            task: "panic_below",
+                            ..
+                        }
+                    ),
+                    "{source}"
+                );
+            }
+            other => panic!("expected InRoot, got {other}"),
+        }
+    }
+    let (values, _) = rt
+        .run_batch((0..8u32).map(|i| lang::panic_below(2, i % 4)))
+        .unwrap();
+    assert_eq!(values, [10, 11, 12, 13, 10, 11, 12, 13]);
+}
+
 fn values_of_one(n: u32) -> u64 {
     let mut rt = runtime(1);
     rt.run(lang::loop_join(n)).unwrap().0

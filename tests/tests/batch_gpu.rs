@@ -1,5 +1,6 @@
 //! Many roots in one launch on the GPU (`GpuRuntime::run_batch`): results in order for
-//! batches from one root to many per warp, a failing root named, a batch too large for one
+//! batches from one root to many per warp, a failing root named (a limit, or a panic), a
+//! batch too large for one
 //! launch refused, an empty batch, and runs after a failed batch. The same checks on the CPU:
 //! `batch_cpu.rs`. Reported as ignored without a GPU (the GPU test harness).
 
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use gtap_examples::{fib, nqueens};
 use gtap_host::RunError;
-use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
 use gtap_tests::lang::program as lang;
 
 fn config() -> GpuConfig {
@@ -80,6 +81,41 @@ fn a_failing_root_is_named_and_the_runtime_stays_usable() {
     assert!(values.iter().all(|&v| v == one));
 }
 
+/// A batch of 4096 roots in which root `bad` panics `depth` tasks below it: the error names
+/// the root and carries the panic. A trap ends CUDA in the process, so each case runs in a
+/// child process of its own (`Gpu::for_fault_test`).
+fn a_panicking_root_is_named(test: &str, bad: u32, depth: u32) {
+    let Some(gpu) = gtap_host::Gpu::for_fault_test(test) else {
+        return;
+    };
+    let mut rt = GpuRuntime::new(gpu, gtap_tests::PTX, config().auto_granularity(false)).unwrap();
+    let roots = (0..4096u32).map(|i| lang::panic_below(depth, if i == bad { 7 } else { i % 4 }));
+    match rt.run_batch(roots).unwrap_err() {
+        GpuRunError::InRoot {
+            root,
+            roots,
+            source,
+        } => {
+            assert_eq!((root, roots), (bad as usize, 4096), "depth {depth}");
+            match *source {
+                GpuRunError::TaskPanicked { location, .. } => {
+                    assert!(location.contains("lang.rs"), "{location}");
+                }
+                other => panic!("expected TaskPanicked in root {bad}, got {other}"),
+            }
+        }
+        other => panic!("expected InRoot, got {other}"),
+    }
+}
+
+fn a_panic_deep_in_a_root_names_the_root() {
+    a_panicking_root_is_named("a_panic_deep_in_a_root_names_the_root", 600, 3);
+}
+
+fn a_panicking_last_root_is_named() {
+    a_panicking_root_is_named("a_panicking_last_root_is_named", 4095, 0);
+}
+
 fn a_batch_too_large_for_one_launch_is_refused() {
     let small = config().grid(4).block(32).tasks_per_warp(64);
     let Some(mut rt) = common::runtime(gtap_examples::PTX, small) else {
@@ -119,6 +155,8 @@ gtap_host::gpu_test_main!(
     a_batch_returns_every_result_in_order,
     a_batch_of_nqueens_boards_counts_each,
     a_failing_root_is_named_and_the_runtime_stays_usable,
+    a_panic_deep_in_a_root_names_the_root,
+    a_panicking_last_root_is_named,
     a_batch_too_large_for_one_launch_is_refused,
     an_empty_batch_returns_nothing,
 );

@@ -289,8 +289,8 @@ impl CpuRuntime {
     /// same order, with the run's statistics: independent task trees sharing the workers
     /// (idle workers start the roots in order and steal from each other as usual).
     ///
-    /// A failure ends the whole run; when it happened in a spawn (a limit), the error is
-    /// [`CpuError::InRoot`], which says which root's task failed.
+    /// A failure ends the whole run; when it happened in a spawn (a limit) or a thread task
+    /// panicked, the error is [`CpuError::InRoot`], which says which root's task failed.
     ///
     /// ```ignore
     /// let roots: Vec<_> = (0..1000).map(|i| program::fib(10 + i % 10)).collect();
@@ -483,7 +483,7 @@ impl<'m, P: Program, R: Copy> Shared<'m, P, R> {
 
     /// The run's outcome once every worker was joined (no worker refers to the shared state
     /// any more: `&mut self`): the roots' results, or the run's error with the message of the
-    /// task panic that caused it (and, in a batch, the root whose task failed a spawn).
+    /// task panic that caused it (and, in a batch, the root whose task failed a spawn or panicked).
     fn outcome(&mut self, timeout: Option<Duration>) -> Result<Vec<R>, CpuError> {
         let roots = self.results.len();
         let failed_root = self.run.failed_root();
@@ -634,6 +634,7 @@ fn worker_thread<P: Program>(
         if run.fail(Failure::TaskPanicked {
             task: worker.current_task(),
         }) {
+            run.note_failed_task(worker.current_record());
             *message = Some(panic_text(payload.as_ref()));
         }
     }

@@ -39,6 +39,7 @@ pub(super) struct Buffers {
     pub block_board: Option<CudaSlice<u32>>,
     pub reserve: Option<CudaSlice<u64>>,
     pub chunk_words: Option<CudaSlice<u32>>,
+    pub running: Option<CudaSlice<u32>>,
 }
 
 /// The device addresses of a run's arrays, as the control block names them (0: not used).
@@ -60,6 +61,7 @@ pub(super) struct DeviceArrays {
     pub block_board: u64,
     pub reserve: u64,
     pub chunk_words: u64,
+    pub running: u64,
 }
 
 /// What an array must hold when the kernel starts.
@@ -136,6 +138,12 @@ impl Buffers {
                 "the record reserve",
                 Unset,
             )?,
+            // A batch: no thread runs a task yet.
+            running: if n.running > 0 {
+                on.array(&mut b.running, n.running, "the running tasks", Every(NONE))?
+            } else {
+                0
+            },
         })
     }
 }

@@ -50,6 +50,7 @@ pub(super) fn control_block(
         steal_attempts: cfg.tuning.steal_attempts,
         top_up: cfg.tuning.top_up,
         panic_report,
+        running: arrays.running,
         args_size: plan.program.args_size as u32,
         num_roots: plan.roots,
         result_size: plan.program.result_size as u32,
@@ -232,6 +233,7 @@ mod tests {
             block_board: 14,
             reserve: 15,
             chunk_words: 16,
+            running: 17,
         }
     }
 

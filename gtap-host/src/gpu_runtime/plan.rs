@@ -181,7 +181,8 @@ impl RunPlan {
                 global_capacity,
                 profile_capacity,
             )
-            .with_reserve(reserve_chunks, program.record_size),
+            .with_reserve(reserve_chunks, program.record_size)
+            .with_running(grid as usize * cfg.launch.block as usize, roots),
         })
     }
 
@@ -360,6 +361,9 @@ pub(super) struct ArrayLens {
     pub reserve: usize,
     /// Per chunk of the reserve, its link and its live count (`u32`s).
     pub chunk_words: usize,
+    /// A batch: the record each launched thread runs now (ids), for naming the root of a
+    /// task that panics (0 for one root).
+    pub running: usize,
 }
 
 impl ArrayLens {
@@ -389,7 +393,15 @@ impl ArrayLens {
             block_board: if program.mixed { grid as usize } else { 0 },
             reserve: size_of::<ReserveState>() / size_of::<u64>(),
             chunk_words: 0,
+            running: 0,
         }
+    }
+
+    /// These lengths with a `running` array for `threads` launched threads when the run has
+    /// more than one of its `roots`.
+    fn with_running(mut self, threads: usize, roots: u32) -> ArrayLens {
+        self.running = if roots > 1 { threads } else { 0 };
+        self
     }
 
     /// These lengths with a reserve of `chunks` chunks of records of `record_size` bytes

@@ -75,6 +75,13 @@ impl PanicSink {
         unsafe { panic_location(self.host) }
     }
 
+    /// The root of the batch that the panicking task belonged to, when it reported one.
+    pub(super) fn root(&self) -> Option<u32> {
+        // SAFETY: as in `location`.
+        let r = unsafe { std::ptr::read_volatile(self.host) };
+        (r.flag == 1 && r.root_known != 0).then_some(r.root)
+    }
+
     /// The report's address in host memory, for a thread that reads it after a trap.
     pub(super) fn host_ptr(&self) -> *const PanicReport {
         self.host
@@ -394,7 +401,7 @@ impl GpuRuntime {
         let run_addr = control::upload(&stream, &mut self.buffers.run, &control)?;
 
         let launched = launch::launch(&self.gpu, &kernel, &plan, run_addr)?;
-        self.wait(&launched, &kernel)?;
+        self.wait(&launched, &kernel, plan.roots)?;
         let kernel_ms = launched.kernel_ms()?;
 
         self.read_back::<P, R>(&stream, &plan, kernel_ms)
@@ -459,12 +466,18 @@ impl GpuRuntime {
         Ok((kernel, plan))
     }
 
-    /// Waits for the `launched` kernel ([`launch`]): a failed kernel is reported with the
-    /// location of a task's panic, a stuck one leaves this runtime stuck.
-    fn wait(&mut self, launched: &Launched, kernel: &Kernel) -> Result<(), GpuRunError> {
+    /// Waits for the `launched` kernel ([`launch`]) of a run of `plan_roots` roots: a failed
+    /// kernel is reported with the location of a task's panic (and its root), a stuck one
+    /// leaves this runtime stuck.
+    fn wait(
+        &mut self,
+        launched: &Launched,
+        kernel: &Kernel,
+        plan_roots: u32,
+    ) -> Result<(), GpuRunError> {
         match launched.wait(&self.gpu, kernel, self.config.limits.timeout) {
             Ok(()) => Ok(()),
-            Err(Stopped::Failed(e)) => Err(self.kernel_failed(e)),
+            Err(Stopped::Failed(e)) => Err(self.kernel_failed(e, plan_roots)),
             Err(Stopped::Stuck) => {
                 // The kernel keeps running: freeing what it uses would block this thread
                 // (freeing page-locked memory waits for the device), so leak it, and so do
@@ -543,14 +556,24 @@ impl GpuRuntime {
         }
     }
 
-    /// The error for a kernel that failed: a panic's location when a task reported one.
-    fn kernel_failed(&self, e: GpuError) -> GpuRunError {
-        match self.panic.location() {
-            Some(location) => GpuRunError::TaskPanicked {
-                location,
-                source: e,
+    /// The error for a kernel that failed: a panic's location when a task reported one, in
+    /// the root it belonged to ([`GpuRunError::InRoot`]) when the run had several `roots`
+    /// and the report names one.
+    fn kernel_failed(&self, e: GpuError, roots: u32) -> GpuRunError {
+        let Some(location) = self.panic.location() else {
+            return GpuRunError::Gpu(e);
+        };
+        let error = GpuRunError::TaskPanicked {
+            location,
+            source: e,
+        };
+        match self.panic.root() {
+            Some(root) if roots > 1 && root < roots => GpuRunError::InRoot {
+                root: root as usize,
+                roots: roots as usize,
+                source: Box::new(error),
             },
-            None => GpuRunError::Gpu(e),
+            _ => error,
         }
     }
 

@@ -251,8 +251,8 @@ impl<'m, P: Program> Run<'m, P> {
         Ok(())
     }
 
-    /// Which root (its position in [`Run::seed`]'s order) the task whose spawn failed the run
-    /// belongs to, if a spawn failed it: found by following the task's parents, which are all
+    /// Which root (its position in [`Run::seed`]'s order) the task that failed the run belongs
+    /// to, if a spawn failed it or a panicking task was noted ([`Run::note_failed_task`]): found by following the task's parents, which are all
     /// live while it is. Call after every worker returned.
     pub fn failed_root(&self) -> Option<u32> {
         let mut id = self.termination.failed_task()?;
@@ -297,6 +297,7 @@ impl<'m, P: Program> Run<'m, P> {
             cache: self.pool.new_cache(),
             rng: XorShift32::for_worker(index),
             current_task: "",
+            current_record: NONE,
             stats: WorkerStats::default(),
         }
     }
@@ -412,6 +413,14 @@ impl<'m, P: Program> Run<'m, P> {
     /// The host calls it when a worker thread panicked.
     pub fn fail(&self, error: Failure) -> bool {
         self.termination.fail(error)
+    }
+
+    /// Notes `record` as the task that failed the run (the first noted is kept), so that
+    /// [`Run::failed_root`] finds its root: the host calls it for a task that panicked.
+    pub fn note_failed_task(&self, record: u32) {
+        if record != NONE {
+            self.termination.note_failed_task(record);
+        }
     }
 
     /// Stops a run that is still going with [`Failure::Aborted`] (the host's time limit
@@ -533,6 +542,8 @@ pub struct Worker<'r, 'm, P: Program> {
     /// The name of the task being resumed (for errors; set before each resume, because the
     /// frame cannot be inspected while it runs).
     current_task: &'static str,
+    /// The record of the task being resumed (for a panic's root in a batch).
+    current_record: u32,
     stats: WorkerStats,
 }
 
@@ -585,6 +596,12 @@ impl<P: Program> Worker<'_, '_, P> {
         self.current_task
     }
 
+    /// The record of the task this worker resumed last, [`NONE`] before the first (for
+    /// reporting which root of a batch a panic happened in, [`Run::note_failed_task`]).
+    pub fn current_record(&self) -> u32 {
+        self.current_record
+    }
+
     fn fail(&mut self, error: impl Into<Failure>) {
         self.common.fail(error);
     }
@@ -632,6 +649,7 @@ impl<P: Program> Worker<'_, '_, P> {
             let (task, result_slot) = unsafe { (Record::task(rec), Record::result_slot(rec)) };
             // SAFETY: as above; the frame is live and not running.
             self.current_task = P::task_name(unsafe { &*task });
+            self.current_record = id;
             let worker: *mut Self = self;
             let mut ctx = Ctx::new(worker as *const (), id, result_slot);
             // SAFETY: the frame lives in its record and is never moved while the task exists;

@@ -224,7 +224,7 @@ unsafe fn enter<P: Program>(run: *mut GpuRun, leader: bool) -> Option<(WarpCtx, 
     let worker = block_idx_x();
     // SAFETY: the control block lives for the kernel (contract).
     let cfg = unsafe { read_words(run) };
-    super::panic::set_sink(cfg.panic_report);
+    super::panic::set_sink(cfg.panic_report, run);
     if worker >= cfg.num_warps {
         return None;
     }
@@ -417,6 +417,7 @@ pub(super) unsafe fn resume_copy<P: Program>(
         core::ptr::null_mut()
     };
     let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, result_slot);
+    super::panic::note_running(w.run(), id);
     ctx.thread = tid;
     ctx.frame_shift = (frame as isize).wrapping_sub(copy.as_ptr() as isize);
     // SAFETY: the copy is a live frame that has not returned; block frames are `Unpin` in

@@ -313,6 +313,10 @@ pub struct GpuRun {
     /// writes its location there before it traps (after a trap no CUDA call works, so the
     /// report must already be in host memory).
     pub panic_report: u64,
+    /// A batch of roots: one record id per launched thread, the task it runs now (`NONE`
+    /// before its first), so that a panicking task's report can name its root; 0 for a run
+    /// of one root, which then writes nothing here.
+    pub running: u64,
     /// The run's timeout in nanoseconds of `%globaltimer`, counted by each warp from its own
     /// start. The kernel stops itself: a host-side abort would need a CUDA call while the
     /// kernel runs, and such a call can wait on a lock held by another thread of the process
@@ -586,6 +590,10 @@ pub struct PanicReport {
     pub message_len: u32,
     /// The panic message, when it is a plain string (truncated).
     pub message: [u8; 120],
+    /// Nonzero when `root` holds the root of the batch the panicking task belongs to.
+    pub root_known: u32,
+    /// The root's position in the batch (see `root_known`).
+    pub root: u32,
 }
 
 impl Default for PanicReport {
@@ -598,6 +606,8 @@ impl Default for PanicReport {
             file: [0; 240],
             message_len: 0,
             message: [0; 120],
+            root_known: 0,
+            root: 0,
         }
     }
 }

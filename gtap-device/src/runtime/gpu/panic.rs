@@ -5,6 +5,12 @@
 //! in the run's control block; each kernel copies it into [`SINK`] when it starts, where the
 //! panic handler (which has no other way to reach the run) finds it.
 //!
+//! In a batch of roots the report also names the root the panicking task belongs to, which
+//! only the device can find once the kernel has trapped: every thread notes the record it
+//! runs in the control block's `running` array ([`note_running`]), and the panic handler
+//! follows that record's parents to a root record ([`root_of_record`]), all of them live
+//! while their descendant runs.
+//!
 //! # Memory ordering
 //! The first panicking thread wins `flag` by a `.sys` CAS, writes the fields with `.sys`
 //! relaxed stores and issues `fence.sc.sys` before trapping, so the writes reach host memory
@@ -12,19 +18,89 @@
 
 use core::panic::PanicInfo;
 
-use super::layout::PanicReport;
+use super::layout::{GpuRun, NONE, PanicReport, root_of_record};
+use crate::arch::index::global_thread_id;
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Gpu, Relaxed, SeqCst, Sys};
+use crate::runtime::record::PARENT_OFFSET;
 
 /// The address of the current run's [`PanicReport`], or 0. Written at kernel start by every
 /// thread (all write the same value), read by the panic handler.
 static mut SINK: u64 = 0;
 
-/// Records where this run's panic report lives (called by every thread at kernel start).
-pub fn set_sink(addr: u64) {
-    // SAFETY: `SINK` is a global in device memory, accessed only atomically; every writer
-    // stores the same value.
-    unsafe { u64::store::<Gpu, Relaxed>(&raw mut SINK, addr) };
+/// The address of the current run's control block, or 0. As [`SINK`].
+static mut RUN: u64 = 0;
+
+/// Records where this run's panic report and control block live (called by every thread at
+/// kernel start).
+pub fn set_sink(addr: u64, run: *const GpuRun) {
+    // SAFETY: `SINK` and `RUN` are globals in device memory, accessed only atomically; every
+    // writer stores the same values.
+    unsafe {
+        u64::store::<Gpu, Relaxed>(&raw mut SINK, addr);
+        u64::store::<Gpu, Relaxed>(&raw mut RUN, run as u64);
+    }
+}
+
+/// Notes that the calling thread now runs the task in record `id`, in a batch (`cfg`, the
+/// run's configuration, has a `running` array; a run of one root has none and pays one
+/// uniform branch).
+#[inline(always)]
+pub fn note_running(cfg: &GpuRun, id: u32) {
+    if cfg.running != 0 {
+        let slot = (cfg.running as *mut u32).wrapping_add(global_thread_id() as usize);
+        // SAFETY: the host made `running` one word per launched thread. Relaxed `.gpu`: only
+        // a panic handler on this same thread reads it (program order orders it).
+        unsafe { u32::store::<Gpu, Relaxed>(slot, id) };
+    }
+}
+
+/// The root of the batch that the calling thread's running task belongs to, if the run has
+/// several roots and the thread noted a task ([`note_running`]).
+fn panicking_root() -> Option<u32> {
+    // SAFETY: as in `set_sink`.
+    let run = unsafe { u64::load::<Gpu, Relaxed>(&raw const RUN) } as *const GpuRun;
+    if run.is_null() {
+        return None;
+    }
+    // SAFETY: the control block lives for the kernel; these fields are written by the host
+    // only, before the launch.
+    let (running, records, size, tasks_per_warp, warps, roots, all) = unsafe {
+        let r = &*run;
+        let reserve = r.reserve_chunks * crate::runtime::reserve::CHUNK_RECORDS;
+        let all = r.slab_records + reserve;
+        (
+            r.running,
+            r.records,
+            r.record_size,
+            r.tasks_per_warp,
+            r.num_warps,
+            r.num_roots,
+            all,
+        )
+    };
+    if running == 0 {
+        return None;
+    }
+    let slot = (running as *const u32).wrapping_add(global_thread_id() as usize);
+    // SAFETY: one word per launched thread (see `note_running`).
+    let mut id = unsafe { u32::load::<Gpu, Relaxed>(slot) };
+    // A chain no longer than the records (a longer one would be a corrupt header).
+    for _ in 0..all {
+        if id >= all {
+            return None;
+        }
+        let at = (records as *const u8).wrapping_add(id as usize * size as usize + PARENT_OFFSET);
+        // SAFETY: a live record's header (the task and its ancestors are live while it runs);
+        // its parent was written before the task was published, which happened before this
+        // thread took it (or an ancestor's writer's, by the same chain).
+        let parent = unsafe { u32::load::<Gpu, Relaxed>(at.cast()) };
+        if parent == NONE {
+            return root_of_record(id, tasks_per_warp, warps, roots);
+        }
+        id = parent;
+    }
+    None
 }
 
 /// Writes `info`'s location into the run's panic report, if there is one and no other thread
@@ -58,6 +134,10 @@ pub fn report_panic(info: &PanicInfo<'_>) {
                 (&raw mut (*report).file[i]).write_volatile(*b);
             }
             u32::store::<Sys, Relaxed>(&raw mut (*report).file_len, n as u32);
+        }
+        if let Some(root) = panicking_root() {
+            u32::store::<Sys, Relaxed>(&raw mut (*report).root, root);
+            u32::store::<Sys, Relaxed>(&raw mut (*report).root_known, 1);
         }
         if let Some(msg) = info.message().as_str() {
             let msg = msg.as_bytes();

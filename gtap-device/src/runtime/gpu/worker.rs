@@ -159,7 +159,7 @@ pub(super) unsafe fn enter<P: Program>(
     let warp = global_warp_id();
     // SAFETY: the control block lives for the kernel (contract).
     let cfg = unsafe { read_words(run) };
-    super::panic::set_sink(cfg.panic_report);
+    super::panic::set_sink(cfg.panic_report, run);
     if warp >= cfg.num_warps {
         return None;
     }
