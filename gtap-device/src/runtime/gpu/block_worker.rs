@@ -417,7 +417,10 @@ pub(super) unsafe fn resume_copy<P: Program>(
         core::ptr::null_mut()
     };
     let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, result_slot);
-    super::panic::note_running(w.run(), id);
+    // A mixed program runs one root per launch: nothing to note.
+    if !P::MIXED {
+        super::panic::note_running(w.run(), id);
+    }
     ctx.thread = tid;
     ctx.frame_shift = (frame as isize).wrapping_sub(copy.as_ptr() as isize);
     // SAFETY: the copy is a live frame that has not returned; block frames are `Unpin` in
