@@ -321,11 +321,10 @@ impl Harness {
         if s.spawns_inlined > 0 || s.round_cycles > 0 {
             eprintln!(
                 "    inline calls {:.0} cycles each, ordinary rounds {} cycles, back-off up to {} \
-                 levels on {} warps",
+                 levels",
                 s.inline_cycles as f64 / s.spawns_inlined.max(1) as f64,
                 s.round_cycles,
-                s.backoff.0,
-                s.backoff.1
+                s.backoff
             );
         }
     }

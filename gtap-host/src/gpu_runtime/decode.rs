@@ -134,8 +134,8 @@ pub(super) fn gpu_stats(
         idle_rounds: total.idle_rounds,
         spawns_inlined: total.inlined,
         inline_cycles: total.inline_cycles,
-        round_cycles: total.round_cycles / (plan.warps as u64).max(1),
-        backoff: (total.backoff, total.backoff_warps),
+        round_cycles: u64::from(total.round_cycles) / (plan.warps as u64).max(1),
+        backoff: total.backoff,
         peak_records_per_warp: total.records_touched,
         chunks_borrowed: total.chunks_borrowed,
         reserve_records: u64::from(plan.reserve_chunks)
@@ -316,11 +316,10 @@ mod tests {
             inlined: 9,
             chunks_borrowed: 3,
             inline_cycles: 900,
-            round_cycles: 50,
             records_touched: 12,
             max_queue: 30,
             backoff: 2,
-            backoff_warps: 1,
+            round_cycles: 50,
         };
         let b = WarpStats {
             tasks: 1,
@@ -332,11 +331,10 @@ mod tests {
             inlined: 1,
             chunks_borrowed: 2,
             inline_cycles: 100,
-            round_cycles: 70,
             records_touched: 20,
             max_queue: 4,
             backoff: 5,
-            backoff_warps: 1,
+            round_cycles: 70,
         };
         let total = merge_stats(&bytes_of(&[a, b]));
         assert_eq!(
@@ -352,7 +350,7 @@ mod tests {
         );
         assert_eq!((total.records_touched, total.max_queue), (20, 30));
         assert_eq!((total.inline_cycles, total.round_cycles), (1000, 120));
-        assert_eq!((total.backoff, total.backoff_warps), (5, 2));
+        assert_eq!(total.backoff, 5);
         assert_eq!(total.chunks_borrowed, 5);
         let plan = crate::gpu_runtime::plan::RunPlan::new(
             &crate::gpu_runtime::GpuConfig::new()

@@ -35,8 +35,8 @@ pub struct GpuStats {
     /// when they left: the yardstick of the policy's back-off
     /// ([`GpuTuning::inline_backoff_ratio`](super::GpuTuning::inline_backoff_ratio)).
     pub round_cycles: u64,
-    /// The most levels any warp backed off its inline depth, and how many warps did.
-    pub backoff: (u32, u32),
+    /// The most levels any warp backed off its inline depth.
+    pub backoff: u32,
     /// The most records of its own slab any one warp used.
     pub peak_records_per_warp: u32,
     /// Chunks of the device-wide record reserve that warps borrowed when their slab ran

@@ -70,7 +70,7 @@ pub(super) fn time_round(w: &WarpCtx) {
             .wrapping_sub(sh.run_started)
             .min(u64::from(u32::MAX)) as u32;
         sh.round_cycles = average(sh.round_cycles, took);
-        sh.stats.round_cycles = u64::from(sh.round_cycles);
+        sh.stats.round_cycles = sh.round_cycles;
         return;
     }
     let cycles = sh.round_inline_cycles;
@@ -78,7 +78,6 @@ pub(super) fn time_round(w: &WarpCtx) {
         let each = cycles / u64::from(n);
         sh.backoff = adjust_backoff(&run.granularity, sh.backoff, each, sh.round_cycles.into());
         sh.stats.backoff = sh.stats.backoff.max(sh.backoff);
-        sh.stats.backoff_warps |= u32::from(sh.backoff > 0);
     }
     sh.stats.inlined += u64::from(n);
     sh.stats.inline_cycles += cycles;

@@ -146,7 +146,10 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> (Option<R
     // SAFETY: the task is live and ours; its header was published with it.
     let slot = unsafe { Record::result_slot(rec) };
     let mut ctx = Ctx::new(w as *const WarpCtx as *const (), id, slot);
-    super::panic::note_running(w.run(), id);
+    // A mixed program runs one root per launch: nothing to note.
+    if !P::MIXED {
+        super::panic::note_running(w.run(), id);
+    }
     // SAFETY: the frame is pinned in its record and only this lane resumes it now.
     let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
     let n = ctx.spawned;

@@ -649,17 +649,15 @@ pub struct WarpStats {
     pub chunks_borrowed: u64,
     /// Cycles its lanes spent in inline calls, together.
     pub inline_cycles: u64,
-    /// The running average of its ordinary rounds' cycles when it left (the granularity
-    /// policy's yardstick; summed over warps when merged).
-    pub round_cycles: u64,
     /// Records of the warp's slab ever used (its high-water mark).
     pub records_touched: u32,
     /// Most tasks published in one of the warp's queues at once.
     pub max_queue: u32,
     /// The most levels the warp backed off its inline depth (`granularity::adjust_backoff`).
     pub backoff: u32,
-    /// 1 if the warp ever backed off (summed over warps when merged).
-    pub backoff_warps: u32,
+    /// The running average of its ordinary rounds' cycles when it left (the granularity
+    /// policy's yardstick; summed over warps when merged, saturating).
+    pub round_cycles: u32,
 }
 
 impl WarpStats {
@@ -674,9 +672,8 @@ impl WarpStats {
         self.inlined += other.inlined;
         self.chunks_borrowed += other.chunks_borrowed;
         self.inline_cycles += other.inline_cycles;
-        self.round_cycles += other.round_cycles;
+        self.round_cycles = self.round_cycles.saturating_add(other.round_cycles);
         self.backoff = self.backoff.max(other.backoff);
-        self.backoff_warps += other.backoff_warps;
         self.records_touched = self.records_touched.max(other.records_touched);
         self.max_queue = self.max_queue.max(other.max_queue);
     }

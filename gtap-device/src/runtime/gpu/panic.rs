@@ -56,7 +56,10 @@ pub fn note_running(cfg: &GpuRun, id: u32) {
 }
 
 /// The root of the batch that the calling thread's running task belongs to, if the run has
-/// several roots and the thread noted a task ([`note_running`]).
+/// several roots and the thread noted a task ([`note_running`]). Out of line and cold: it
+/// runs once, on a panic, and its code stays out of the kernels' hot paths.
+#[cold]
+#[inline(never)]
 fn panicking_root() -> Option<u32> {
     // SAFETY: as in `set_sink`.
     let run = unsafe { u64::load::<Gpu, Relaxed>(&raw const RUN) } as *const GpuRun;
