@@ -67,19 +67,18 @@ fn panicking_root() -> Option<u32> {
         return None;
     }
     // SAFETY: the control block lives for the kernel; these fields are written by the host
-    // only, before the launch.
+    // only, before the launch, and are read in place (no reference to the whole block, whose
+    // other fields warps write).
     let (running, records, size, tasks_per_warp, warps, roots, all) = unsafe {
-        let r = &*run;
-        let reserve = r.reserve_chunks * crate::runtime::reserve::CHUNK_RECORDS;
-        let all = r.slab_records + reserve;
+        let reserve = (*run).reserve_chunks * crate::runtime::reserve::CHUNK_RECORDS;
         (
-            r.running,
-            r.records,
-            r.record_size,
-            r.tasks_per_warp,
-            r.num_warps,
-            r.num_roots,
-            all,
+            (*run).running,
+            (*run).records,
+            (*run).record_size,
+            (*run).tasks_per_warp,
+            (*run).num_warps,
+            (*run).num_roots,
+            (*run).slab_records + reserve,
         )
     };
     if running == 0 {
