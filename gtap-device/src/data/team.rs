@@ -224,6 +224,19 @@ mod tests {
     // own share; the barrier is `Sync`).
     unsafe impl Send for Shared {}
 
+    /// Makes the calling thread member `index` of a team of `team` threads that wait at
+    /// `bar`, with no scratch.
+    fn join_team(index: usize, team: usize, bar: *const Barrier) {
+        set_team_env(TeamEnv {
+            index: index as u32,
+            size: team as u32,
+            barrier,
+            barrier_arg: bar.cast(),
+            scratch: core::ptr::null_mut(),
+            scratch_len: 0,
+        });
+    }
+
     #[test]
     fn each_thread_of_a_team_writes_its_share() {
         for team in [1usize, 2, 3, 8] {
@@ -238,14 +251,7 @@ mod tests {
                 for index in 0..team {
                     s.spawn(move || {
                         let shared = shared;
-                        set_team_env(TeamEnv {
-                            index: index as u32,
-                            size: team as u32,
-                            barrier,
-                            barrier_arg: shared.barrier.cast(),
-                            scratch: core::ptr::null_mut(),
-                            scratch_len: 0,
-                        });
+                        join_team(index, team, shared.barrier);
                         // SAFETY: the vector outlives the scope, and the team as a whole is
                         // its only user (no thread makes a reference to all of it); this
                         // thread is one of the team.
@@ -289,14 +295,7 @@ mod tests {
                 for index in 0..team {
                     s.spawn(move || {
                         let x = x;
-                        set_team_env(TeamEnv {
-                            index: index as u32,
-                            size: team as u32,
-                            barrier,
-                            barrier_arg: x.barrier.cast(),
-                            scratch: core::ptr::null_mut(),
-                            scratch_len: 0,
-                        });
+                        join_team(index, team, x.barrier);
                         let home = crate::data::Home::HERE;
                         // SAFETY: as in the test above, for both vectors.
                         let (mut xv, mut yv, b) = unsafe {
