@@ -105,7 +105,13 @@ impl<T> Record<T> {
             (&raw mut (*rec).live).write(true);
             // A root's depth; a spawner sets its child's with `set_depth`.
             (&raw mut (*rec).depth).write(0);
-            (&raw mut (*rec).task).write(MaybeUninit::new(task));
+            // In whole words, not as a typed move: a task enum's frame starts as the
+            // coroutine's arguments beside a byte-sized state and a large uninitialized
+            // part, and LLVM merges the move into one `memcpy` that starts at an odd offset,
+            // which the NVPTX backend expands into a loop of byte loads and stores (see
+            // `arch::copy`). Word copies of the uninitialized part fold away.
+            let task = MaybeUninit::new(task);
+            crate::arch::copy::copy_words(&raw mut (*rec).task, &raw const task);
         }
     }
 
