@@ -12,7 +12,7 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
-use gtap_device::runtime::gpu::layout::{GpuRun, NONE, PanicReport, error_code, root_of_record};
+use gtap_device::runtime::gpu::layout::{GpuRun, NONE, PanicReport, error_code, root_of_task};
 use gtap_device::task::{Call, Program};
 
 use super::buffers::Buffers;
@@ -537,16 +537,12 @@ impl GpuRuntime {
         }
         let reserve = done.reserve_chunks * gtap_device::runtime::reserve::CHUNK_RECORDS;
         let records = done.slab_records + reserve;
-        let mut id = done.error_record;
-        // A chain no longer than the records (a longer one would be a corrupt header).
-        for _ in 0..records {
-            match decode::read_parent(stream, &self.buffers, plan.program.record_size, id) {
-                Ok(NONE) => break,
-                Ok(parent) if parent < records => id = parent,
-                _ => return error,
-            }
-        }
-        match root_of_record(id, done.tasks_per_warp, done.num_warps, done.num_roots) {
+        let (per_warp, warps, roots) = (done.tasks_per_warp, done.num_warps, done.num_roots);
+        let size = plan.program.record_size;
+        let root = root_of_task(done.error_record, records, per_warp, warps, roots, |id| {
+            decode::read_parent(stream, &self.buffers, size, id).ok()
+        });
+        match root {
             Some(root) => GpuRunError::InRoot {
                 root: root as usize,
                 roots: plan.roots as usize,

@@ -500,6 +500,33 @@ pub fn root_of_record(id: u32, tasks_per_warp: u32, warps: u32, roots: u32) -> O
     (warp < warps && k < roots_built(warp, warps, roots)).then(|| warp + k * warps)
 }
 
+/// Which root of a batch record `id`'s task belongs to: follows the parents, as
+/// `parent_of` reads them, up to a record without one and names the root it holds
+/// ([`root_of_record`]). `records` is how many records the run has (slabs and reserve): a
+/// record outside them, a chain longer than them (a corrupt header), or a parent that
+/// cannot be read (`None` from `parent_of`) names no root. The panic handler reads the
+/// parents in device memory, the host after the kernel ended; the walk is the same.
+pub fn root_of_task(
+    id: u32,
+    records: u32,
+    tasks_per_warp: u32,
+    warps: u32,
+    roots: u32,
+    mut parent_of: impl FnMut(u32) -> Option<u32>,
+) -> Option<u32> {
+    let mut id = id;
+    for _ in 0..records {
+        if id >= records {
+            return None;
+        }
+        match parent_of(id)? {
+            NONE => return root_of_record(id, tasks_per_warp, warps, roots),
+            parent => id = parent,
+        }
+    }
+    None
+}
+
 /// Where a round's batch of tasks came from ([`ProfileEvent::source`]).
 pub mod batch_source {
     /// No task: an idle round (the warp tried to steal and found nothing).
@@ -803,6 +830,41 @@ mod tests {
         assert_eq!(roots_built(1, 8, 1), 0);
         assert_eq!(root_of_record(0, 16, 8, 1), Some(0));
         assert_eq!(root_of_record(1, 16, 8, 1), None);
+    }
+
+    /// Parents as an array (`NONE` for a root record), read as the walk asks.
+    fn walk(parents: &[u32], id: u32, per_warp: u32, warps: u32, roots: u32) -> Option<u32> {
+        let records = parents.len() as u32;
+        root_of_task(id, records, per_warp, warps, roots, |i| {
+            Some(parents[i as usize])
+        })
+    }
+
+    #[test]
+    fn a_task_belongs_to_the_root_at_the_top_of_its_chain() {
+        // 2 warps of 4 records, 3 roots: warp 0 builds roots 0 and 2 in its records 0 and
+        // 1, warp 1 root 1 in its record 0 (record 4).
+        let mut parents = [NONE; 8];
+        parents[2] = 1; // a child of root 2
+        parents[3] = 2; // its child
+        parents[5] = 4; // a child of root 1
+        assert_eq!(walk(&parents, 3, 4, 2, 3), Some(2));
+        assert_eq!(walk(&parents, 5, 4, 2, 3), Some(1));
+        assert_eq!(walk(&parents, 0, 4, 2, 3), Some(0));
+        // A record without a parent that holds no root (a corrupt header) names none.
+        assert_eq!(walk(&parents, 6, 4, 2, 3), None);
+    }
+
+    #[test]
+    fn a_corrupt_chain_names_no_root() {
+        // A parent outside the records.
+        assert_eq!(walk(&[NONE, 9], 1, 2, 1, 1), None);
+        // A cycle: the walk stops after as many steps as there are records.
+        assert_eq!(walk(&[1, 0], 0, 2, 1, 1), None);
+        // A start outside the records.
+        assert_eq!(walk(&[NONE], 3, 1, 1, 1), None);
+        // A parent that cannot be read.
+        assert_eq!(root_of_task(1, 2, 2, 1, 1, |_| None), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! In a batch of roots the report also names the root the panicking task belongs to, which
 //! only the device can find once the kernel has trapped: every thread notes the record it
 //! runs in the control block's `running` array ([`note_running`]), and the panic handler
-//! follows that record's parents to a root record ([`root_of_record`]), all of them live
+//! follows that record's parents to a root record ([`root_of_task`]), all of them live
 //! while their descendant runs.
 //!
 //! # Memory ordering
@@ -18,7 +18,7 @@
 
 use core::panic::PanicInfo;
 
-use super::layout::{GpuRun, NONE, PanicReport, root_of_record};
+use super::layout::{GpuRun, PanicReport, root_of_task};
 use crate::arch::index::global_thread_id;
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Gpu, Relaxed, SeqCst, Sys};
@@ -86,23 +86,15 @@ fn panicking_root() -> Option<u32> {
     }
     let slot = (running as *const u32).wrapping_add(global_thread_id() as usize);
     // SAFETY: one word per launched thread (see `note_running`).
-    let mut id = unsafe { u32::load::<Gpu, Relaxed>(slot) };
-    // A chain no longer than the records (a longer one would be a corrupt header).
-    for _ in 0..all {
-        if id >= all {
-            return None;
-        }
+    let id = unsafe { u32::load::<Gpu, Relaxed>(slot) };
+    root_of_task(id, all, tasks_per_warp, warps, roots, |id| {
         let at = (records as *const u8).wrapping_add(id as usize * size as usize + PARENT_OFFSET);
-        // SAFETY: a live record's header (the task and its ancestors are live while it runs);
-        // its parent was written before the task was published, which happened before this
-        // thread took it (or an ancestor's writer's, by the same chain).
-        let parent = unsafe { u32::load::<Gpu, Relaxed>(at.cast()) };
-        if parent == NONE {
-            return root_of_record(id, tasks_per_warp, warps, roots);
-        }
-        id = parent;
-    }
-    None
+        // SAFETY: `id` is below the run's records (the walk checks it): a live record's
+        // header (the task and its ancestors are live while it runs); its parent was written
+        // before the task was published, which happened before this thread took it (or an
+        // ancestor's writer's, by the same chain).
+        Some(unsafe { u32::load::<Gpu, Relaxed>(at.cast()) })
+    })
 }
 
 /// Writes `info`'s location into the run's panic report, if there is one and no other thread
