@@ -33,7 +33,7 @@ use gtap_device::task::{Call, Program};
 
 use super::launch::Launched;
 use super::ring::Ring;
-use super::runtime::panic_location;
+use super::runtime::read_panic;
 use super::{GpuRunError, GpuRuntime, control, launch};
 use crate::resident::{Completer, RootError, RootHandle, pair};
 use crate::{GpuError, RuntimeError};
@@ -542,7 +542,7 @@ fn close<R>(s: &Shared<R>, watch: &Watch, ended: Result<(), GpuError>) {
     let (error, failed_slot) = match ended {
         Err(e) => {
             // SAFETY: the kernel has ended (it failed), so nothing writes the report.
-            let location = unsafe { panic_location(watch.panic as *const _) };
+            let location = unsafe { read_panic(watch.panic as *const _) }.map(|p| p.location);
             let error = match location {
                 Some(location) => GpuRunError::TaskPanicked {
                     location,

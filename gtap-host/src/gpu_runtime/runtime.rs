@@ -70,16 +70,10 @@ impl PanicSink {
         unsafe { std::ptr::write_volatile(self.host, PanicReport::default()) };
     }
 
-    pub(super) fn location(&self) -> Option<String> {
+    /// What a panicking task reported, if one did.
+    pub(super) fn report(&self) -> Option<Panicked> {
         // SAFETY: our allocation; the kernel has ended (it trapped), so nothing writes it.
-        unsafe { panic_location(self.host) }
-    }
-
-    /// The root of the batch that the panicking task belonged to, when it reported one.
-    pub(super) fn root(&self) -> Option<u32> {
-        // SAFETY: as in `location`.
-        let r = unsafe { std::ptr::read_volatile(self.host) };
-        (r.flag == 1 && r.root_known != 0).then_some(r.root)
+        unsafe { read_panic(self.host) }
     }
 
     /// The report's address in host memory, for a thread that reads it after a trap.
@@ -88,11 +82,19 @@ impl PanicSink {
     }
 }
 
-/// The location a panicking task reported at `host`, if one did.
+/// A panic report, decoded.
+pub(super) struct Panicked {
+    /// `file:line:column`, and the message in parentheses when there is one.
+    pub location: String,
+    /// The root of the batch that the panicking task belonged to, when it found one.
+    pub root: Option<u32>,
+}
+
+/// What a panicking task reported at `host`, if one did.
 ///
 /// # Safety
 /// `host` is a live `PanicReport` that no kernel writes any more.
-pub(super) unsafe fn panic_location(host: *const PanicReport) -> Option<String> {
+pub(super) unsafe fn read_panic(host: *const PanicReport) -> Option<Panicked> {
     // SAFETY: the caller's contract.
     let r = unsafe { std::ptr::read_volatile(host) };
     if r.flag != 1 {
@@ -107,7 +109,8 @@ pub(super) unsafe fn panic_location(host: *const PanicReport) -> Option<String> 
     if !message.is_empty() {
         location.push_str(&format!(" ({message})"));
     }
-    Some(location)
+    let root = (r.root_known != 0).then_some(r.root);
+    Some(Panicked { location, root })
 }
 
 impl PanicSink {
@@ -556,14 +559,14 @@ impl GpuRuntime {
     /// the root it belonged to ([`GpuRunError::InRoot`]) when the run had several `roots`
     /// and the report names one.
     fn kernel_failed(&self, e: GpuError, roots: u32) -> GpuRunError {
-        let Some(location) = self.panic.location() else {
+        let Some(Panicked { location, root }) = self.panic.report() else {
             return GpuRunError::Gpu(e);
         };
         let error = GpuRunError::TaskPanicked {
             location,
             source: e,
         };
-        match self.panic.root() {
+        match root {
             Some(root) if roots > 1 && root < roots => GpuRunError::InRoot {
                 root: root as usize,
                 roots: roots as usize,
