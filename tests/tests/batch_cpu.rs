@@ -69,20 +69,12 @@ fn a_failing_root_is_named_and_the_runtime_stays_usable() {
                 lang::loop_join(5)
             }
         });
-        match rt.run_batch(roots).unwrap_err() {
-            CpuError::InRoot {
-                root,
-                roots,
-                source,
-            } => {
-                assert_eq!((root, roots), (bad, 12), "depth {depth}");
-                assert!(
-                    matches!(*source, CpuError::Run(RunError::SlotsFull { .. })),
-                    "{source}"
-                );
-            }
-            other => panic!("expected InRoot, got {other}"),
-        }
+        let (root, roots, source) = in_root(rt.run_batch(roots).unwrap_err());
+        assert_eq!((root, roots), (bad, 12), "depth {depth}");
+        assert!(
+            matches!(source, CpuError::Run(RunError::SlotsFull { .. })),
+            "{source}"
+        );
     }
     let (values, _) = rt.run_batch((0..4).map(lang::loop_join)).unwrap();
     assert_eq!(values.len(), 4);
@@ -95,31 +87,35 @@ fn a_panicking_root_is_named_and_the_runtime_stays_usable() {
     for (bad, depth) in [(0, 0), (6, 3), (11, 1)] {
         let roots =
             (0..12u32).map(|i| lang::panic_below(depth, if i as usize == bad { 7 } else { i % 4 }));
-        match rt.run_batch(roots).unwrap_err() {
-            CpuError::InRoot {
-                root,
-                roots,
+        let (root, roots, source) = in_root(rt.run_batch(roots).unwrap_err());
+        assert_eq!((root, roots), (bad, 12), "depth {depth}");
+        assert!(
+            matches!(
                 source,
-            } => {
-                assert_eq!((root, roots), (bad, 12), "depth {depth}");
-                assert!(
-                    matches!(
-                        *source,
-                        CpuError::TaskPanicked {
-                            task: "panic_below",
-                            ..
-                        }
-                    ),
-                    "{source}"
-                );
-            }
-            other => panic!("expected InRoot, got {other}"),
-        }
+                CpuError::TaskPanicked {
+                    task: "panic_below",
+                    ..
+                }
+            ),
+            "{source}"
+        );
     }
     let (values, _) = rt
         .run_batch((0..8u32).map(|i| lang::panic_below(2, i % 4)))
         .unwrap();
     assert_eq!(values, [10, 11, 12, 13, 10, 11, 12, 13]);
+}
+
+/// The root a batch's error names, the batch's size and the root's own error.
+fn in_root(e: CpuError) -> (usize, usize, CpuError) {
+    match e {
+        CpuError::InRoot {
+            root,
+            roots,
+            source,
+        } => (root, roots, *source),
+        other => panic!("expected InRoot, got {other}"),
+    }
 }
 
 fn values_of_one(n: u32) -> u64 {

@@ -61,20 +61,12 @@ fn a_failing_root_is_named_and_the_runtime_stays_usable() {
                 lang::loop_join(5)
             }
         });
-        match rt.run_batch(roots).unwrap_err() {
-            GpuRunError::InRoot {
-                root,
-                roots,
-                source,
-            } => {
-                assert_eq!((root, roots), (bad, 4096), "depth {depth}");
-                assert!(
-                    matches!(*source, GpuRunError::Run(RunError::SlotsFull { .. })),
-                    "{source}"
-                );
-            }
-            other => panic!("expected InRoot, got {other}"),
-        }
+        let (root, roots, source) = in_root(rt.run_batch(roots).unwrap_err());
+        assert_eq!((root, roots), (bad, 4096), "depth {depth}");
+        assert!(
+            matches!(source, GpuRunError::Run(RunError::SlotsFull { .. })),
+            "{source}"
+        );
     }
     let one = rt.run(lang::loop_join(5)).unwrap().0;
     let (values, _) = rt.run_batch((0..64).map(|_| lang::loop_join(5))).unwrap();
@@ -90,20 +82,24 @@ fn a_panicking_root_is_named(test: &str, bad: u32, depth: u32) {
     };
     let mut rt = GpuRuntime::new(gpu, gtap_tests::PTX, config().auto_granularity(false)).unwrap();
     let roots = (0..4096u32).map(|i| lang::panic_below(depth, if i == bad { 7 } else { i % 4 }));
-    match rt.run_batch(roots).unwrap_err() {
+    let (root, roots, source) = in_root(rt.run_batch(roots).unwrap_err());
+    assert_eq!((root, roots), (bad as usize, 4096), "depth {depth}");
+    match source {
+        GpuRunError::TaskPanicked { location, .. } => {
+            assert!(location.contains("lang.rs"), "{location}");
+        }
+        other => panic!("expected TaskPanicked in root {bad}, got {other}"),
+    }
+}
+
+/// The root a batch's error names, the batch's size and the root's own error.
+fn in_root(e: GpuRunError) -> (usize, usize, GpuRunError) {
+    match e {
         GpuRunError::InRoot {
             root,
             roots,
             source,
-        } => {
-            assert_eq!((root, roots), (bad as usize, 4096), "depth {depth}");
-            match *source {
-                GpuRunError::TaskPanicked { location, .. } => {
-                    assert!(location.contains("lang.rs"), "{location}");
-                }
-                other => panic!("expected TaskPanicked in root {bad}, got {other}"),
-            }
-        }
+        } => (root, roots, *source),
         other => panic!("expected InRoot, got {other}"),
     }
 }
