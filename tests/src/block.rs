@@ -1,6 +1,6 @@
 //! A block program (`#[gtap::task(block)]`) for the tests of block tasks: block-wide spawns
-//! with results, per-thread spawns without, the team barrier and scratch memory, and two
-//! planted mistakes the runtime must catch.
+//! with results, per-thread spawns without, the team barrier and scratch memory, two
+//! planted mistakes the runtime must catch, and a planted panic.
 
 /// The program.
 #[gtap::program(name = "blocks")]
@@ -66,6 +66,23 @@ pub mod program {
     #[gtap::task(block)]
     pub fn leaf(_b: Block, v: u64) -> u64 {
         v
+    }
+
+    /// `value`, from a chain of `depth` block tasks below this one (each waits for the
+    /// next); at the bottom, team thread `thread` panics when `bad` is not 0 (a planted
+    /// panic, on the leader or on a follower).
+    #[gtap::task(block)]
+    pub fn panic_on_thread(b: Block, depth: u32, thread: u32, bad: u32, value: u64) -> u64 {
+        if depth > 0 {
+            let h = spawn!(panic_on_thread(depth - 1, thread, bad, value));
+            taskwait!();
+            return h.get();
+        }
+        assert!(
+            bad == 0 || b.index() != thread,
+            "planted panic on thread {thread}"
+        );
+        value
     }
 
     /// Planted mistake: only the leader reaches the taskwait.

@@ -103,3 +103,39 @@ fn a_team_of_one_runs_block_tasks_too() {
     // One thread cannot diverge from itself.
     assert_eq!(rt.run(blocks::divergent()).unwrap().0, 1);
 }
+
+/// A batch of block roots in which root `bad` panics on one team thread, the leader or a
+/// follower, `depth` tasks below it: the error names the root and the task, and the next run
+/// on the same runtime works.
+#[test]
+fn a_panic_on_any_team_thread_names_its_root_and_task() {
+    let mut rt = runtime(2, 4);
+    for (bad, thread, depth) in [(0, 0, 0), (5, 0, 2), (7, 2, 0), (11, 3, 3)] {
+        let roots = (0..12u32)
+            .map(|i| blocks::panic_on_thread(depth, thread, u32::from(i == bad), i.into()));
+        match rt.run_batch(roots).unwrap_err() {
+            CpuError::InRoot {
+                root,
+                roots,
+                source,
+            } => {
+                let at = format!("root {bad}, thread {thread}, depth {depth}");
+                assert_eq!((root, roots), (bad as usize, 12), "{at}");
+                assert!(
+                    matches!(
+                        *source,
+                        CpuError::TaskPanicked {
+                            task: "panic_on_thread",
+                            ..
+                        }
+                    ),
+                    "{at}: {source}"
+                );
+            }
+            other => panic!("expected InRoot, got {other}"),
+        }
+    }
+    let roots = (0..12u32).map(|i| blocks::panic_on_thread(2, 1, 0, i.into()));
+    let (values, _) = rt.run_batch(roots).unwrap();
+    assert_eq!(values, (0..12).collect::<Vec<u64>>());
+}

@@ -653,10 +653,14 @@ fn follower_thread<P: Program>(
     // thread runs `Worker::run_team`.
     let body = || unsafe { gtap_device::runtime::cpu::follow(run, index, member) };
     if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(body)) {
+        // Before failing the run: until then the leader keeps the task posted.
+        let posted = gtap_device::runtime::cpu::posted_task(run, index);
         let mut message = panic_message.lock().unwrap_or_else(PoisonError::into_inner);
-        if run.fail(Failure::TaskPanicked {
-            task: "a block task (on a team thread)",
-        }) {
+        let task = posted.map_or("a block task (on a team thread)", |(_, name)| name);
+        if run.fail(Failure::TaskPanicked { task }) {
+            if let Some((record, _)) = posted {
+                run.note_failed_task(record);
+            }
             *message = Some(panic_text(payload.as_ref()));
         }
     }

@@ -50,7 +50,7 @@ use crate::task::{Ctx, Program, Step};
 
 pub mod team;
 
-pub use team::{MAX_TEAM, TeamState, follow};
+pub use team::{MAX_TEAM, TeamState, follow, posted_task};
 
 /// Idle rounds spent spinning (with `2^round` spin hints each) before calling the idle hook.
 const SPIN_ROUNDS: u32 = 6;

@@ -347,6 +347,11 @@ impl<P: Program> Worker<'_, '_, P> {
                 self.execute(id);
                 continue;
             }
+            // What a panic in this step reports (`Worker::current_task`, `current_record`),
+            // before the task runs.
+            // SAFETY: this worker took `id`: its frame is live and nobody runs it now.
+            self.current_task = P::task_name(unsafe { &*Record::task(run.pool.record(id)) });
+            self.current_record = id;
             // Relaxed: only this thread resets it, before posting (Release).
             team.staged.store(0, Ordering::Relaxed);
             post(team, id);
@@ -510,6 +515,23 @@ pub unsafe fn follow<P: Program>(run: &Run<'_, P>, worker: u32, index: u32) {
         // Release: publishes this thread's outcome, staged ids and children's records.
         team.arrived.fetch_add(1, Ordering::Release);
     }
+}
+
+/// The block task posted to worker `worker`'s team now, if one is, and its name: what a
+/// follower that panicked was running (for reporting the panic and its root). Call it from
+/// that follower's thread before the panic fails the run: until every follower has arrived
+/// or the run is aborted, the leader posts nothing else and writes no frame.
+pub fn posted_task<P: Program>(run: &Run<'_, P>, worker: u32) -> Option<(u32, &'static str)> {
+    let team = run.teams.get(worker as usize)?;
+    // Relaxed: this thread acquired the command with the post's epoch when it took the task,
+    // and nothing has replaced it since (above).
+    let id = team.command.load(Ordering::Relaxed);
+    if id == STOP || id == CHECK {
+        return None;
+    }
+    // SAFETY: `id` is the posted task's live record, whose frame nobody writes now (above).
+    let name = P::task_name(unsafe { &*Record::task(run.pool.record(id)) });
+    Some((id, name))
 }
 
 /// Whether two frames have the same bytes (the uniformity check).
