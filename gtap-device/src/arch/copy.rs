@@ -5,10 +5,10 @@
 //! copy such as `ptr::copy_nonoverlapping::<T>(.., 1)` or `*dst = *src` of a struct is such a
 //! `memcpy`. A block task's frame copied that way costs one dependent byte load and one byte
 //! store per byte, on every thread, at every step; a thread task's frame moved into its
-//! record at a spawn ([`crate::runtime::record::Record::fill`]), the same at every spawn. [`copy_words`], [`read_words`] and
-//! [`zero_words`] do the
-//! same in the widest unit that `T`'s alignment allows, as a loop the backend keeps as it is
-//! (it does not turn loops back into `memcpy`: the target has no C library to call).
+//! record ([`crate::runtime::record::Record::fill`]), the same at every spawn.
+//! [`copy_words`], [`read_words`] and [`zero_words`] do the same in the widest unit that
+//! `T`'s alignment allows, as a loop the backend keeps as it is (it does not turn loops back
+//! into `memcpy`: the target has no C library to call).
 //!
 //! The words are moved as `MaybeUninit`, so padding and uninitialised bytes are copied
 //! without being read as integers. Plain Rust: the same code runs on the host, where the
