@@ -2,6 +2,9 @@
 //! tasks of every root counted, a failing root named, an empty batch, and runs after a failed
 //! batch. The same checks on the GPU: `batch_gpu.rs`.
 
+mod common;
+
+use common::cpu_in_root as in_root;
 use gtap_examples::{fib, nqueens};
 use gtap_host::RunError;
 use gtap_host::cpu::{CpuConfig, CpuError, CpuRuntime};
@@ -104,18 +107,6 @@ fn a_panicking_root_is_named_and_the_runtime_stays_usable() {
         .run_batch((0..8u32).map(|i| lang::panic_below(2, i % 4)))
         .unwrap();
     assert_eq!(values, [10, 11, 12, 13, 10, 11, 12, 13]);
-}
-
-/// The root a batch's error names, the batch's size and the root's own error.
-fn in_root(e: CpuError) -> (usize, usize, CpuError) {
-    match e {
-        CpuError::InRoot {
-            root,
-            roots,
-            source,
-        } => (root, roots, *source),
-        other => panic!("expected InRoot, got {other}"),
-    }
 }
 
 fn values_of_one(n: u32) -> u64 {

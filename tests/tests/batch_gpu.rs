@@ -8,6 +8,8 @@ mod common;
 
 use std::time::Duration;
 
+use common::gpu_in_root as in_root;
+
 use gtap_examples::{fib, nqueens};
 use gtap_host::RunError;
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
@@ -89,18 +91,6 @@ fn a_panicking_root_is_named(test: &str, bad: u32, depth: u32) {
             assert!(location.contains("lang.rs"), "{location}");
         }
         other => panic!("expected TaskPanicked in root {bad}, got {other}"),
-    }
-}
-
-/// The root a batch's error names, the batch's size and the root's own error.
-fn in_root(e: GpuRunError) -> (usize, usize, GpuRunError) {
-    match e {
-        GpuRunError::InRoot {
-            root,
-            roots,
-            source,
-        } => (root, roots, *source),
-        other => panic!("expected InRoot, got {other}"),
     }
 }
 

@@ -2,6 +2,8 @@
 //! threads: block-wide spawns with results, per-thread spawns, the team barrier and scratch,
 //! and the two mistakes the runtime catches (a divergent taskwait, non-uniform live state).
 
+mod common;
+
 use std::time::Duration;
 
 use gtap_host::RunError;
@@ -113,27 +115,19 @@ fn a_panic_on_any_team_thread_names_its_root_and_task() {
     for (bad, thread, depth) in [(0, 0, 0), (5, 0, 2), (7, 2, 0), (11, 3, 3)] {
         let roots = (0..12u32)
             .map(|i| blocks::panic_on_thread(depth, thread, u32::from(i == bad), i.into()));
-        match rt.run_batch(roots).unwrap_err() {
-            CpuError::InRoot {
-                root,
-                roots,
+        let (root, roots, source) = common::cpu_in_root(rt.run_batch(roots).unwrap_err());
+        let at = format!("root {bad}, thread {thread}, depth {depth}");
+        assert_eq!((root, roots), (bad as usize, 12), "{at}");
+        assert!(
+            matches!(
                 source,
-            } => {
-                let at = format!("root {bad}, thread {thread}, depth {depth}");
-                assert_eq!((root, roots), (bad as usize, 12), "{at}");
-                assert!(
-                    matches!(
-                        *source,
-                        CpuError::TaskPanicked {
-                            task: "panic_on_thread",
-                            ..
-                        }
-                    ),
-                    "{at}: {source}"
-                );
-            }
-            other => panic!("expected InRoot, got {other}"),
-        }
+                CpuError::TaskPanicked {
+                    task: "panic_on_thread",
+                    ..
+                }
+            ),
+            "{at}: {source}"
+        );
     }
     let roots = (0..12u32).map(|i| blocks::panic_on_thread(2, 1, 0, i.into()));
     let (values, _) = rt.run_batch(roots).unwrap();

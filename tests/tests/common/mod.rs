@@ -152,3 +152,30 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
         }
     }
 }
+
+/// The root a batch's CPU error names, the batch's size and the root's own error; panics
+/// unless the error is `CpuError::InRoot`.
+pub fn cpu_in_root(e: gtap_host::cpu::CpuError) -> (usize, usize, gtap_host::cpu::CpuError) {
+    match e {
+        gtap_host::cpu::CpuError::InRoot {
+            root,
+            roots,
+            source,
+        } => (root, roots, *source),
+        other => panic!("expected InRoot, got {other}"),
+    }
+}
+
+/// The same for a GPU error (`GpuRunError::InRoot`).
+pub fn gpu_in_root(
+    e: gtap_host::gpu_runtime::GpuRunError,
+) -> (usize, usize, gtap_host::gpu_runtime::GpuRunError) {
+    match e {
+        gtap_host::gpu_runtime::GpuRunError::InRoot {
+            root,
+            roots,
+            source,
+        } => (root, roots, *source),
+        other => panic!("expected InRoot, got {other}"),
+    }
+}
