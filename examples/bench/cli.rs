@@ -456,6 +456,20 @@ pub struct NqueensArgs {
     /// Further rayon cutoffs: a few hundred to thousands of leaves are plenty for a CPU.
     #[arg(long, value_delimiter = ',', default_values_t = [4u32])]
     pub rayon_cutoff: Vec<u32>,
+    /// The GPU programs: `joined` (rows `nqueens`: parents sum their children's counts
+    /// after a taskwait), `detached` (rows `nqueens-detached`: no taskwait, leaves add to one
+    /// shared counter, as GTaP's own nqueens).
+    #[arg(long, value_delimiter = ',', default_values = ["joined", "detached"])]
+    pub form: Vec<NqueensForm>,
+}
+
+/// How `nqueens` gathers its count on the GPU.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NqueensForm {
+    /// Each parent waits for its children and sums their counts (`nqueens::program`).
+    Joined,
+    /// No task waits: leaves add their counts to a shared counter (`nqueens::detached`).
+    Detached,
 }
 
 /// A sort algorithm of `sort`.

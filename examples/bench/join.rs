@@ -118,24 +118,37 @@ fn gtap_rows(text: &str) -> Result<Vec<Gtap>, String> {
         .collect()
 }
 
-/// gtap's benchmark and cutoff for the anchor's `program` (with GTaP's cutoff, for the
-/// table), or `None` for a program gtap does not have.
-fn anchor_match(program: &str, nq_cutoff: u32) -> Option<(&'static str, String, String)> {
+/// gtap's benchmarks and cutoff for the anchor's `program` (with GTaP's cutoff, for the
+/// table), or `None` for a program gtap does not have. GTaP's `nq` has no taskwait: its
+/// like is `nqueens-detached`; the joined `nqueens` runs the same tasks, and resumes too.
+fn anchor_match(
+    program: &str,
+    nq_cutoff: u32,
+) -> Option<(&'static [&'static str], String, String)> {
     match program {
-        "fib" => Some(("fib", String::new(), String::new())),
+        "fib" => Some((&["fib"], String::new(), String::new())),
         "nq" => Some((
-            "nqueens",
+            &["nqueens", "nqueens-detached"],
             (nq_cutoff + 1).to_string(),
             nq_cutoff.to_string(),
         )),
         p => {
             let c: u32 = p.strip_prefix("fib_cutoff")?.parse().ok()?;
-            Some(("fib-calls", c.to_string(), c.to_string()))
+            Some((&["fib-calls"], c.to_string(), c.to_string()))
         }
     }
 }
 
-/// Lines for the anchor's rows, each against every matching gtap GPU row.
+/// One row of GTaP's anchor output.
+struct AnchorRow<'a> {
+    program: &'a str,
+    n: &'a str,
+    queues: &'a str,
+    ms: f64,
+}
+
+/// Lines for the anchor's rows, each against every matching gtap GPU row. A row with no
+/// match makes one line without gtap's figures, under its first benchmark.
 fn anchor_lines(text: &str, gtap: &[Gtap], nq_cutoff: u32) -> Result<Vec<Line>, String> {
     let t = Table::parse(text, &["program", "n", "queues", "kernel_ms"])?;
     let runs = text
@@ -144,42 +157,61 @@ fn anchor_lines(text: &str, gtap: &[Gtap], nq_cutoff: u32) -> Result<Vec<Line>, 
         .map_or(String::new(), |r| r.trim().to_string());
     let mut lines = Vec::new();
     for r in &t.rows {
-        let (program, n, queues) = (t.get(r, "program"), t.get(r, "n"), t.get(r, "queues"));
         let ms = t.get(r, "kernel_ms");
-        let ms: f64 = ms
-            .parse()
-            .map_err(|_| format!("kernel_ms `{ms}` is not a number"))?;
-        let Some((benchmark, cutoff, their_cutoff)) = anchor_match(program, nq_cutoff) else {
-            eprintln!("join: GTaP's `{program}` has no gtap counterpart; left out");
+        let row = AnchorRow {
+            program: t.get(r, "program"),
+            n: t.get(r, "n"),
+            queues: t.get(r, "queues"),
+            ms: ms
+                .parse()
+                .map_err(|_| format!("kernel_ms `{ms}` is not a number"))?,
+        };
+        let Some((benchmarks, cutoff, their_cutoff)) = anchor_match(row.program, nq_cutoff) else {
+            eprintln!(
+                "join: GTaP's `{}` has no gtap counterpart; left out",
+                row.program
+            );
             continue;
         };
-        let line = |g: Option<&Gtap>| Line {
-            program: benchmark.to_string(),
-            size: n.to_string(),
-            other: "GTaP".to_string(),
-            other_variant: format!("{program}, {queues} queue(s)"),
-            other_cutoff: their_cutoff.clone(),
-            other_runs: runs.clone(),
-            other_ms: ms,
-            gtap: g.cloned(),
-            e2e_ratio: false,
-        };
-        let matches: Vec<&Gtap> = gtap
-            .iter()
-            .filter(|g| {
+        let before = lines.len();
+        for benchmark in benchmarks {
+            let matches = gtap.iter().filter(|g| {
                 g.backend == "gpu"
-                    && g.benchmark == benchmark
-                    && g.size == n
+                    && g.benchmark == *benchmark
+                    && g.size == row.n
                     && g.cutoff == cutoff
-                    && g.queues == queues
-            })
-            .collect();
-        if matches.is_empty() {
-            lines.push(line(None));
+                    && g.queues == row.queues
+            });
+            lines.extend(
+                matches.map(|g| anchor_line(&row, benchmark, &their_cutoff, &runs, Some(g))),
+            );
         }
-        lines.extend(matches.into_iter().map(|g| line(Some(g))));
+        if lines.len() == before {
+            lines.push(anchor_line(&row, benchmarks[0], &their_cutoff, &runs, None));
+        }
     }
     Ok(lines)
+}
+
+/// The line of anchor row `row` against gtap's row `g` of `benchmark` (if any).
+fn anchor_line(
+    row: &AnchorRow,
+    benchmark: &str,
+    their_cutoff: &str,
+    runs: &str,
+    g: Option<&Gtap>,
+) -> Line {
+    Line {
+        program: benchmark.to_string(),
+        size: row.n.to_string(),
+        other: "GTaP".to_string(),
+        other_variant: format!("{}, {} queue(s)", row.program, row.queues),
+        other_cutoff: their_cutoff.to_string(),
+        other_runs: runs.to_string(),
+        other_ms: row.ms,
+        gtap: g.cloned(),
+        e2e_ratio: false,
+    }
 }
 
 /// Lines for the CPU baselines, each against every gtap GPU row of its benchmark and size.
@@ -363,6 +395,7 @@ min_ms,max_ms,e2e_median_ms,e2e_min_ms,e2e_max_ms,tasks
 fib,40,,1,gpu,\"task per call, no cutoff\",default,10,60.0,59,61,61.0,60,62,331160281
 fib,40,,1,gpu,\"task per call, no cutoff\",tuned,10,50.0,49,51,51.0,50,52,331160281
 nqueens,16,8,1,gpu,x,default,10,100.0,99,101,101.0,100,102,1
+nqueens-detached,16,8,1,gpu,w,default,10,62.5,62,63,63.0,62,64,1
 nqueens,16,4,,rayon,y,,3,400.0,399,401,400.0,399,401,0
 fib-calls,40,10,3,gpu,z,default,10,3.0,2.9,3.1,3.5,3.4,3.6,1
 ";
@@ -395,6 +428,7 @@ fib_cutoff10,40,1,9.0
                 ("fib", Some("default"), Some(2.0)),
                 ("fib", Some("tuned"), Some(2.4)),
                 ("nqueens", Some("default"), Some(1.25)),
+                ("nqueens-detached", Some("default"), Some(2.0)),
                 ("fib-calls", Some("default"), Some(2.0)),
                 ("fib-calls", None, None),
             ]
@@ -409,6 +443,7 @@ fib_cutoff10,40,1,9.0
         assert_eq!(t.get(&t.rows[0], "case"), "nqueens(16) c8");
         let cases: Vec<String> = gpu.iter().map(Line::case).collect();
         assert_eq!(cases[0], "fib(40)");
-        assert_eq!(cases[3], "fib-calls(40) c10 q3");
+        assert_eq!(cases[3], "nqueens-detached(16) c8");
+        assert_eq!(cases[4], "fib-calls(40) c10 q3");
     }
 }

@@ -1,13 +1,16 @@
 //! `nqueens`: N-Queens by bitmask backtracking, one GPU task per partial placement above the
-//! cutoff row and a sequential count below. CPU baselines: the sequential count of the whole
+//! cutoff row and a sequential count below; joined (parents sum their children's counts) and
+//! detached (leaves add to a shared counter, GTaP's form). CPU baselines: the sequential count of the whole
 //! board; rayon with the same algorithm at the GPU's cutoff, and at coarser cutoffs, which
 //! a CPU wants (a few thousand leaves keep every core busy).
 
-use gtap_examples::nqueens::{KNOWN, count_seq, program};
+use gtap::DeviceVec;
+use gtap::host::gpu_runtime::{GpuRunError, GpuRuntime};
+use gtap_examples::nqueens::{KNOWN, count_seq, detached, program};
 
 use crate::Bench;
-use crate::cli::NqueensArgs;
-use crate::harness::{Key, cpu_checked, gpu_checked};
+use crate::cli::{NqueensArgs, NqueensForm};
+use crate::harness::{Harness, Key, Sample, cpu_checked, gpu_checked, timed};
 
 /// Solutions below a board state, in parallel above row `cutoff`, sequential from it on.
 fn nqueens_rayon(n: u32, row: u32, cols: u32, dl: u32, dr: u32, cutoff: u32) -> u64 {
@@ -35,22 +38,60 @@ fn nqueens_rayon(n: u32, row: u32, cols: u32, dl: u32, dr: u32, cutoff: u32) -> 
         .sum()
 }
 
+/// One GPU row: `form`'s program for `n` at `cutoff`, its count checked.
+fn gpu_row(
+    h: &mut Harness,
+    rt: &mut GpuRuntime,
+    form: NqueensForm,
+    n: u32,
+    cutoff: u32,
+    what: &str,
+) {
+    let want = KNOWN[n as usize];
+    match form {
+        NqueensForm::Joined => {
+            let variant = "task per placement above the cutoff, count_seq below";
+            let key = Key::new("nqueens", n, "gpu", variant)
+                .cutoff(cutoff)
+                .queues(1);
+            h.measure(key, || {
+                let root = program::nqueens(n, 0, 0, 0, 0, cutoff);
+                gpu_checked(&want, what, || rt.run(root))
+            });
+        }
+        NqueensForm::Detached => {
+            let variant = "as joined, no taskwait: leaves add to a shared counter";
+            let key = Key::new("nqueens-detached", n, "gpu", variant)
+                .cutoff(cutoff)
+                .queues(1);
+            let mut count = DeviceVec::<u64>::zeros(rt, 1).expect("device memory");
+            h.measure(key, || {
+                // End to end: the counter's reset and its read-back are part of the run.
+                let (e2e, r) = timed(|| {
+                    count.copy_from(&[0]).expect("upload");
+                    let root = detached::nqueens(n, 0, 0, 0, 0, cutoff, count.atomics());
+                    let ((), s) = rt.run(root)?;
+                    Ok::<_, GpuRunError>((count.to_vec().expect("download")[0], s))
+                });
+                let (v, s) = r.unwrap_or_else(|e| panic!("{what}, detached, on the GPU: {e}"));
+                assert_eq!(v, want, "{what}, detached, on the GPU");
+                Sample::gpu(s, e2e)
+            });
+        }
+    }
+}
+
 /// The rows of `a`.
 pub fn run(b: &mut Bench, a: &NqueensArgs) {
     for &n in &a.n {
         let want = KNOWN[n as usize];
         let what = format!("nqueens({n})");
         for &cutoff in &a.cutoff {
-            if let Some(rt) = b.rt.as_mut() {
-                let variant = "task per placement above the cutoff, count_seq below";
-                let key = Key::new("nqueens", n, "gpu", variant)
-                    .cutoff(cutoff)
-                    .queues(1);
-                let what = format!("{what} cutoff {cutoff}");
-                b.h.measure(key, || {
-                    let root = program::nqueens(n, 0, 0, 0, 0, cutoff);
-                    gpu_checked(&want, &what, || rt.run(root))
-                });
+            for &form in &a.form {
+                if let Some(rt) = b.rt.as_mut() {
+                    let what = format!("{what} cutoff {cutoff}");
+                    gpu_row(&mut b.h, rt, form, n, cutoff, &what);
+                }
             }
         }
         let variant = "count_seq (bitmask, explicit stack)";

@@ -1,6 +1,7 @@
 //! N-Queens: counts the placements of `n` non-attacking queens by bitmask backtracking.
 //! Rows above the cutoff depth spawn one task per free column; below it a task counts
-//! sequentially. Module [`epaq`] is the same search with EPAQ queues (GTaP section 6.4).
+//! sequentially. Module [`epaq`] is the same search with EPAQ queues (GTaP section 6.4), and
+//! [`detached`] the same search with no joins, counting into a shared counter (GTaP's form).
 
 /// The most columns supported (one bit each in a `u32`, one result slot each).
 pub const MAX_N: u32 = 32;
@@ -29,6 +30,61 @@ pub mod program {
         }
         taskwait!();
         counts.iter().sum()
+    }
+}
+
+/// N-Queens as GTaP's evaluation writes it (`gtap_nq.cu`): no task waits for its children.
+/// A task above the cutoff spawns one child per free column and ends; a task at the cutoff
+/// counts its subtree sequentially and adds the count to one shared counter, the first
+/// element of `count` (what the host reads after the run). So no task is ever resumed, and
+/// a task's record is free as soon as it returns: half the rounds of [`program`], whose
+/// parents resume to sum their children's counts.
+///
+/// The counter is an [`AtomicView`](gtap::AtomicView) element, added to with one `Relaxed`
+/// `fetch_add` per leaf that found solutions (GTaP adds once per solution): the adds need
+/// only be atomic, and the host reads the sum after the run, which orders every add before
+/// it ([`gtap::device::data::AtomicView`]'s docs).
+#[gtap::program(name = "nqueens_detached")]
+pub mod detached {
+    use gtap::AtomicView;
+
+    use super::count_seq;
+
+    /// Adds the solutions below a board state to `count[0]` (`cols`, `diag_l`, `diag_r` as
+    /// in [`program::nqueens`](super::program::nqueens)).
+    #[gtap::task]
+    #[allow(clippy::too_many_arguments)]
+    pub fn nqueens(
+        n: u32,
+        row: u32,
+        cols: u32,
+        diag_l: u32,
+        diag_r: u32,
+        cutoff: u32,
+        count: AtomicView<'_, u64>,
+    ) {
+        if row >= n || row >= cutoff {
+            let found = count_seq(n, row, cols, diag_l, diag_r);
+            if found != 0 {
+                count.fetch_add(0, found);
+            }
+            return;
+        }
+        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut free = full & !(cols | diag_l | diag_r);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            spawn!(nqueens(
+                n,
+                row + 1,
+                cols | bit,
+                (diag_l | bit) << 1,
+                (diag_r | bit) >> 1,
+                cutoff,
+                count
+            ));
+        }
     }
 }
 

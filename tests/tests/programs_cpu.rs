@@ -4,7 +4,7 @@
 mod common;
 
 use common::{check_sorted_permutation, random_input, tree_table};
-use gtap::ViewMut;
+use gtap::{DeviceVec, ViewMut};
 use gtap_examples::fib::Leaf;
 use gtap_examples::{cilksort, cilksort_epaq, fib, mergesort, nqueens, tree};
 use gtap_host::RunError;
@@ -70,6 +70,44 @@ fn nqueens_matches_the_known_counts() {
                 nqueens::KNOWN[n as usize],
                 "nqueens({n}), cutoff {cutoff}"
             );
+        }
+    }
+}
+
+#[test]
+fn detached_nqueens_counts_the_known_solutions_with_the_policy_on_and_off() {
+    for policy in [false, true] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().auto_granularity(policy).threads(4)).unwrap();
+        for n in 1..=12u32 {
+            for cutoff in [0, 3, 7, 13] {
+                let mut count = DeviceVec::<u64>::zeros(&rt, 1).unwrap();
+                let ((), stats) = rt
+                    .run(nqueens::detached::nqueens(
+                        n,
+                        0,
+                        0,
+                        0,
+                        0,
+                        cutoff,
+                        count.atomics(),
+                    ))
+                    .unwrap();
+                let what = format!("nqueens({n}) cutoff {cutoff}, policy {policy}");
+                assert_eq!(
+                    count.to_vec().unwrap(),
+                    [nqueens::KNOWN[n as usize]],
+                    "{what}"
+                );
+                if !policy {
+                    // The same tasks as the joined program: one per placement of rows
+                    // `0..=cutoff`.
+                    assert_eq!(
+                        stats.tasks_executed,
+                        nqueens::cutoff_task_count(n, cutoff),
+                        "tasks of {what}"
+                    );
+                }
+            }
         }
     }
 }

@@ -349,6 +349,38 @@ fn nqueens_is_correct_on_every_shape() {
     }
 }
 
+fn detached_nqueens_is_correct_on_every_shape() {
+    for mut rt in runtimes() {
+        for n in 1..=11u32 {
+            for cutoff in [0, 4, 12] {
+                let mut count = DeviceVec::<u64>::zeros(&rt, 1).unwrap();
+                let ((), stats) = rt
+                    .run(nqueens::detached::nqueens(
+                        n,
+                        0,
+                        0,
+                        0,
+                        0,
+                        cutoff,
+                        count.atomics(),
+                    ))
+                    .unwrap();
+                let what = format!("nqueens({n}) cutoff {cutoff} with {:?}", rt.config());
+                assert_eq!(
+                    count.to_vec().unwrap(),
+                    [nqueens::KNOWN[n as usize]],
+                    "{what}"
+                );
+                assert_eq!(
+                    stats.tasks,
+                    nqueens::cutoff_task_count(n, cutoff),
+                    "tasks of {what}"
+                );
+            }
+        }
+    }
+}
+
 fn sorts_are_correct_on_every_shape() {
     for mut rt in runtimes() {
         for (n, seed) in [(1usize, 1u64), (1000, 2), (100_003, 3)] {
@@ -419,6 +451,7 @@ gtap_host::gpu_test_main!(
     top_up_runs_nqueens_16_to_the_end_again_and_again,
     the_benchmark_sizes_are_correct,
     nqueens_is_correct_on_every_shape,
+    detached_nqueens_is_correct_on_every_shape,
     sorts_are_correct_on_every_shape,
     trees_are_correct_on_every_shape,
 );
