@@ -181,15 +181,29 @@ pub fn cutoff_task_count(n: u32, cutoff: u32) -> u64 {
 }
 
 /// Solutions below a board state, sequentially, with an explicit stack (no recursion: on the
-/// GPU, recursion defeats static stack sizing).
+/// GPU, recursion defeats static stack sizing). On the GPU this is [`count_lockstep`], on
+/// the CPU [`count_branching`]: the same search, written for each machine.
+#[inline(always)]
 pub fn count_seq(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
+    #[cfg(target_arch = "nvptx64")]
+    return count_lockstep(n, row, cols, diag_l, diag_r);
+    #[cfg(not(target_arch = "nvptx64"))]
+    return count_branching(n, row, cols, diag_l, diag_r);
+}
+
+/// The attacked masks and the columns still to try of one row, for each row below the
+/// first: one entry more than rows, for [`count_lockstep`]'s unused write past the last.
+type Stack = [(u32, u32, u32, u32); MAX_N as usize + 1];
+
+/// [`count_seq`] for a CPU: each step branches on what it does (go back up, count a
+/// solution, go down), which a CPU predicts well.
+pub fn count_branching(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
     if row >= n {
         return 1;
     }
     let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let rows_left = (n - row) as usize;
-    // One entry per row below `row`: the attacked masks and the columns still to try.
-    let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N as usize];
+    let mut stack: Stack = [(0, 0, 0, 0); MAX_N as usize + 1];
     stack[0] = (cols, diag_l, diag_r, full & !(cols | diag_l | diag_r));
     let mut depth = 0usize;
     let mut total = 0u64;
@@ -211,6 +225,39 @@ pub fn count_seq(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
         let (c, l, r) = (c | bit, (l | bit) << 1, (r | bit) >> 1);
         depth += 1;
         stack[depth] = (c, l, r, full & !(c | l | r));
+    }
+}
+
+/// [`count_seq`] for a GPU: every step runs the same instructions whichever way it goes
+/// (its choices are selects, the next row's entry is written even when unused), and the loop
+/// has one way back to its top. The lanes of a warp that count different subtrees then
+/// step through their loops together. [`count_branching`]'s three-way branch let them drift
+/// apart, after which they took turns: one to three lanes of 32 at work.
+pub fn count_lockstep(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
+    if row >= n {
+        return 1;
+    }
+    let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let last = (n - row - 1) as usize;
+    let mut stack: Stack = [(0, 0, 0, 0); MAX_N as usize + 1];
+    stack[0] = (cols, diag_l, diag_r, full & !(cols | diag_l | diag_r));
+    let mut depth = 0usize;
+    let mut total = 0u64;
+    loop {
+        let (c, l, r, free) = stack[depth];
+        // The lowest free column (none when `free` is 0, and then nothing below changes).
+        let bit = free & free.wrapping_neg();
+        stack[depth].3 = free ^ bit;
+        let placed = free != 0;
+        if !placed && depth == 0 {
+            return total;
+        }
+        let at_last = depth == last;
+        total += u64::from(placed & at_last);
+        let (c, l, r) = (c | bit, (l | bit) << 1, (r | bit) >> 1);
+        // `depth <= last < MAX_N`, so the entry exists; it is read only if the search goes down.
+        stack[depth + 1] = (c, l, r, full & !(c | l | r));
+        depth = depth + usize::from(placed & !at_last) - usize::from(!placed);
     }
 }
 
