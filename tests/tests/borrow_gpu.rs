@@ -18,12 +18,12 @@ fn shapes() -> Vec<GpuConfig> {
     ]
 }
 
-fn runtimes() -> Vec<GpuRuntime> {
+/// Made as the caller takes them: one at a time holds its records and queues.
+fn runtimes() -> impl Iterator<Item = GpuRuntime> {
     shapes()
         .into_iter()
         .flat_map(|c| [c.clone(), c.auto_granularity(false)])
         .filter_map(|c| common::runtime(gtap_tests::PTX, c))
-        .collect()
 }
 
 fn a_split_array_is_whole_again_after_the_join() {

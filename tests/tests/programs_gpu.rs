@@ -69,11 +69,14 @@ fn shapes() -> Vec<GpuConfig> {
     ]
 }
 
-fn runtimes() -> Vec<GpuRuntime> {
+/// A runtime per shape (none without a GPU), each made as the caller takes it: one at a
+/// time holds its records and queues, where eight alive at once (each reserving a share of
+/// the memory that was free when it was made), beside the other tests', ran the GPU out
+/// of memory.
+fn runtimes() -> impl Iterator<Item = GpuRuntime> {
     shapes()
         .into_iter()
         .filter_map(|c| common::runtime(common::examples_ptx(&c), c))
-        .collect()
 }
 
 fn fib_is_correct_on_every_shape() {

@@ -13,7 +13,8 @@ use gtap_examples::knapsack::reference::dp_best;
 use gtap_examples::knapsack::{self, Found};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRuntime};
 
-fn runtimes() -> Vec<GpuRuntime> {
+/// Made as the caller takes them: one at a time holds its records and queues.
+fn runtimes() -> impl Iterator<Item = GpuRuntime> {
     [
         GpuConfig::new().grid(1).block(32),
         GpuConfig::new().grid(7).block(64),
@@ -22,7 +23,6 @@ fn runtimes() -> Vec<GpuRuntime> {
     .into_iter()
     .flat_map(|c| [c.clone(), c.auto_granularity(false)])
     .filter_map(|c| common::runtime(gtap_examples::PTX, c))
-    .collect()
 }
 
 fn run_knapsack(rt: &mut GpuRuntime, inst: &Instance) -> Found {
