@@ -228,11 +228,13 @@ pub fn count_branching(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) ->
     }
 }
 
-/// [`count_seq`] for a GPU: every step runs the same instructions whichever way it goes
-/// (its choices are selects, the next row's entry is written even when unused), and the loop
-/// has one way back to its top. The lanes of a warp that count different subtrees then
-/// step through their loops together. [`count_branching`]'s three-way branch let them drift
-/// apart, after which they took turns: one to three lanes of 32 at work.
+/// [`count_seq`] for a GPU: the lanes of a warp that count different subtrees step through
+/// their loops together. Each step runs the same instructions whichever way it goes (its
+/// choices are selects), but for going back up, and the row being searched stays in
+/// registers: memory is written at every step (nothing waits on a store) and read only on
+/// the way back up. [`count_branching`]'s three-way branch let the lanes drift apart, after
+/// which they took turns (one to four lanes of 32 at work); reading the row from memory at
+/// every step made every step wait for that read.
 pub fn count_lockstep(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
     if row >= n {
         return 1;
@@ -240,24 +242,33 @@ pub fn count_lockstep(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> 
     let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let last = (n - row - 1) as usize;
     let mut stack: Stack = [(0, 0, 0, 0); MAX_N as usize + 1];
-    stack[0] = (cols, diag_l, diag_r, full & !(cols | diag_l | diag_r));
+    // The row being searched (`depth` rows below `row`): its masks and the columns left.
+    let mut cur = (cols, diag_l, diag_r, full & !(cols | diag_l | diag_r));
     let mut depth = 0usize;
     let mut total = 0u64;
     loop {
-        let (c, l, r, free) = stack[depth];
-        // The lowest free column (none when `free` is 0, and then nothing below changes).
-        let bit = free & free.wrapping_neg();
-        stack[depth].3 = free ^ bit;
+        let (c, l, r, free) = cur;
         let placed = free != 0;
         if !placed && depth == 0 {
             return total;
         }
+        // The lowest free column (none when `free` is 0).
+        let bit = free & free.wrapping_neg();
         let at_last = depth == last;
         total += u64::from(placed & at_last);
+        let kept = (c, l, r, free ^ bit);
+        // Read back only after going down from here; `depth <= last < MAX_N`.
+        stack[depth] = kept;
         let (c, l, r) = (c | bit, (l | bit) << 1, (r | bit) >> 1);
-        // `depth <= last < MAX_N`, so the entry exists; it is read only if the search goes down.
-        stack[depth + 1] = (c, l, r, full & !(c | l | r));
-        depth = depth + usize::from(placed & !at_last) - usize::from(!placed);
+        let child = (c, l, r, full & !(c | l | r));
+        if placed {
+            let down = !at_last;
+            cur = if down { child } else { kept };
+            depth += usize::from(down);
+        } else {
+            depth -= 1;
+            cur = stack[depth];
+        }
     }
 }
 
