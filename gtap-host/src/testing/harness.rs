@@ -13,7 +13,8 @@
 //! | fails to open otherwise | any | run (and fail, naming the error, in [`Gpu::for_tests`]) |
 //!
 //! A GPU test that runs anyway without a GPU (`--include-ignored`) fails with the reason rather
-//! than passing. Tests that need no GPU can share the binary ([`Test::cpu`]).
+//! than passing. Tests that need no GPU can share the binary ([`Test::cpu`]). At most four
+//! tests run at once unless `--test-threads` says otherwise (they share the GPU's memory).
 //!
 //! Use it through [`gpu_test_main!`](crate::gpu_test_main), with `harness = false` on the
 //! binary's `[[test]]` entry and the feature `test-harness` of `gtap-host`.
@@ -71,10 +72,17 @@ fn missing_gpu() -> Option<String> {
     }
 }
 
+/// How many tests run at once where the command line does not say (`--test-threads`). A
+/// binary's GPU tests share one GPU, and each runtime reserves up to 8 GiB of task records
+/// (a quarter of the memory free when it is made): a dozen tests at once, one of them in a
+/// child process with its own context, ran an 80 GB GPU out of memory.
+const DEFAULT_TEST_THREADS: usize = 4;
+
 /// Runs `tests` as libtest would, with the command line's filters and options, and returns
 /// the process's exit code.
 pub fn run(tests: Vec<Test>) -> ExitCode {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    args.test_threads.get_or_insert(DEFAULT_TEST_THREADS);
     let missing = missing_gpu();
     let require = require_gpu();
     let skipping = if require { None } else { missing.as_deref() };
