@@ -181,29 +181,15 @@ pub fn cutoff_task_count(n: u32, cutoff: u32) -> u64 {
 }
 
 /// Solutions below a board state, sequentially, with an explicit stack (no recursion: on the
-/// GPU, recursion defeats static stack sizing). On the GPU this is [`count_lockstep`], on
-/// the CPU [`count_branching`]: the same search, written for each machine.
-#[inline(always)]
+/// GPU, recursion defeats static stack sizing).
 pub fn count_seq(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
-    #[cfg(target_arch = "nvptx64")]
-    return count_lockstep(n, row, cols, diag_l, diag_r);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return count_branching(n, row, cols, diag_l, diag_r);
-}
-
-/// The attacked masks and the columns still to try of one row, for each row below the
-/// first: one entry more than rows, for [`count_lockstep`]'s unused write past the last.
-type Stack = [(u32, u32, u32, u32); MAX_N as usize + 1];
-
-/// [`count_seq`] for a CPU: each step branches on what it does (go back up, count a
-/// solution, go down), which a CPU predicts well.
-pub fn count_branching(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
     if row >= n {
         return 1;
     }
     let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let rows_left = (n - row) as usize;
-    let mut stack: Stack = [(0, 0, 0, 0); MAX_N as usize + 1];
+    // One entry per row below `row`: the attacked masks and the columns still to try.
+    let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N as usize];
     stack[0] = (cols, diag_l, diag_r, full & !(cols | diag_l | diag_r));
     let mut depth = 0usize;
     let mut total = 0u64;
@@ -225,50 +211,6 @@ pub fn count_branching(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) ->
         let (c, l, r) = (c | bit, (l | bit) << 1, (r | bit) >> 1);
         depth += 1;
         stack[depth] = (c, l, r, full & !(c | l | r));
-    }
-}
-
-/// [`count_seq`] for a GPU: the lanes of a warp that count different subtrees step through
-/// their loops together. Each step runs the same instructions whichever way it goes (its
-/// choices are selects), but for going back up, and the row being searched stays in
-/// registers: memory is written at every step (nothing waits on a store) and read only on
-/// the way back up. [`count_branching`]'s three-way branch let the lanes drift apart, after
-/// which they took turns (one to four lanes of 32 at work); reading the row from memory at
-/// every step made every step wait for that read.
-pub fn count_lockstep(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
-    if row >= n {
-        return 1;
-    }
-    let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-    let last = (n - row - 1) as usize;
-    let mut stack: Stack = [(0, 0, 0, 0); MAX_N as usize + 1];
-    // The row being searched (`depth` rows below `row`): its masks and the columns left.
-    let mut cur = (cols, diag_l, diag_r, full & !(cols | diag_l | diag_r));
-    let mut depth = 0usize;
-    let mut total = 0u64;
-    loop {
-        let (c, l, r, free) = cur;
-        let placed = free != 0;
-        if !placed && depth == 0 {
-            return total;
-        }
-        // The lowest free column (none when `free` is 0).
-        let bit = free & free.wrapping_neg();
-        let at_last = depth == last;
-        total += u64::from(placed & at_last);
-        let kept = (c, l, r, free ^ bit);
-        // Read back only after going down from here; `depth <= last < MAX_N`.
-        stack[depth] = kept;
-        let (c, l, r) = (c | bit, (l | bit) << 1, (r | bit) >> 1);
-        let child = (c, l, r, full & !(c | l | r));
-        if placed {
-            let down = !at_last;
-            cur = if down { child } else { kept };
-            depth += usize::from(down);
-        } else {
-            depth -= 1;
-            cur = stack[depth];
-        }
     }
 }
 

@@ -122,30 +122,6 @@ fn nqueens_sequential_part_matches_the_known_counts() {
     }
 }
 
-#[test]
-fn nqueens_lockstep_and_branching_counts_agree_below_every_first_placement() {
-    for n in 1..=11u32 {
-        let full = (1u32 << n) - 1;
-        let (mut lockstep, mut branching) = (0, 0);
-        for col in 0..n {
-            let bit = 1u32 << col;
-            let (c, l, r) = (bit, (bit << 1) & full, bit >> 1);
-            let a = nqueens::count_lockstep(n, 1, c, l, r);
-            assert_eq!(
-                a,
-                nqueens::count_branching(n, 1, c, l, r),
-                "n {n}, column {col}"
-            );
-            lockstep += a;
-            branching += nqueens::count_branching(n, 1, c, l, r);
-        }
-        assert_eq!(lockstep, nqueens::KNOWN[n as usize], "n {n}");
-        assert_eq!(branching, nqueens::KNOWN[n as usize], "n {n}");
-    }
-    assert_eq!(nqueens::count_lockstep(12, 0, 0, 0, 0), nqueens::KNOWN[12]);
-    assert_eq!(nqueens::count_lockstep(3, 3, 0, 0, 0), 1);
-}
-
 /// The EPAQ runs: (queues, classifier) pairs, each classifier with the queues it uses.
 const NQUEENS_EPAQ: [(u32, u32); 3] = [(1, 0), (2, 1), (3, 2)];
 const CILKSORT_EPAQ: [(u32, u32); 2] = [(1, 0), (3, 1)];
