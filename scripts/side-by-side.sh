@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gtap next to GTaP's own CUDA runtime, on the same GPU in the same call, for the programs both
 # have: fib(30,35,40) without a cutoff, nqueens(12,14,16) at GTaP's cutoff depth 7 (gtap's
-# cutoff 8: the same tasks), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
+# cutoff 8: the same tasks; gtap's joined program and its detached one, which is GTaP's form:
+# no taskwait, a shared counter), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
 # queues. gtap runs each in its default configuration and in a named tuned one (TUNED; for the
 # programs with a cutoff, `tuned-policy-off`: TUNED with the granularity policy off). Then
 # the CPU baselines of the headline programs (fib(40), nqueens(16), mergesort 1e7, cilksort

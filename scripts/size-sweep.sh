@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The size sweep of GTaP's paper (Fig. 7) side by side: fib(n) for n = 20..40 without a cutoff
-# and nqueens(N) for N = 8..16 at GTaP's cutoff depth 7 (gtap's cutoff 8: the same tasks), gtap
+# and nqueens(N) for N = 8..16 at GTaP's cutoff depth 7 (gtap's cutoff 8: the same tasks;
+# joined and detached, as in scripts/side-by-side.sh), gtap
 # in its default configuration next to GTaP's own CUDA runtime, on the same GPU in the same
 # call. One joined table (`bench join`) with the ratio GTaP / gtap of kernel times, and a chart.
 #
