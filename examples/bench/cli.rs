@@ -59,7 +59,10 @@ pub struct Common {
     pub cpu_only: bool,
     /// Load the programs' kernels from this PTX file instead of the PTX built into the bench
     /// (for A/B runs of device-code variants with one host binary: the file must come from a
-    /// build of the same examples crate, which the kernels check at launch).
+    /// build of the same examples crate, which the kernels check at launch). The plain PTX
+    /// that the bench embeds is the build script's `OUT_DIR/gtap_examples.ptx`
+    /// (`target/release/build/gtap-examples-*/out/`); `target/gtap-ptx/.../gtap_examples.ptx`
+    /// is the last device build's, usually the lab one, whose kernels run slower.
     #[arg(long, global = true, value_name = "FILE", conflicts_with = "cpu_only")]
     pub ptx: Option<PathBuf>,
 }
