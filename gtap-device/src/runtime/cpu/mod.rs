@@ -556,34 +556,37 @@ impl<P: Program> Worker<'_, '_, P> {
             if self.common.failed || self.run.termination.stop() != 0 {
                 return;
             }
-            if let Some(id) = self.deque.pop(&mut self.owner) {
-                idle = 0;
+            if let Some(id) = self.take(&mut idle) {
                 self.execute(id);
-                continue;
             }
-            if let Some(id) = self.run.take_root() {
-                idle = 0;
-                self.execute(id);
-                continue;
-            }
-            if let Some(id) = self.steal() {
-                idle = 0;
-                self.execute(id);
-                continue;
-            }
-            if idle == SPIN_ROUNDS {
-                // Idle for a while: let busy workers use our free records.
-                self.run.pool.flush(&mut self.cache);
-            }
-            if idle < SPIN_ROUNDS {
-                for _ in 0..(1u32 << idle) {
-                    spin_loop();
-                }
-            } else {
-                (self.run.idle)();
-            }
-            idle = idle.saturating_add(1);
         }
+    }
+
+    /// The next task this worker runs: the newest of its deque, else a root no worker took
+    /// yet, else one stolen. `None` after an idle pause instead: spins that double at each
+    /// pause, then the run's idle hook. `idle` counts the pauses since the last task taken.
+    fn take(&mut self, idle: &mut u32) -> Option<u32> {
+        let found = match self.deque.pop(&mut self.owner) {
+            Some(id) => Some(id),
+            None => self.run.take_root().or_else(|| self.steal()),
+        };
+        if found.is_some() {
+            *idle = 0;
+            return found;
+        }
+        if *idle == SPIN_ROUNDS {
+            // Idle for a while: let busy workers use our free records.
+            self.run.pool.flush(&mut self.cache);
+        }
+        if *idle < SPIN_ROUNDS {
+            for _ in 0..(1u32 << *idle) {
+                spin_loop();
+            }
+        } else {
+            (self.run.idle)();
+        }
+        *idle = idle.saturating_add(1);
+        None
     }
 
     /// What this worker did so far.

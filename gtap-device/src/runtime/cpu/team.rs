@@ -319,27 +319,11 @@ impl<P: Program> Worker<'_, '_, P> {
             }
             let id = if next != super::NONE {
                 core::mem::replace(&mut next, super::NONE)
-            } else if let Some(id) = self.deque.pop(&mut self.owner) {
-                id
-            } else if let Some(id) = run.take_root() {
-                id
-            } else if let Some(id) = self.steal() {
+            } else if let Some(id) = self.take(&mut idle) {
                 id
             } else {
-                if idle == 6 {
-                    run.pool.flush(&mut self.cache);
-                }
-                if idle < 6 {
-                    for _ in 0..(1u32 << idle) {
-                        spin_loop();
-                    }
-                } else {
-                    (run.idle)();
-                }
-                idle = idle.saturating_add(1);
                 continue;
             };
-            idle = 0;
             // SAFETY: this worker took `id`: its frame is live and nobody runs it now.
             if P::MIXED && !P::task_is_block(unsafe { &*Record::task(run.pool.record(id)) }) {
                 // A thread task: the leader runs it alone, as a thread program's worker
