@@ -1,8 +1,8 @@
 //! `nqueens`: N-Queens by bitmask backtracking, one GPU task per partial placement above the
 //! cutoff row and a sequential count below; joined (parents sum their children's counts) and
-//! detached (leaves add to a shared counter, GTaP's form). CPU baselines: the sequential count of the whole
-//! board; rayon with the same algorithm at the GPU's cutoff, and at coarser cutoffs, which
-//! a CPU wants (a few thousand leaves keep every core busy).
+//! detached (leaves add to a shared counter, GTaP's form). CPU baselines: the sequential
+//! count of the whole board; rayon with the same algorithm at the GPU's cutoff, and at
+//! coarser cutoffs, which a CPU wants (a few thousand leaves keep every core busy).
 
 use gtap::DeviceVec;
 use gtap::host::gpu_runtime::{GpuRunError, GpuRuntime};
