@@ -71,8 +71,8 @@ fn shapes() -> Vec<GpuConfig> {
 
 /// A runtime per shape (none without a GPU), each made as the caller takes it: one at a
 /// time holds its records and queues, where eight alive at once (each reserving a share of
-/// the memory that was free when it was made), beside the other tests', ran the GPU out
-/// of memory.
+/// the memory that was free when it was made), beside the other tests', can run the GPU
+/// out of memory.
 fn runtimes() -> impl Iterator<Item = GpuRuntime> {
     shapes()
         .into_iter()

@@ -23,9 +23,8 @@ use crate::{Gpu, GpuError, Kernel};
 const STUCK_GRACE: Duration = Duration::from_secs(5);
 
 /// The longest pause between two looks at a running kernel. The pause grows with the wait
-/// (a 32nd of it), so that a short run is seen to end within microseconds, where a fixed
-/// 200 us sleep had added a quarter of a millisecond to every run, and a long one costs the
-/// host's core little; its end is then seen at most about 3% late.
+/// (a 32nd of it), so that a short run is seen to end within microseconds and a long one
+/// costs the host's core little; its end is then seen at most about 3% late.
 const MAX_POLL_PAUSE: Duration = Duration::from_micros(200);
 
 /// Below this, a pause only yields the core: a sleep that short oversleeps by tens of

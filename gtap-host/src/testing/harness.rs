@@ -75,7 +75,7 @@ fn missing_gpu() -> Option<String> {
 /// How many tests run at once where the command line does not say (`--test-threads`). A
 /// binary's GPU tests share one GPU, and each runtime reserves up to 8 GiB of task records
 /// (a quarter of the memory free when it is made): a dozen tests at once, one of them in a
-/// child process with its own context, ran an 80 GB GPU out of memory.
+/// child process with its own context, can run an 80 GB GPU out of memory.
 const DEFAULT_TEST_THREADS: usize = 4;
 
 /// Runs `tests` as libtest would, with the command line's filters and options, and returns
