@@ -5,12 +5,12 @@
 //! coarser cutoffs, which a CPU wants (a few thousand leaves keep every core busy).
 
 use gtap::DeviceVec;
-use gtap::host::gpu_runtime::{GpuRunError, GpuRuntime};
+use gtap::host::gpu_runtime::GpuRuntime;
 use gtap_examples::nqueens::{KNOWN, count_seq, detached, program};
 
 use crate::Bench;
 use crate::cli::{NqueensArgs, NqueensForm};
-use crate::harness::{Harness, Key, Sample, cpu_checked, gpu_checked, timed};
+use crate::harness::{Harness, Key, cpu_checked, gpu_checked};
 
 /// Solutions below a board state, in parallel above row `cutoff`, sequential from it on.
 fn nqueens_rayon(n: u32, row: u32, cols: u32, dl: u32, dr: u32, cutoff: u32) -> u64 {
@@ -65,17 +65,15 @@ fn gpu_row(
                 .cutoff(cutoff)
                 .queues(1);
             let mut count = DeviceVec::<u64>::zeros(rt, 1).expect("device memory");
+            let what = format!("{what}, detached");
             h.measure(key, || {
                 // End to end: the counter's reset and its read-back are part of the run.
-                let (e2e, r) = timed(|| {
+                gpu_checked(&want, &what, || {
                     count.copy_from(&[0]).expect("upload");
                     let root = detached::nqueens(n, 0, 0, 0, 0, cutoff, count.atomics());
                     let ((), s) = rt.run(root)?;
-                    Ok::<_, GpuRunError>((count.to_vec().expect("download")[0], s))
-                });
-                let (v, s) = r.unwrap_or_else(|e| panic!("{what}, detached, on the GPU: {e}"));
-                assert_eq!(v, want, "{what}, detached, on the GPU");
-                Sample::gpu(s, e2e)
+                    Ok((count.to_vec().expect("download")[0], s))
+                })
             });
         }
     }

@@ -48,7 +48,7 @@ pub mod program {
 pub mod detached {
     use gtap::AtomicView;
 
-    use super::count_seq;
+    use super::{count_seq, is_leaf};
 
     /// Adds the solutions below a board state to `count[0]` (`cols`, `diag_l`, `diag_r` as
     /// in [`program::nqueens`](super::program::nqueens)).
@@ -63,7 +63,7 @@ pub mod detached {
         cutoff: u32,
         count: AtomicView<'_, u64>,
     ) {
-        if row >= n || row >= cutoff {
+        if is_leaf(n, row, cutoff) {
             let found = count_seq(n, row, cols, diag_l, diag_r);
             if found != 0 {
                 count.fetch_add(0, found);
