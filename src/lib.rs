@@ -79,8 +79,8 @@ pub use gtap_host as host;
 
 pub use gtap_device::data::{AtomicView, Plain, TeamMut, View, ViewMut};
 pub use gtap_device::task::{
-    Block, BlockJoined, BlockPending, Call, Joined, JoinedSlots, Pending, PendingSlots, Program,
-    Step,
+    AgreeDomain, Block, BlockJoined, BlockPending, Call, Joined, JoinedSlots, Pending,
+    PendingSlots, Program, Step,
 };
 #[cfg(all(feature = "runtime", not(target_arch = "nvptx64")))]
 pub use gtap_host::data::{DeviceVec, PinnedVec};

@@ -31,8 +31,12 @@
 //! out (thread `t` its elements `t`, `t + threads`, ... of the tile, for neighbouring
 //! addresses) and the scratch are reached by address, each access argued below, since no
 //! safe API shares memory between threads in those patterns (see `cilksort_mixed`'s Views).
+//! What those arguments rest on, that every thread of the team runs the same [`sort_chunk`]
+//! with the same two views, is checked when it starts ([`Block::agree`]), so `sort_chunk` is a
+//! safe function: from there on every thread runs the same loops, with the same bounds, to
+//! the end.
 
-use gtap::{Block, TeamMut};
+use gtap::{AgreeDomain, Block, TeamMut};
 
 use crate::cilksort_mixed::{merge_passes, merge_range};
 use crate::mergesort_mixed::merge_path;
@@ -50,13 +54,36 @@ pub fn fits(threads: usize, scratch: usize) -> bool {
     scratch >= scratch_bytes(threads)
 }
 
+/// The domain of [`sort_chunk`]'s check at its start.
+static SORT_CHUNK: AgreeDomain = AgreeDomain::new();
+
 /// Sorts the chunk `data` with every thread of the block, `tmp` (as long) as the other
-/// buffer. The block has [`scratch_bytes`] of scratch.
+/// buffer. Every thread of the team calls it with the same two views, as with
+/// [`Block::sync`].
 ///
-/// # Safety
-/// Every thread of the team makes this call at the same point of its sequence of barriers,
-/// with the same two views (as [`TeamMut::pass_from`]).
-pub unsafe fn sort_chunk<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'a, u32>) {
+/// # Panics
+/// If the block has less than [`scratch_bytes`] of scratch, if `tmp` is shorter than `data`,
+/// or (on every thread) if the team's threads did not all come to a `sort_chunk` of the same
+/// two views.
+pub fn sort_chunk<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'a, u32>) {
+    assert!(
+        fits(b.size() as usize, b.scratch_bytes()),
+        "block_sort::sort_chunk needs scratch_bytes(block size) of block scratch"
+    );
+    assert!(
+        tmp.len() >= data.len(),
+        "block_sort::sort_chunk: tmp is shorter than data"
+    );
+    let key = [
+        data.as_mut_ptr().addr() as u64,
+        data.len() as u64,
+        tmp.as_mut_ptr().addr() as u64,
+        tmp.len() as u64,
+        0,
+    ];
+    if !b.agree(&SORT_CHUNK, key) {
+        panic!("block_sort::sort_chunk: the team's threads came with different views");
+    }
     let n = data.len();
     let tile = ITEMS * b.size() as usize;
     let passes = merge_passes(n.div_ceil(tile));
@@ -70,8 +97,8 @@ pub unsafe fn sort_chunk<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut Te
     };
     let mut s = 0;
     while s < n {
-        // SAFETY: `s + len <= n`, the length of both views; every thread sorts the same tiles
-        // in the same order (this function's contract).
+        // SAFETY: `s + len <= n <= tmp.len()` (asserted above); every thread sorts the same
+        // tiles in the same order (every thread is here with the same views, checked above).
         unsafe { sort_tile(b, input.add(s), first.add(s), tile.min(n - s)) };
         s += tile;
     }
@@ -82,10 +109,8 @@ pub unsafe fn sort_chunk<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut Te
             (&mut *tmp, &mut *data)
         };
         let width = tile << pass;
-        // SAFETY: every thread makes the same calls in the same order with the same views
-        // (this function's contract; the loop is the same on every thread). The tiles' writes
-        // by address came before the first pass's barrier.
-        unsafe { dst.pass_from(b, src, |src, out| merge_runs(b, src, out, width)) };
+        // The tiles' writes by address came before the first pass's barrier.
+        dst.pass_from(b, src, |src, out| merge_runs(b, src, out, width));
     }
 }
 
@@ -114,7 +139,8 @@ fn merge_runs(b: Block, src: &[u32], out: &mut [u32], width: usize) {
 ///
 /// # Safety
 /// Every thread of the team calls it with the same arguments; `len` elements at `src` and at
-/// `dst` are the team's, and no thread touches them meanwhile but through this call.
+/// `dst` are the team's, and no thread touches them meanwhile but through this call; the
+/// block has [`scratch_bytes`] of scratch.
 unsafe fn sort_tile(b: Block, src: *const u32, dst: *mut u32, len: usize) {
     let (t, threads) = (b.index() as usize, b.size() as usize);
     let tile = ITEMS * threads;
@@ -214,11 +240,11 @@ pub fn sort_network(keys: &mut [u32; ITEMS]) {
 #[cfg(all(test, not(target_arch = "nvptx64")))]
 mod tests {
     extern crate std;
-    use std::sync::{Arc, Barrier};
     use std::vec::Vec;
 
     use gtap::ViewMut;
-    use gtap::device::task::block::{TeamEnv, set_team_env};
+    use gtap::device::runtime::cpu::StandaloneTeam;
+    use gtap::device::task::block::set_team_env;
 
     use super::*;
 
@@ -240,43 +266,36 @@ mod tests {
         assert_eq!(got, [0, 0, 1, 2, 2, 3, 4, 4, 5]);
     }
 
-    fn barrier(arg: *const ()) {
-        // SAFETY: `arg` is the `Barrier` the team shares, alive until every thread joined.
-        unsafe { &*arg.cast::<Barrier>() }.wait();
-    }
-
     /// Runs `sort_chunk` on a team of `team` std threads, as the CPU backend's team would.
     fn sort_on_team(data: &mut [u32], team: usize) {
         let n = data.len();
         let mut tmp = std::vec![0u32; n];
         let mut scratch = std::vec![0u64; scratch_bytes(team).div_ceil(8)];
-        let bar = Arc::new(Barrier::new(team));
+        let members = StandaloneTeam::new(team as u32, std::thread::yield_now);
         let (d, t) = (data.as_mut_ptr() as usize, tmp.as_mut_ptr() as usize);
-        let (scr, bar_ptr) = (scratch.as_mut_ptr() as usize, Arc::as_ptr(&bar) as usize);
+        let scr = scratch.as_mut_ptr() as usize;
+        let members = &members;
         std::thread::scope(|s| {
             for index in 0..team {
                 s.spawn(move || {
-                    set_team_env(TeamEnv {
-                        index: index as u32,
-                        size: team as u32,
-                        barrier,
-                        barrier_arg: bar_ptr as *const (),
-                        scratch: scr as *mut u8,
-                        scratch_len: scratch_bytes(team),
-                    });
+                    set_team_env(members.env(index as u32, scr as *mut u8, scratch_bytes(team)));
                     // SAFETY: this thread is one of the team the environment describes; the
                     // buffers hold `n` elements and outlive the scope, and the team as a whole
                     // is their only user; each thread makes each of them a `TeamMut` once, as
-                    // the block-task macro does, and every thread makes the same call.
-                    unsafe {
+                    // the block-task macro does.
+                    let (mut d, mut t, b) = unsafe {
                         let home = gtap::device::data::Home::HERE;
                         let (d, t) = (
                             ViewMut::from_raw_parts(d as *mut u32, n, home),
                             ViewMut::from_raw_parts(t as *mut u32, n, home),
                         );
-                        let (mut d, mut t) = (TeamMut::__from_view(d), TeamMut::__from_view(t));
-                        sort_chunk(Block::__new(), &mut d, &mut t);
-                    }
+                        (
+                            TeamMut::__from_view(d),
+                            TeamMut::__from_view(t),
+                            Block::__new(),
+                        )
+                    };
+                    sort_chunk(b, &mut d, &mut t);
                 });
             }
         });

@@ -52,13 +52,12 @@
 //! quarters and halves of `tmp` to the first merges; a shared view of `tmp` and all of `data`
 //! to the last. A block merge's part of the output is a [`TeamMut`] (each thread writes its
 //! own equal share of it, as in [`crate::mergesort_mixed`]), and so are a block sort's two
-//! buffers. Every task is safe code but one line of the block sort: its merge passes read
-//! the whole of one buffer while each thread writes its share of the other
-//! ([`TeamMut::pass_from`]), which is sound only while every thread of the team is in the
-//! same pass, and the team's barriers cannot check that (see `TeamMut`'s docs). So
-//! [`block_sort`] is an `unsafe fn` with that as its one condition, and its task calls it on
-//! every thread with the task's own two views. The tiles' copies through the team's scratch
-//! ([`crate::block_sort`]) reach memory by address, for the same reason.
+//! buffers. Every task is safe code. The block sort's merge passes read the whole of one
+//! buffer while each thread writes its share of the other ([`TeamMut::pass_from`]), which is
+//! sound only while every thread of the team is in the same pass: the pass checks that at
+//! its barriers ([`gtap::Block::agree`]), and panics on every thread if not. The tiles'
+//! copies through the team's scratch ([`crate::block_sort`]) reach memory by address inside
+//! `sort_chunk`, which checks the same at its start.
 //!
 //! # Why block tasks here
 //!
@@ -232,9 +231,7 @@ pub mod program {
     /// ([`super::block_sort`]).
     #[gtap::task(block)]
     pub fn sort_block(b: Block, mut data: TeamMut<'_, u32>, mut tmp: TeamMut<'_, u32>) {
-        // SAFETY: every thread of the team runs this body, so each makes this call, its only
-        // block-wide one, with the task's two views.
-        unsafe { super::block_sort(b, &mut data, &mut tmp) };
+        super::block_sort(b, &mut data, &mut tmp);
     }
 
     /// Outputs `from..from + out.len()` of the merge of the sorted runs `run[..mid]` and
@@ -280,24 +277,19 @@ pub fn merge_passes(runs: usize) -> u32 {
 /// threads there are OS threads, for which each of the tiles' barriers costs microseconds,
 /// where a GPU block's costs nanoseconds.
 ///
-/// # Safety
-/// Every thread of the team makes this call at the same point of its sequence of barriers,
-/// with the same two views: [`TeamMut::pass_from`]'s condition, which this passes on.
-pub unsafe fn block_sort<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'a, u32>) {
+/// Every thread of the team makes this call with the same two views, as with
+/// [`Block::sync`] (checked: see [`TeamMut::pass_from`]).
+pub fn block_sort<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'a, u32>) {
     let (t, threads) = (b.index() as usize, b.size() as usize);
     if cfg!(target_arch = "nvptx64") && crate::block_sort::fits(threads, b.scratch_bytes()) {
-        // SAFETY: this function's contract, which is `sort_chunk`'s.
-        unsafe { crate::block_sort::sort_chunk(b, data, tmp) };
+        crate::block_sort::sort_chunk(b, data, tmp);
         return;
     }
     let passes = merge_passes(threads);
     sort_share(data.share(b), tmp.share(b), passes);
     for pass in 0..passes {
         let (src, dst) = runs_before(data, tmp, pass, passes);
-        // SAFETY: every thread makes these calls in the same order with the same views: this
-        // function's contract, and a loop whose bounds and buffers are the same on every
-        // thread.
-        unsafe { dst.pass_from(b, src, |src, out| merge_pass(src, out, t, threads, pass)) };
+        dst.pass_from(b, src, |src, out| merge_pass(src, out, t, threads, pass));
     }
 }
 

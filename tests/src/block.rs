@@ -1,11 +1,11 @@
 //! A block program (`#[gtap::task(block)]`) for the tests of block tasks: block-wide spawns
-//! with results, per-thread spawns without, the team barrier and scratch memory, two
+//! with results, per-thread spawns without, the team barrier and scratch memory, three
 //! planted mistakes the runtime must catch, and a planted panic.
 
 /// The program.
 #[gtap::program(name = "blocks")]
 pub mod program {
-    use gtap::Block;
+    use gtap::{Block, TeamMut};
 
     use crate::lang::Counter;
 
@@ -83,6 +83,24 @@ pub mod program {
             "planted panic on thread {thread}"
         );
         value
+    }
+
+    /// A block-wide pass from `x` into `y` (`y[i] = x[i] + 1`), except that with `bad` not 0
+    /// the team's last thread passes the other way (a planted mistake that `pass_from` must
+    /// catch before any thread reads or writes). Returns the team's size.
+    #[gtap::task(block)]
+    pub fn pass(b: Block, mut x: TeamMut<'_, u32>, mut y: TeamMut<'_, u32>, bad: u32) -> u64 {
+        let (lo, _) = y.share_bounds(b);
+        if bad != 0 && b.index() + 1 == b.size() {
+            x.pass_from(b, &mut y, |_, out| out.fill(u32::MAX));
+        } else {
+            y.pass_from(b, &mut x, |src, out| {
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = src[lo + k] + 1;
+                }
+            });
+        }
+        u64::from(b.size())
     }
 
     /// Planted mistake: only the leader reaches the taskwait.

@@ -1,6 +1,7 @@
 //! Block tasks (`#[gtap::task(block)]`) on the CPU backend, where each worker is a team of
 //! threads: block-wide spawns with results, per-thread spawns, the team barrier and scratch,
-//! and the two mistakes the runtime catches (a divergent taskwait, non-uniform live state).
+//! and the mistakes the runtime catches (a divergent taskwait, non-uniform live state, threads
+//! that come to different passes of `TeamMut::pass_from`).
 
 mod common;
 
@@ -132,4 +133,40 @@ fn a_panic_on_any_team_thread_names_its_root_and_task() {
     let roots = (0..12u32).map(|i| blocks::panic_on_thread(2, 1, 0, i.into()));
     let (values, _) = rt.run_batch(roots).unwrap();
     assert_eq!(values, (0..12).collect::<Vec<u64>>());
+}
+
+/// A block-wide pass (`TeamMut::pass_from`) writes every element; when one thread of the team
+/// passes the other way the run fails with the pass's panic and neither array is touched.
+#[test]
+fn threads_that_come_to_different_passes_fail_the_run_before_touching_the_data() {
+    for team in [1, 2, 4] {
+        let mut rt = runtime(2, team);
+        let mut x: Vec<u32> = (0..100).collect();
+        let mut y = vec![0u32; 100];
+        let root = blocks::pass(
+            gtap::ViewMut::from_slice(&mut x),
+            gtap::ViewMut::from_slice(&mut y),
+            0,
+        );
+        assert_eq!(rt.run(root).unwrap().0, u64::from(team));
+        assert_eq!(y, (1..=100).collect::<Vec<u32>>(), "team {team}");
+        if team == 1 {
+            continue; // one thread cannot diverge from itself
+        }
+        let mut y = vec![0u32; 100];
+        let root = blocks::pass(
+            gtap::ViewMut::from_slice(&mut x),
+            gtap::ViewMut::from_slice(&mut y),
+            1,
+        );
+        match rt.run(root).unwrap_err() {
+            CpuError::TaskPanicked { task, message } => {
+                assert_eq!(task, "pass");
+                assert!(message.contains("different passes"), "{message}");
+            }
+            other => panic!("expected TaskPanicked, got {other}"),
+        }
+        assert_eq!(x, (0..100).collect::<Vec<u32>>(), "team {team}");
+        assert_eq!(y, vec![0u32; 100], "team {team}");
+    }
 }

@@ -172,7 +172,49 @@ fn settings_block_programs_do_not_support_are_refused() {
     assert_eq!(rt.run(blocks::tree(4)).unwrap().0, tree_expected(4, 64));
 }
 
+/// A block-wide pass (`TeamMut::pass_from`) writes every element on blocks of several sizes.
+fn a_block_wide_pass_writes_every_element() {
+    for (grid, block) in [(1, 32), (4, 64), (8, 256)] {
+        let Some(mut rt) = runtime(grid, block) else {
+            return;
+        };
+        let n = 5000u32;
+        let mut x = gtap::DeviceVec::from_slice(&rt, &(0..n).collect::<Vec<u32>>()).unwrap();
+        let mut y = gtap::DeviceVec::<u32>::zeros(&rt, n as usize).unwrap();
+        let (size, _) = rt.run(blocks::pass(x.view_mut(), y.view_mut(), 0)).unwrap();
+        assert_eq!(size, u64::from(block));
+        assert_eq!(
+            y.to_vec().unwrap(),
+            (1..=n).collect::<Vec<u32>>(),
+            "blocks of {block}"
+        );
+    }
+}
+
+/// When one thread of the block passes the other way, the pass panics on every thread (a
+/// trap, so in a child process of its own) before any thread touches the arrays.
+fn threads_that_come_to_different_passes_fail_the_run() {
+    let test = "threads_that_come_to_different_passes_fail_the_run";
+    let Some(gpu) = gtap_host::Gpu::for_fault_test(test) else {
+        return;
+    };
+    let mut rt = GpuRuntime::new(gpu, gtap_tests::PTX, config(4, 64)).unwrap();
+    let mut x = gtap::DeviceVec::from_slice(&rt, &[1u32; 1000]).unwrap();
+    let mut y = gtap::DeviceVec::<u32>::zeros(&rt, 1000).unwrap();
+    match rt
+        .run(blocks::pass(x.view_mut(), y.view_mut(), 1))
+        .unwrap_err()
+    {
+        GpuRunError::TaskPanicked { location, .. } => {
+            assert!(location.contains("different passes"), "{location}");
+        }
+        other => panic!("expected TaskPanicked, got {other}"),
+    }
+}
+
 gtap_host::gpu_test_main!(
+    a_block_wide_pass_writes_every_element,
+    threads_that_come_to_different_passes_fail_the_run,
     block_wide_spawns_return_every_result_on_several_block_sizes,
     per_thread_spawns_each_make_a_child,
     a_taskwait_joins_the_children_of_every_thread,

@@ -293,8 +293,8 @@ fn table() -> Vec<Expect> {
     );
     rows.push(
         Expect::new("bar_named_arrive", &["bar.arrive", "bar.sync"])
-            .instruction("bar.arrive 1, 256")
-            .instruction("bar.sync 1, 256"),
+            .instruction("bar.arrive 4, 256")
+            .instruction("bar.sync 4, 256"),
     );
     rows.push(Expect::new("bar_named_subsets", &["bar.sync"]));
 

@@ -59,8 +59,36 @@ pub unsafe fn sync_threads_or(pred: bool) -> bool {
     unsafe { raw::bar_red_or_pred(pred) }
 }
 
-/// One of the block's hardware barriers 1 to 15, for a fixed number of threads (whole
-/// warps). Barrier 0 is [`sync_threads`]'s and cannot be named here.
+/// The hardware barrier of [`agree_sync`] and [`agree_sync_and`]: never used by
+/// [`sync_threads`] or by a [`NamedBarrier`] of the runtime, so that a thread at one of
+/// these never pairs with a thread at another kind of barrier.
+pub const AGREE_BARRIER: u32 = 1;
+
+/// Waits until every thread of the block has arrived at barrier [`AGREE_BARRIER`]
+/// (non-aligned `barrier.sync`: threads of a warp may come from different instructions).
+///
+/// # Safety
+/// Every non-exited thread of the block must arrive at barrier [`AGREE_BARRIER`] (through
+/// this or [`agree_sync_and`]) in this phase; nothing else may use that barrier.
+#[inline(always)]
+pub unsafe fn agree_sync() {
+    // SAFETY: forwarded from this function's contract; the id is below 16.
+    unsafe { raw::barrier_sync(AGREE_BARRIER) }
+}
+
+/// [`agree_sync`], also returning whether every thread passed `true`.
+///
+/// # Safety
+/// As for [`agree_sync`].
+#[inline(always)]
+pub unsafe fn agree_sync_and(pred: bool) -> bool {
+    // SAFETY: forwarded from this function's contract; the id is below 16.
+    unsafe { raw::barrier_red_and(AGREE_BARRIER, pred) }
+}
+
+/// One of the block's hardware barriers 2 to 15, for a fixed number of threads (whole
+/// warps). Barrier 0 is [`sync_threads`]'s and barrier 1 [`agree_sync`]'s; neither can be
+/// named here.
 ///
 /// Typical use is a producer-consumer hand-off inside a block: producer warps write shared
 /// memory and [`arrive`](Self::arrive), consumer warps [`sync`](Self::sync) and then read;
@@ -72,7 +100,7 @@ pub struct NamedBarrier {
 }
 
 impl NamedBarrier {
-    /// Barrier `id` (1 to 15) completing at `threads` threads (a non-zero multiple of 32).
+    /// Barrier `id` (2 to 15) completing at `threads` threads (a non-zero multiple of 32).
     /// Checked when evaluated; in a `const` that is at compile time.
     ///
     /// # Panics
@@ -80,8 +108,8 @@ impl NamedBarrier {
     #[inline(always)]
     pub const fn new(id: u32, threads: u32) -> Self {
         assert!(
-            id >= 1 && id <= 15,
-            "named barrier id must be 1..=15 (0 is __syncthreads)"
+            id >= 2 && id <= 15,
+            "named barrier id must be 2..=15 (0 is __syncthreads, 1 is Block::agree's)"
         );
         assert!(
             threads > 0 && threads.is_multiple_of(32),

@@ -22,27 +22,34 @@
 //! `ViewMut<'_, T>` in the task's constructor, and each thread starts with it as a
 //! `TeamMut`.
 //!
-//! # Passes: reading the whole array, between barriers
+//! # Passes: reading the whole array, between checked barriers
 //! A block-wide merge pass writes each thread's share of one array from anywhere in another,
 //! and the next pass swaps the two ([`TeamMut::pass_from`]). Reading other threads' shares is
-//! sound only while no thread writes them, which the team's barriers make true only when
-//! every thread is in the same pass: between the barrier before it (every earlier write of
-//! the source, by any thread, is done and visible) and the barrier after it (no thread writes
-//! the source again before every thread has stopped reading it). Nothing here can check that
-//! the threads agree: a barrier pairs the `n`-th arrival of each thread, wherever it comes
-//! from, so a thread that branched on its index into another pass, or into [`Block::sync`]
-//! and a write of its share of the source, would meet the others at the same barriers and
-//! write what they read. A safe pass would need a barrier that checks that every thread
-//! arrived with the same views (a dedicated hardware barrier and a word of team-shared memory
-//! on both backends); until then `pass_from` is `unsafe`, and its one condition is exactly
-//! that agreement.
+//! sound only while no thread writes them, which holds when every thread is in the same pass:
+//! between the barrier before it (every earlier write of the source, by any thread, is done
+//! and visible) and the barrier after it (no thread writes the source again before every
+//! thread has stopped reading it).
+//!
+//! Plain barriers cannot show that: one pairs the `n`-th arrival of each thread, wherever it
+//! comes from, so a thread that branched on its index into another pass, or into
+//! [`Block::sync`] and a write of its share of the source, would meet the others at the same
+//! barriers and write what they read. So a pass's barriers are [`Block::agree`]s, on a barrier
+//! of their own, with the pass's two views (and whether it is the start or the end) as the
+//! key, in a domain only this module names. A pass goes ahead only when every thread of the
+//! team is at the start of a pass of the same two views, and it returns only when every
+//! thread is at the end of that pass; otherwise every thread panics (a trap on the GPU, a
+//! failed run on either backend), before any thread reads or writes through the pass.
 
 use core::marker::PhantomData;
 
 use super::Plain;
 use super::home::Raw;
 use super::view::ViewMut;
-use crate::task::Block;
+use crate::task::{AgreeDomain, Block};
+
+/// The domains of a pass's two checked barriers (module docs).
+static PASS_START: AgreeDomain = AgreeDomain::new();
+static PASS_END: AgreeDomain = AgreeDomain::new();
 
 /// An exclusive view of `len` elements lent to a block task; each thread of the team may
 /// reach only its share (see the module docs).
@@ -116,39 +123,48 @@ impl<'a, T: Plain> TeamMut<'a, T> {
     }
 
     /// One pass of the team from `src` into `self`: `f` gets all of `src`, to read, and this
-    /// thread's share of `self` ([`TeamMut::share`]), to write, between two barriers of the
-    /// team (see the module docs). Returns what `f` returns.
+    /// thread's share of `self` ([`TeamMut::share`]), to write, between two checked barriers
+    /// of the team (see the module docs). Returns what `f` returns.
     ///
-    /// `&mut` on both views keeps this thread from holding a share of either meanwhile; the
-    /// barrier before makes every thread's earlier writes of `src` visible, the one after keeps
-    /// every thread from writing `src` again before all have stopped reading it.
-    ///
-    /// # Safety
-    /// Every thread of the team makes this call at the same point of its sequence of barriers
-    /// (every call of [`Block::sync`] and of `pass_from` counts), with the same two views:
-    /// then no thread writes `src` while any reads it, and the threads' shares of `self`,
-    /// picked by their indices in the same view, are disjoint. Not checked (module docs).
+    /// Every thread of the team makes the same passes in the same order, with the same two
+    /// views, as with [`Block::sync`]; `&mut` on both views keeps this thread from holding a
+    /// share of either meanwhile.
     ///
     /// # Panics
-    /// If either view is in the other backend's memory (see [`Home`](super::Home)).
+    /// On every thread of the team, if the threads did not all come to a pass of the same two
+    /// views (or did not all finish it together); and if either view is in the other
+    /// backend's memory (see [`Home`](super::Home)).
     #[inline(always)]
     #[track_caller]
-    pub unsafe fn pass_from<R>(
+    pub fn pass_from<R>(
         &mut self,
         b: Block,
         src: &mut TeamMut<'_, T>,
         f: impl FnOnce(&[T], &mut [T]) -> R,
     ) -> R {
         let from = src.raw.checked_ptr();
-        b.sync();
+        let to = self.raw.checked_ptr();
+        let key = [
+            from.as_ptr().addr() as u64,
+            src.len() as u64,
+            to.as_ptr().addr() as u64,
+            self.len() as u64,
+            0,
+        ];
+        if !b.agree(&PASS_START, key) {
+            panic!("TeamMut::pass_from: the team's threads came to different passes");
+        }
         // SAFETY: `src` is valid here (checked home, `__from_view`'s contract) and not
-        // written until the barrier below: every thread is in this pass (this function's
-        // contract), where threads write only their shares of `self`, whose memory is not
-        // `src`'s (two views a task was lent exclusively); this thread's `&mut src` keeps its
-        // own shares of `src` away while the slice lives.
+        // written until every thread has ended this pass: every thread is at the start of a
+        // pass from `src` into `self` (the agreement above), where threads write only their
+        // shares of `self`, whose memory is not `src`'s (two views a task was lent
+        // exclusively), and none leaves it before all agree at its end below; this thread's
+        // `&mut src` keeps its own shares of `src` away while the slice lives.
         let all = unsafe { core::slice::from_raw_parts(from.as_ptr(), src.len()) };
         let out = f(all, self.share(b));
-        b.sync();
+        if !b.agree(&PASS_END, key) {
+            panic!("TeamMut::pass_from: the team's threads did not end the same pass together");
+        }
         out
     }
 
@@ -186,11 +202,11 @@ pub fn share_of(n: usize, k: usize, of: usize) -> (usize, usize) {
 #[cfg(all(test, not(target_arch = "nvptx64")))]
 mod tests {
     extern crate std;
-    use std::sync::{Arc, Barrier};
     use std::vec::Vec;
 
     use super::*;
-    use crate::task::block::{TeamEnv, set_team_env};
+    use crate::runtime::cpu::StandaloneTeam;
+    use crate::task::block::set_team_env;
 
     #[test]
     fn shares_partition_the_range_in_thread_order() {
@@ -209,49 +225,38 @@ mod tests {
         }
     }
 
-    fn barrier(arg: *const ()) {
-        // SAFETY: `arg` is the `Barrier` the team shares, alive until every thread joined.
-        unsafe { &*arg.cast::<Barrier>() }.wait();
-    }
-
     /// The team's shared pointers, handed to its threads (Miri-friendly: no integer casts).
     #[derive(Clone, Copy)]
     struct Shared {
         xs: *mut u32,
-        barrier: *const Barrier,
+        team: *const StandaloneTeam,
     }
     // SAFETY: the test's threads use the pointers only as the module docs allow (each its
-    // own share; the barrier is `Sync`).
+    // own share; the team's barriers are atomics).
     unsafe impl Send for Shared {}
 
-    /// Makes the calling thread member `index` of a team of `team` threads that wait at
-    /// `bar`, with no scratch.
-    fn join_team(index: usize, team: usize, bar: *const Barrier) {
-        set_team_env(TeamEnv {
-            index: index as u32,
-            size: team as u32,
-            barrier,
-            barrier_arg: bar.cast(),
-            scratch: core::ptr::null_mut(),
-            scratch_len: 0,
-        });
+    /// Makes the calling thread member `index` of `team`, with no scratch.
+    fn join_team(index: usize, team: *const StandaloneTeam) {
+        // SAFETY: the team outlives the scope its threads run in.
+        let team = unsafe { &*team };
+        set_team_env(team.env(index as u32, core::ptr::null_mut(), 0));
     }
 
     #[test]
     fn each_thread_of_a_team_writes_its_share() {
         for team in [1usize, 2, 3, 8] {
             let mut xs: Vec<u32> = (0..100).collect();
-            let bar = Arc::new(Barrier::new(team));
+            let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
             let len = xs.len();
             let shared = Shared {
                 xs: xs.as_mut_ptr(),
-                barrier: Arc::as_ptr(&bar),
+                team: &raw const bar,
             };
             std::thread::scope(|s| {
                 for index in 0..team {
                     s.spawn(move || {
                         let shared = shared;
-                        join_team(index, team, shared.barrier);
+                        join_team(index, shared.team);
                         // SAFETY: the vector outlives the scope, and the team as a whole is
                         // its only user (no thread makes a reference to all of it); this
                         // thread is one of the team.
@@ -283,11 +288,11 @@ mod tests {
             let n = 50;
             let mut xs: Vec<u32> = (0..n as u32).collect();
             let mut ys = std::vec![0u32; n];
-            let bar = Arc::new(Barrier::new(team));
+            let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
             let (x, y) = (
                 Shared {
                     xs: xs.as_mut_ptr(),
-                    barrier: Arc::as_ptr(&bar),
+                    team: &raw const bar,
                 },
                 ys.as_mut_ptr() as usize,
             );
@@ -295,7 +300,7 @@ mod tests {
                 for index in 0..team {
                     s.spawn(move || {
                         let x = x;
-                        join_team(index, team, x.barrier);
+                        join_team(index, x.team);
                         let home = crate::data::Home::HERE;
                         // SAFETY: as in the test above, for both vectors.
                         let (mut xv, mut yv, b) = unsafe {
@@ -310,20 +315,17 @@ mod tests {
                             )
                         };
                         let (lo, _) = yv.share_bounds(b);
-                        // SAFETY: every thread makes the same two passes, with the same views.
-                        unsafe {
-                            // y[i] = x[n - 1 - i], then x[i] = y[n - 1 - i] + 1.
-                            yv.pass_from(b, &mut xv, |src, out| {
-                                for (k, o) in out.iter_mut().enumerate() {
-                                    *o = src[n - 1 - (lo + k)];
-                                }
-                            });
-                            xv.pass_from(b, &mut yv, |src, out| {
-                                for (k, o) in out.iter_mut().enumerate() {
-                                    *o = src[n - 1 - (lo + k)] + 1;
-                                }
-                            });
-                        }
+                        // y[i] = x[n - 1 - i], then x[i] = y[n - 1 - i] + 1.
+                        yv.pass_from(b, &mut xv, |src, out| {
+                            for (k, o) in out.iter_mut().enumerate() {
+                                *o = src[n - 1 - (lo + k)];
+                            }
+                        });
+                        xv.pass_from(b, &mut yv, |src, out| {
+                            for (k, o) in out.iter_mut().enumerate() {
+                                *o = src[n - 1 - (lo + k)] + 1;
+                            }
+                        });
                     });
                 }
             });
@@ -331,5 +333,55 @@ mod tests {
             assert_eq!(xs, expected, "team {team}");
             assert_eq!(ys, (0..n as u32).rev().collect::<Vec<_>>(), "team {team}");
         }
+    }
+
+    #[test]
+    fn threads_that_come_to_different_passes_all_panic_before_touching_the_data() {
+        let team = 3usize;
+        let n = 30;
+        let mut xs: Vec<u32> = (0..n as u32).collect();
+        let mut ys = std::vec![0u32; n];
+        let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
+        let x = Shared {
+            xs: xs.as_mut_ptr(),
+            team: &raw const bar,
+        };
+        let y = ys.as_mut_ptr() as usize;
+        let outcomes: Vec<bool> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..team)
+                .map(|index| {
+                    s.spawn(move || {
+                        let x = x;
+                        join_team(index, x.team);
+                        let home = crate::data::Home::HERE;
+                        // SAFETY: as in the tests above, for both vectors.
+                        let (mut xv, mut yv, b) = unsafe {
+                            (
+                                TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
+                                TeamMut::__from_view(ViewMut::from_raw_parts(
+                                    y as *mut u32,
+                                    n,
+                                    home,
+                                )),
+                                Block::__new(),
+                            )
+                        };
+                        std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+                            // The last thread passes the other way.
+                            if index == team - 1 {
+                                xv.pass_from(b, &mut yv, |_, out| out.fill(7));
+                            } else {
+                                yv.pass_from(b, &mut xv, |_, out| out.fill(7));
+                            }
+                        }))
+                        .is_err()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(outcomes, [true; 3], "every thread panics");
+        assert_eq!(xs, (0..n as u32).collect::<Vec<_>>(), "nothing written");
+        assert_eq!(ys, std::vec![0u32; n], "nothing written");
     }
 }

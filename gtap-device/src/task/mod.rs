@@ -32,7 +32,7 @@ pub mod gpu_root;
 pub mod handle;
 pub mod program;
 
-pub use block::Block;
+pub use block::{AgreeDomain, Block};
 pub use ctx::Ctx;
 pub use handle::{
     BlockJoined, BlockPending, Joined, JoinedSlots, Pending, PendingSlots, Readable, Slot, Slots,

@@ -59,7 +59,7 @@ pub unsafe extern "ptx-kernel" fn bar_syncthreads_reduce(out: *mut u32) {
     }
 }
 
-/// Producer-consumer through barrier 1: warps 0-3 write `word(i)` to shared slot `t` and
+/// Producer-consumer through barrier 4: warps 0-3 write `word(i)` to shared slot `t` and
 /// `arrive`; warps 4-7 `sync` (all 256 threads complete the barrier) and then read slot
 /// `t - 128` into `out[i]`. Producers write `out[i] = !word(i)`.
 ///
@@ -67,7 +67,7 @@ pub unsafe extern "ptx-kernel" fn bar_syncthreads_reduce(out: *mut u32) {
 /// Launch as the module docs say.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn bar_named_arrive(out: *mut u32) {
-    const B: NamedBarrier = NamedBarrier::new(1, BAR_THREADS);
+    const B: NamedBarrier = NamedBarrier::new(4, BAR_THREADS);
     let smem = dynamic_shared_memory::<u32>();
     let (i, t) = (global_thread_id(), thread_id_in_block());
     let half = BAR_THREADS / 2;

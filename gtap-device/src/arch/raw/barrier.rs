@@ -18,6 +18,11 @@
 //! `bar.sync a, b`, `bar.arrive a, b`, `bar.red.popc.u32`, `bar.red.and.pred`,
 //! `bar.red.or.pred`; `tests/tests/ptx_text.rs` checks the text).
 //!
+//! Two wrappers are the non-aligned form, `barrier` (not `bar`): each thread arrives on its
+//! own, so threads of one warp may reach the barrier from different instructions (sm_70 and
+//! later). They serve a barrier whose callers may have diverged by mistake
+//! ([`crate::task::Block::agree`]): with the aligned form that mistake would be undefined.
+//!
 //! # Convergence
 //! Every wrapper is block-collective: the expected number of threads must reach a barrier
 //! instruction with the same id (and count), and all threads of a warp must execute the same
@@ -38,6 +43,10 @@ unsafe extern "C" {
     fn barrier_cta_red_and_aligned_all(id: u32, pred: bool) -> bool;
     #[link_name = "llvm.nvvm.barrier.cta.red.or.aligned.all"]
     fn barrier_cta_red_or_aligned_all(id: u32, pred: bool) -> bool;
+    #[link_name = "llvm.nvvm.barrier.cta.sync.all"]
+    fn barrier_cta_sync_all(id: u32);
+    #[link_name = "llvm.nvvm.barrier.cta.red.and.all"]
+    fn barrier_cta_red_and_all(id: u32, pred: bool) -> bool;
 }
 
 /// `bar.sync 0`: waits until every thread of the block has arrived (`__syncthreads`).
@@ -108,4 +117,28 @@ pub unsafe fn bar_red_and_pred(pred: bool) -> bool {
 pub unsafe fn bar_red_or_pred(pred: bool) -> bool {
     // SAFETY: the caller guarantees the whole block, warp-uniformly, reaches barrier 0.
     unsafe { barrier_cta_red_or_aligned_all(0, pred) }
+}
+
+/// `barrier.sync a` (non-aligned): waits on barrier `a` until every thread of the block has
+/// arrived at it; threads of a warp may arrive from different instructions.
+///
+/// # Safety
+/// `a` must be below 16. Every non-exited thread of the block must reach barrier `a` (with
+/// this function or [`barrier_red_and`]) in this phase, and no thread may use barrier `a`
+/// with a thread count.
+#[inline(always)]
+pub unsafe fn barrier_sync(a: u32) {
+    // SAFETY: the caller guarantees the barrier id and the arrivals.
+    unsafe { barrier_cta_sync_all(a) }
+}
+
+/// `barrier.red.and.pred d, a, p` (non-aligned): [`barrier_sync`] on barrier `a` that
+/// returns whether every thread passed `true`.
+///
+/// # Safety
+/// As for [`barrier_sync`].
+#[inline(always)]
+pub unsafe fn barrier_red_and(a: u32, pred: bool) -> bool {
+    // SAFETY: the caller guarantees the barrier id and the arrivals.
+    unsafe { barrier_cta_red_and_all(a, pred) }
 }

@@ -49,8 +49,10 @@ use super::termination::Termination;
 use crate::task::{Ctx, Program, Step};
 
 pub mod team;
+pub mod team_sync;
 
 pub use team::{MAX_TEAM, TeamState, follow, posted_task};
+pub use team_sync::{StandaloneTeam, TeamSync};
 
 /// Idle rounds spent spinning (with `2^round` spin hints each) before calling the idle hook.
 const SPIN_ROUNDS: u32 = 6;

@@ -42,14 +42,15 @@
 use core::mem::MaybeUninit;
 use core::pin::Pin;
 
+use super::team_sync::{TeamSync, aborted, wait_until};
 use super::{Common, Run, Worker};
 use crate::runtime::error::RunError;
 use crate::runtime::join::{self, AfterReturn, AfterWait};
 use crate::runtime::pool::LocalCache;
 use crate::runtime::record::Record;
-use crate::runtime::sync::{AtomicU32, Ordering, spin_loop};
-use crate::runtime::termination::{ABORT, Termination};
-use crate::task::block::{TeamEnv, set_team_env};
+use crate::runtime::sync::{AtomicU32, Ordering};
+use crate::runtime::termination::Termination;
+use crate::task::block::{AgreeKey, TeamEnv, set_team_env};
 use crate::task::{Ctx, Program, Step};
 
 /// The most threads a CPU team may have.
@@ -74,7 +75,7 @@ pub struct TeamState {
     mismatched: AtomicU32,
     /// Per thread: its outcome word.
     outcome: [AtomicU32; MAX_TEAM as usize],
-    barrier: SpinBarrier,
+    sync: TeamSync,
 }
 
 impl TeamState {
@@ -88,7 +89,7 @@ impl TeamState {
             mismatched: AtomicU32::new(0),
             // `from_fn`, not `[const { .. }; N]`: loom's atomics have no const constructor.
             outcome: core::array::from_fn(|_| AtomicU32::new(0)),
-            barrier: SpinBarrier::new(),
+            sync: TeamSync::new(),
         }
     }
 }
@@ -96,60 +97,6 @@ impl TeamState {
 impl Default for TeamState {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// A reusable barrier for the threads of one team (`Block::sync`): a count and a generation.
-struct SpinBarrier {
-    count: AtomicU32,
-    generation: AtomicU32,
-}
-
-impl SpinBarrier {
-    fn new() -> Self {
-        SpinBarrier {
-            count: AtomicU32::new(0),
-            generation: AtomicU32::new(0),
-        }
-    }
-
-    /// Waits for the team; gives up when the run was aborted (a thread may never come).
-    fn wait(&self, size: u32, idle: fn(), termination: &Termination) {
-        // Acquire on the generation read first: this thread's arrival belongs to it.
-        let generation = self.generation.load(Ordering::Acquire);
-        // AcqRel: the last arriver acquires every other arriver's writes before releasing
-        // the next generation; the others release theirs with this increment.
-        if self.count.fetch_add(1, Ordering::AcqRel) + 1 == size {
-            // Relaxed: ordered before the Release bump below, which the waiters acquire
-            // before they can arrive at the next use.
-            self.count.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
-        } else {
-            wait_until(idle, || {
-                self.generation.load(Ordering::Acquire) != generation || aborted(termination)
-            });
-        }
-    }
-}
-
-/// Whether the run was aborted (an error, a panic, the timeout): a teammate may then never
-/// arrive, so nobody waits for one.
-fn aborted(termination: &Termination) -> bool {
-    termination.stop() & ABORT != 0
-}
-
-/// Spins (then calls `idle` between checks) until `done()`.
-fn wait_until(idle: fn(), done: impl Fn() -> bool) {
-    let mut round = 0u32;
-    while !done() {
-        if round < 6 {
-            for _ in 0..(1u32 << round) {
-                spin_loop();
-            }
-            round += 1;
-        } else {
-            idle();
-        }
     }
 }
 
@@ -194,13 +141,20 @@ impl<'r, 'm, P: Program> Member<'r, 'm, P> {
             // SAFETY: `arg` is the `MemberView` of the thread that set this environment, alive
             // while the thread runs block tasks (`follow`, `Worker::run_team`).
             let m = unsafe { &*(arg as *const MemberView<'_>) };
-            m.team.barrier.wait(m.size, m.idle, m.termination);
+            m.team.sync.sync(m.size, m.idle, || aborted(m.termination));
+        }
+        fn agree(arg: *const (), index: u32, key: &AgreeKey) -> Option<bool> {
+            // SAFETY: as in `barrier`.
+            let m = unsafe { &*(arg as *const MemberView<'_>) };
+            let aborted = || aborted(m.termination);
+            m.team.sync.agree(index, m.size, key, m.idle, aborted)
         }
         let (scratch, scratch_len) = self.run.scratch(worker);
         TeamEnv {
             index: self.index,
             size: self.size,
             barrier,
+            agree,
             barrier_arg: (view as *const MemberView<'_>).cast(),
             scratch,
             scratch_len,

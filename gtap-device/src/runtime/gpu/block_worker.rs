@@ -122,8 +122,8 @@ pub struct BlockShared {
 }
 
 const _: () = assert!(
-    size_of::<BlockShared>() <= crate::task::block::SCRATCH_OFFSET_AT,
-    "task::block::RUNTIME_SHARED_BYTES must cover BlockShared and the scratch offset word"
+    size_of::<BlockShared>() <= crate::task::block::AGREE_AT,
+    "task::block::RUNTIME_SHARED_BYTES must cover BlockShared, Block::agree's key and the scratch offset word"
 );
 
 /// The kernel body of block program `P`'s persistent kernel: one worker per thread block.

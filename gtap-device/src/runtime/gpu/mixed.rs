@@ -57,7 +57,7 @@ use crate::arch::warp::{WARP_SIZE, ballot, shfl_idx};
 use crate::runtime::deque::claim;
 use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, Ordering};
-use crate::task::block::{RUNTIME_SHARED_BYTES, SCRATCH_OFFSET_AT};
+use crate::task::block::RUNTIME_SHARED_BYTES;
 use crate::task::{Program, Step};
 
 const FULL: u32 = u32::MAX;
@@ -85,8 +85,8 @@ pub struct MixedShared {
 }
 
 const _: () = assert!(
-    size_of::<MixedShared>() <= SCRATCH_OFFSET_AT,
-    "task::block::RUNTIME_SHARED_BYTES must cover MixedShared and the scratch offset word"
+    size_of::<MixedShared>() <= crate::task::block::AGREE_AT,
+    "task::block::RUNTIME_SHARED_BYTES must cover MixedShared, Block::agree's key and the scratch offset word"
 );
 
 /// What a warp does at the top of its loop.
