@@ -7,7 +7,8 @@
 //! `--loop-roots` roots (one `run` each, the anchor of both), and `latency` (the median, over
 //! `--samples` roots submitted one at a time to an idle session, from `submit` to a completed
 //! handle; its anchor, `run latency`, is the median of one `run` of the same root, a kernel
-//! launch and its synchronisation), for each program and for a small root, fib(5). `bench
+//! launch and its synchronisation), for each program and for two small roots, fib(5) and
+//! fib(1) (one task: the way in and out alone). `bench
 //! batch` gives `run_batch` over the same roots.
 //! A row's per-root cost is its time over its size.
 
@@ -63,9 +64,12 @@ pub fn run(b: &mut Bench, a: &ResidentArgs) {
             }
         }
     }
-    // A small root: fib(5), 15 calls, whose latency is mostly the way in and out.
+    // A small root: fib(5), 15 calls, whose latency is mostly the way in and out; and fib(1),
+    // one task, whose latency is the way in and out alone.
     let small = || fib::program::fib(5);
     latency_rows::<fib::program::Program>(&mut b.h, rt, a.samples, "fib(5)", small, 5);
+    let one = || fib::program::fib(1);
+    latency_rows::<fib::program::Program>(&mut b.h, rt, a.samples, "fib(1)", one, 1);
 }
 
 /// Every row of one program whose roots `root` makes.
@@ -205,7 +209,7 @@ fn median_latency<P: gtap::Program>(
     times[times.len() / 2]
 }
 
-/// The traced latency rows (`--trace`): fib(5), nqueens(10) and fib(20), each root
+/// The traced latency rows (`--trace`): fib(5), fib(1), nqueens(10) and fib(20), each root
 /// submitted to an idle session after a pause, for a few pauses and two ways of waiting.
 fn trace_rows(rt: &mut GpuRuntime, a: &ResidentArgs) {
     println!(
@@ -224,6 +228,9 @@ fn trace_rows(rt: &mut GpuRuntime, a: &ResidentArgs) {
             });
         }
     }
+    trace_one::<fib::program::Program>(rt, "fib(1)", 500, a.samples, false, || {
+        fib::program::fib(1)
+    });
     trace_one::<nqueens::program::Program>(rt, "nqueens(10)", 500, a.samples, false, || {
         nqueens::program::nqueens(10, 0, 0, 0, 0, 3)
     });
