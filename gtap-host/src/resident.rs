@@ -19,8 +19,10 @@
 //! # Failures
 //! A failure inside a root's task tree (a task panic, a limit such as `PoolExhausted`) is
 //! reported on that root's handle as [`RootError::Failed`], with the runtime's error, when the
-//! runtime can tell which root it was (a failed spawn is traced to its root; a panic is
-//! traced only when one root was running). It also ends the other roots that were running
+//! runtime can tell which root it was (a failed spawn and a task's panic are traced to their
+//! root; on the GPU the panicking thread finds its root before the trap ends the kernel, and
+//! a fault that is not a panic, such as an illegal address, is traced only when one root was
+//! running). It also ends the other roots that were running
 //! with it (they share the workers and the run's memory): their handles get
 //! [`RootError::Aborted`], naming the failing root when it is known. On the CPU backend that
 //! is the roots of the same batch, and roots submitted afterwards run normally. On the GPU it

@@ -160,3 +160,16 @@ fn the_kernels_take_roots_and_report_completions_at_system_scope() {
     let end = ptx_function(ptx, "6inject8finished");
     assert_eq!(end.matches("ld.acquire.sys.u32").count(), 2, "{end}");
 }
+
+#[test]
+fn the_panic_handler_finds_the_root_out_of_line_and_reports_its_slot_at_system_scope() {
+    // After a trap the host can read no device memory: the panicking thread walks to its
+    // root record itself (gtap_device's `runtime::gpu::panic`), in a function of its own
+    // that stays out of the kernels' code, and stores a resident root's slot address into
+    // the report in mapped host memory at system scope.
+    let ptx = gtap_examples::PTX;
+    let report = ptx_function(ptx, "5panic12report_panic");
+    assert!(report.contains("5panic14panicking_root"), "{report}");
+    assert!(report.contains("st.relaxed.sys.u64"), "{report}");
+    ptx_function(ptx, "5panic14panicking_root");
+}

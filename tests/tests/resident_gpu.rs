@@ -1,16 +1,16 @@
 //! Resident sessions on the GPU (`GpuRuntime::resident`): roots submitted from several
 //! threads while the kernel runs, polled, waited for and awaited; a failing root reported on
-//! its handle (and the session closed, the runtime usable again); dropped handles; shutdown
-//! with work in flight. The same checks on the CPU: `resident_cpu.rs`. Reported as ignored
-//! without a GPU (the GPU test harness).
+//! its handle (and the session closed, the runtime usable again); a panicking root named
+//! among hundreds in flight; dropped handles; shutdown with work in flight. The same checks
+//! on the CPU: `resident_cpu.rs`. Reported as ignored without a GPU (the GPU test harness).
 
 mod common;
 
 use std::time::Duration;
 
 use gtap_examples::{fib, nqueens};
-use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
-use gtap_host::{RootError, RunError};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
+use gtap_host::{RootError, RunError, RuntimeError};
 use gtap_tests::lang::program as lang;
 
 fn config() -> GpuConfig {
@@ -115,6 +115,59 @@ fn a_failing_root_is_reported_on_its_handle() {
     assert_eq!(rt.run(lang::loop_join(5)).unwrap().0, good);
 }
 
+/// A session with hundreds of roots in flight in which one panics three tasks below it: its
+/// handle gets `Failed` with the panic (the panicking thread finds its root before the trap
+/// and leaves the root's slot in the panic report), every other root that did not complete
+/// `Aborted` naming it. Roots far longer than the panicking one (chains 500 tasks deep) go
+/// just before it, so that several roots are sure to be pending when the trap ends the
+/// kernel: with one pending, the session would name it even without the report. A trap ends
+/// CUDA in the process, so the test runs in a child process (`Gpu::for_fault_test`).
+fn a_panicking_root_among_many_is_named() {
+    let Some(gpu) = gtap_host::Gpu::for_fault_test("a_panicking_root_among_many_is_named") else {
+        return;
+    };
+    let mut rt = GpuRuntime::new(gpu, gtap_tests::PTX, config().auto_granularity(false)).unwrap();
+    let session = rt.resident::<lang::Program, u32>().unwrap();
+    // `panic_below(depth, i)` returns `10 + i` for `i < 4`, and panics for `i >= 4`.
+    let short = |i: u32| (i, session.submit(lang::panic_below(3, i % 4)));
+    let mut handles: Vec<_> = (0..400).map(short).collect();
+    let long: Vec<_> = (0..4)
+        .map(|i| session.submit(lang::panic_below(500, i)))
+        .collect();
+    let bad = session.submit(lang::panic_below(3, 7));
+    let bad_root = bad.root();
+    assert_eq!(bad_root, 404);
+    handles.extend((400..800).map(short));
+    match bad.wait().unwrap_err() {
+        RootError::Failed { root, source } => {
+            assert_eq!(root, bad_root);
+            match &*source {
+                RuntimeError::Gpu(GpuRunError::TaskPanicked { location, .. }) => {
+                    assert!(location.contains("lang.rs"), "{location}");
+                }
+                other => panic!("expected TaskPanicked, got {other}"),
+            }
+        }
+        other => panic!("expected Failed, got {other}"),
+    }
+    for h in long {
+        match h.wait() {
+            Err(RootError::Aborted { failed_root, .. }) => assert_eq!(failed_root, Some(bad_root)),
+            other => panic!("long root {}: expected Aborted, got {other:?}", h.root()),
+        }
+    }
+    for (i, h) in handles {
+        match h.wait() {
+            Ok(v) => assert_eq!(v, 10 + i % 4, "root {}", h.root()),
+            Err(RootError::Aborted { failed_root, .. }) => assert_eq!(failed_root, Some(bad_root)),
+            Err(RootError::Closed { .. }) => {}
+            Err(other) => panic!("root {}: {other}", h.root()),
+        }
+    }
+    let err = session.shutdown().unwrap_err();
+    assert!(matches!(err, GpuRunError::ResidentFailed { .. }), "{err}");
+}
+
 fn dropped_handles_and_shutdown_with_work_in_flight_lose_nothing() {
     let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
         return;
@@ -158,6 +211,7 @@ gtap_host::gpu_test_main!(
     roots_from_several_threads_all_get_their_results,
     a_handle_can_be_polled_and_awaited,
     a_failing_root_is_reported_on_its_handle,
+    a_panicking_root_among_many_is_named,
     dropped_handles_and_shutdown_with_work_in_flight_lose_nothing,
     programs_a_session_cannot_run_are_refused,
 );

@@ -24,6 +24,16 @@ use super::config::{DeviceFootprint, ProgramKind};
 use super::{GpuConfig, GpuRunError, Scheduler};
 use crate::DeviceProps;
 
+/// The roots a launch runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Roots {
+    /// This many, built by the warps at the kernel's start (1 for `GpuRuntime::run`).
+    Batch(usize),
+    /// A resident session's: none at the start, taken from its ring while the kernel runs
+    /// (planned as a run of one root, with a `running` array: [`RunPlan::resident`]).
+    Resident,
+}
+
 /// What a run needs to know of its program `P` and root result type `R`: the sizes and
 /// alignment as the host compiled them (the kernel checks the records' and the arguments'
 /// against its own).
@@ -184,6 +194,19 @@ impl RunPlan {
             .with_reserve(reserve_chunks, program.record_size)
             .with_running(grid as usize * cfg.launch.block as usize, roots),
         })
+    }
+
+    /// This plan for a resident session's launch: it has a `running` array, as a batch has,
+    /// whatever its count of roots (a session starts with none and takes many while it
+    /// runs), so that a panicking task can name its root's slot.
+    pub fn resident(mut self) -> RunPlan {
+        self.lens.running = self.threads();
+        self
+    }
+
+    /// Threads the kernel is launched with.
+    fn threads(&self) -> usize {
+        self.grid as usize * self.block as usize
     }
 
     /// The kernel's launch shape: `grid` blocks of `block` threads, one dimension.
@@ -361,8 +384,8 @@ pub(super) struct ArrayLens {
     pub reserve: usize,
     /// Per chunk of the reserve, its link and its live count (`u32`s).
     pub chunk_words: usize,
-    /// A batch: the record each launched thread runs now (ids), for naming the root of a
-    /// task that panics (0 for one root).
+    /// A batch or a resident session: the record each launched thread runs now (ids), for
+    /// naming the root of a task that panics (0 for a run of one root).
     pub running: usize,
 }
 
@@ -455,6 +478,28 @@ mod tests {
             .scheduler(Scheduler::GlobalQueue)
             .profile(64);
         check_program(&all, &shape(false)).unwrap();
+    }
+
+    #[test]
+    fn batches_and_resident_sessions_note_each_threads_task() {
+        let cfg = GpuConfig::new().block(64).tasks_per_warp(64);
+        let batch =
+            |roots| RunPlan::batch(&cfg, &h100(), 20, shape(false), roots, 1 << 30, || Ok(1024));
+        // One word per launched thread (20 blocks of 64), for a panic to name its root.
+        assert_eq!(batch(2).unwrap().lens.running, 20 * 64);
+        // One root needs no naming.
+        let one = batch(1).unwrap();
+        let one_lens = one.lens;
+        assert_eq!(one_lens.running, 0);
+        // A session is planned as one root, and takes many while it runs.
+        let resident = one.resident();
+        assert_eq!(resident.lens.running, 20 * 64);
+        assert_eq!(resident.roots, 1);
+        let others = ArrayLens {
+            running: 0,
+            ..resident.lens
+        };
+        assert_eq!(others, one_lens, "only the running array differs");
     }
 
     #[test]

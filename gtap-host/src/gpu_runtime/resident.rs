@@ -12,10 +12,19 @@
 //! watcher thread beside it asks the driver about the kernel's end event (so that no driver
 //! call delays a delivery): a kernel that ends while roots are in flight failed
 //! (a limit, a task's trap), and the poller reports the failure on every pending handle (the
-//! failing root's gets [`RootError::Failed`], when the runtime can tell which it was), after
-//! which the session is closed: later submissions get [`RootError::Closed`]. A task failure
-//! ends the whole kernel because a trap ends it anyway, and a limit leaves the failing
-//! root's records in a state no other root can be kept apart from.
+//! failing root's gets [`RootError::Failed`], the others [`RootError::Aborted`] naming it),
+//! after which the session is closed: later submissions get [`RootError::Closed`]. A task
+//! failure ends the whole kernel because a trap ends it anyway, and a limit leaves the
+//! failing root's records in a state no other root can be kept apart from.
+//!
+//! Which root failed is found from the failing task's root record, whose result pointer is
+//! the address of its root's completion slot (`Ring::slot_of` maps it back): after a limit
+//! the kernel has noted the task whose spawn failed, and the poller follows its parents in
+//! device memory (`failed_slot`); after a panic device memory is unreadable (the trap ends
+//! the context), so the panicking thread follows them itself and leaves the pointer in the
+//! panic report in mapped host memory (device side: `gtap_device::runtime::gpu::panic`).
+//! A failure that names no root (a fault that is not a panic, such as an illegal address, or
+//! a walk that could not complete) is traced only when a single root was pending.
 //!
 //! Shutting down sets the ring's shutdown word; the kernel ends once every published root has
 //! completed (no root is cancelled), and the poller delivers the last results.
@@ -27,11 +36,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use gtap_device::runtime::gpu::layout::{GpuRun, NONE, SLOT_DONE, SLOT_PENDING};
+use gtap_device::runtime::gpu::layout::{GpuRun, SLOT_DONE, SLOT_PENDING, root_record_of_task};
 use gtap_device::runtime::record::{PARENT_OFFSET, RESULT_SLOT_OFFSET};
 use gtap_device::task::{Call, Program};
 
 use super::launch::Launched;
+use super::plan::Roots;
 use super::ring::Ring;
 use super::runtime::read_panic;
 use super::{GpuRunError, GpuRuntime, control, launch};
@@ -161,7 +171,8 @@ impl GpuRuntime {
             });
         }
         let stream = self.gpu.stream().clone();
-        let (kernel, plan, arrays) = self.plan_and_prepare::<P, R>(&stream, 1, &[])?;
+        let (kernel, plan, arrays) =
+            self.plan_and_prepare::<P, R>(&stream, Roots::Resident, &[])?;
         let ring = Ring::new(
             RING_CAPACITY,
             plan.program.args_size,
@@ -190,7 +201,8 @@ impl GpuRuntime {
             records: block.records,
             record_size: plan.program.record_size,
             record_align: plan.program.record_align,
-            records_total: u64::from(block.num_warps) * u64::from(block.tasks_per_warp),
+            records_total: block.slab_records
+                + block.reserve_chunks * gtap_device::runtime::reserve::CHUNK_RECORDS,
             panic: self.panic.host_ptr() as usize,
             task_names: P::TASK_NAMES,
         };
@@ -383,11 +395,12 @@ struct Watch {
     kernel: String,
     /// The control block's device address.
     run_addr: u64,
-    /// The task records' device address, one record's size, and how many there are.
+    /// The task records' device address, one record's size, and how many there are (the
+    /// slabs' and the reserve's, which follows them).
     records: u64,
     record_size: usize,
     record_align: usize,
-    records_total: u64,
+    records_total: u32,
     /// The panic report's host address.
     panic: usize,
     task_names: &'static [&'static str],
@@ -542,15 +555,18 @@ fn close<R>(s: &Shared<R>, watch: &Watch, ended: Result<(), GpuError>) {
     let (error, failed_slot) = match ended {
         Err(e) => {
             // SAFETY: the kernel has ended (it failed), so nothing writes the report.
-            let location = unsafe { read_panic(watch.panic as *const _) }.map(|p| p.location);
-            let error = match location {
-                Some(location) => GpuRunError::TaskPanicked {
-                    location,
-                    source: e,
-                },
-                None => GpuRunError::Gpu(e),
-            };
-            (error, None)
+            match unsafe { read_panic(watch.panic as *const _) } {
+                // The panicking thread found its root record and copied its result pointer,
+                // the address of the root's slot (device side: `runtime::gpu::panic`).
+                Some(p) => (
+                    GpuRunError::TaskPanicked {
+                        location: p.location,
+                        source: e,
+                    },
+                    p.root_slot.and_then(|addr| s.ring.slot_of(addr)),
+                ),
+                None => (GpuRunError::Gpu(e), None),
+            }
         }
         Ok(()) => match kernel_error(s, watch) {
             Some(found) => found,
@@ -608,26 +624,22 @@ fn kernel_error<R>(s: &Shared<R>, watch: &Watch) -> Option<(GpuRunError, Option<
     Some((error, failed_slot(s, watch, run.error_record)))
 }
 
-/// The slot of the root that task record `id` belongs to.
-fn failed_slot<R>(s: &Shared<R>, watch: &Watch, mut id: u32) -> Option<u32> {
+/// The slot of the root that task record `id` belongs to: the walk up its parents to its
+/// root record is the panic handler's ([`root_record_of_task`]), reading the headers from
+/// device memory; the root record's result pointer is its slot's.
+fn failed_slot<R>(s: &Shared<R>, watch: &Watch, id: u32) -> Option<u32> {
     let read = |id: u32, offset: usize, out: &mut [u8]| {
         let at = watch.records + u64::from(id) * watch.record_size as u64 + offset as u64;
-        // SAFETY: inside the records array (`id` below the records' count), which lives while
-        // the session borrows the runtime; the kernel has ended.
+        // SAFETY: inside the records array (`id` below the records' count, which the walk
+        // checks), which lives while the session borrows the runtime; the kernel has ended.
         unsafe { cudarc::driver::result::memcpy_dtoh_sync(out, at) }.ok()
     };
-    for _ in 0..watch.records_total {
-        if u64::from(id) >= watch.records_total {
-            return None;
-        }
+    let root = root_record_of_task(id, watch.records_total, |id| {
         let mut parent = [0u8; 4];
         read(id, PARENT_OFFSET, &mut parent)?;
-        match u32::from_ne_bytes(parent) {
-            NONE => break,
-            p => id = p,
-        }
-    }
+        Some(u32::from_ne_bytes(parent))
+    })?;
     let mut ptr = [0u8; 8];
-    read(id, RESULT_SLOT_OFFSET, &mut ptr)?;
+    read(root, RESULT_SLOT_OFFSET, &mut ptr)?;
     s.ring.slot_of(u64::from_ne_bytes(ptr))
 }

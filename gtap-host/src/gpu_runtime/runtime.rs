@@ -18,7 +18,7 @@ use gtap_device::task::{Call, Program};
 use super::buffers::Buffers;
 use super::error::driver;
 use super::launch::{Launched, Stopped};
-use super::plan::{ProgramShape, RunPlan};
+use super::plan::{ProgramShape, Roots, RunPlan};
 use super::{GpuConfig, GpuRunError, GpuStats, control, decode, launch, plan};
 use crate::{Gpu, GpuError, Kernel, Module};
 
@@ -88,6 +88,10 @@ pub(super) struct Panicked {
     pub location: String,
     /// The root of the batch that the panicking task belonged to, when it found one.
     pub root: Option<u32>,
+    /// A resident session: the device address of the panicking task's root's completion
+    /// slot result (its root record's result pointer; the session's ring maps it to a slot),
+    /// when the task found its root.
+    pub root_slot: Option<u64>,
 }
 
 /// What a panicking task reported at `host`, if one did.
@@ -110,7 +114,12 @@ pub(super) unsafe fn read_panic(host: *const PanicReport) -> Option<Panicked> {
         location.push_str(&format!(" ({message})"));
     }
     let root = (r.root_known != 0).then_some(r.root);
-    Some(Panicked { location, root })
+    let root_slot = (r.root_slot != 0).then_some(r.root_slot);
+    Some(Panicked {
+        location,
+        root,
+        root_slot,
+    })
 }
 
 impl PanicSink {
@@ -397,7 +406,8 @@ impl GpuRuntime {
         roots: usize,
     ) -> Result<(Vec<R>, GpuStats), GpuRunError> {
         let stream = self.gpu.stream().clone();
-        let (kernel, plan, arrays) = self.plan_and_prepare::<P, R>(&stream, roots, args_bytes)?;
+        let (kernel, plan, arrays) =
+            self.plan_and_prepare::<P, R>(&stream, Roots::Batch(roots), args_bytes)?;
 
         let control = control::control_block(&self.config, &plan, &arrays, self.panic.device);
         self.panic.clear();
@@ -410,7 +420,7 @@ impl GpuRuntime {
         self.read_back::<P, R>(&stream, &plan, kernel_ms)
     }
 
-    /// The plan of a run of `P` with `roots` roots of result `R`, its kernel, and its device
+    /// The plan of a run of `P` with `roots` of result `R`, its kernel, and its device
     /// memory (reused across runs when large enough). When the memory cannot be had and the
     /// record reserve has its default size (sized from the memory that was free when the
     /// runtime was made, which other runtimes or buffers may since have taken), the reserve
@@ -419,7 +429,7 @@ impl GpuRuntime {
     pub(super) fn plan_and_prepare<P: Program, R>(
         &mut self,
         stream: &Arc<CudaStream>,
-        roots: usize,
+        roots: Roots,
         args_bytes: &[u8],
     ) -> Result<(Kernel, RunPlan, super::buffers::DeviceArrays), GpuRunError> {
         let mut free = self.records_memory;
@@ -437,12 +447,12 @@ impl GpuRuntime {
         }
     }
 
-    /// The plan of a run of `P` with `roots` roots of result `R` ([`plan`]), with `free`
-    /// bytes of device memory for the default record reserve, and the kernel it launches:
-    /// every check that can fail before device memory is touched.
+    /// The plan of a run of `P` with `roots` of result `R` ([`plan`]), with `free` bytes of
+    /// device memory for the default record reserve, and the kernel it launches: every check
+    /// that can fail before device memory is touched.
     fn plan_with<P: Program, R>(
         &self,
-        roots: usize,
+        roots: Roots,
         free: u64,
     ) -> Result<(Kernel, RunPlan), GpuRunError> {
         let mut program = ProgramShape::of::<P, R>();
@@ -457,7 +467,10 @@ impl GpuRuntime {
             self.gpu.props(),
             grid,
             program,
-            roots,
+            match roots {
+                Roots::Batch(n) => n,
+                Roots::Resident => 1,
+            },
             free,
             || {
                 kernel
@@ -466,6 +479,10 @@ impl GpuRuntime {
                     .map_err(driver("cuFuncGetAttribute"))
             },
         )?;
+        let plan = match roots {
+            Roots::Batch(_) => plan,
+            Roots::Resident => plan.resident(),
+        };
         Ok((kernel, plan))
     }
 
@@ -559,7 +576,7 @@ impl GpuRuntime {
     /// the root it belonged to ([`GpuRunError::InRoot`]) when the run had several `roots`
     /// and the report names one.
     fn kernel_failed(&self, e: GpuError, roots: u32) -> GpuRunError {
-        let Some(Panicked { location, root }) = self.panic.report() else {
+        let Some(Panicked { location, root, .. }) = self.panic.report() else {
             return GpuRunError::Gpu(e);
         };
         let error = GpuRunError::TaskPanicked {
@@ -592,7 +609,41 @@ impl GpuRuntime {
 
 #[cfg(test)]
 mod tests {
-    use super::limit_registers;
+    use super::{PanicReport, limit_registers, read_panic};
+
+    /// A report as a panicking thread leaves it: its location, and `fill`'s root fields.
+    fn reported(fill: impl FnOnce(&mut PanicReport)) -> PanicReport {
+        let mut r = PanicReport {
+            flag: 1,
+            line: 7,
+            column: 9,
+            file_len: 7,
+            ..PanicReport::default()
+        };
+        r.file[..7].copy_from_slice(b"lang.rs");
+        fill(&mut r);
+        r
+    }
+
+    #[test]
+    fn a_panic_report_carries_its_root_or_its_roots_slot() {
+        // SAFETY: a live report that nothing else writes.
+        let read = |r: &PanicReport| unsafe { read_panic(r) };
+        let batch = read(&reported(|r| (r.root_known, r.root) = (1, 600))).unwrap();
+        assert_eq!(batch.location, "lang.rs:7:9");
+        assert_eq!((batch.root, batch.root_slot), (Some(600), None));
+        let resident = read(&reported(|r| r.root_slot = 0x7f00_0000_1010)).unwrap();
+        assert_eq!(resident.root, None);
+        assert_eq!(resident.root_slot, Some(0x7f00_0000_1010));
+        let unknown = read(&reported(|_| {})).unwrap();
+        assert_eq!((unknown.root, unknown.root_slot), (None, None));
+        // No report until the panicking thread has raised the flag.
+        assert!(read(&PanicReport::default()).is_none());
+        assert!(
+            read(&reported(|r| r.flag = 2)).is_none(),
+            "still being written"
+        );
+    }
 
     #[test]
     fn maxnreg_goes_after_each_entry_parameter_list() {

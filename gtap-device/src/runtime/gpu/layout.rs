@@ -313,9 +313,10 @@ pub struct GpuRun {
     /// writes its location there before it traps (after a trap no CUDA call works, so the
     /// report must already be in host memory).
     pub panic_report: u64,
-    /// A batch of roots: one record id per launched thread, the task it runs now (`NONE`
-    /// before its first), so that a panicking task's report can name its root; 0 for a run
-    /// of one root, which then writes nothing here.
+    /// A batch of roots or a resident session: one record id per launched thread, the task
+    /// it runs now (`NONE` before its first), so that a panicking task's report can name its
+    /// root (a batch's position, a session's slot); 0 for a run of one root, which then
+    /// writes nothing here.
     pub running: u64,
     /// The run's timeout in nanoseconds of `%globaltimer`, counted by each warp from its own
     /// start. The kernel stops itself: a host-side abort would need a CUDA call while the
@@ -500,18 +501,14 @@ pub fn root_of_record(id: u32, tasks_per_warp: u32, warps: u32, roots: u32) -> O
     (warp < warps && k < roots_built(warp, warps, roots)).then(|| warp + k * warps)
 }
 
-/// Which root of a batch record `id`'s task belongs to: follows the parents, as
-/// `parent_of` reads them, up to a record without one and names the root it holds
-/// ([`root_of_record`]). `records` is how many records the run has (slabs and reserve): a
-/// record outside them, a chain longer than them (a corrupt header), or a parent that
-/// cannot be read (`None` from `parent_of`) names no root. The panic handler reads the
+/// The root record of record `id`'s task: follows the parents, as `parent_of` reads them, up
+/// to the record without one. `records` is how many records the run has (slabs and
+/// reserve): a record outside them, a chain longer than them (a corrupt header), or a parent
+/// that cannot be read (`None` from `parent_of`) leads nowhere. The panic handler reads the
 /// parents in device memory, the host after the kernel ended; the walk is the same.
-pub fn root_of_task(
+pub fn root_record_of_task(
     id: u32,
     records: u32,
-    tasks_per_warp: u32,
-    warps: u32,
-    roots: u32,
     mut parent_of: impl FnMut(u32) -> Option<u32>,
 ) -> Option<u32> {
     let mut id = id;
@@ -520,11 +517,26 @@ pub fn root_of_task(
             return None;
         }
         match parent_of(id)? {
-            NONE => return root_of_record(id, tasks_per_warp, warps, roots),
+            NONE => return Some(id),
             parent => id = parent,
         }
     }
     None
+}
+
+/// Which root of a batch record `id`'s task belongs to: the root that its root record
+/// ([`root_record_of_task`], whose arguments and checks these are) holds
+/// ([`root_of_record`]).
+pub fn root_of_task(
+    id: u32,
+    records: u32,
+    tasks_per_warp: u32,
+    warps: u32,
+    roots: u32,
+    parent_of: impl FnMut(u32) -> Option<u32>,
+) -> Option<u32> {
+    root_record_of_task(id, records, parent_of)
+        .and_then(|root| root_of_record(root, tasks_per_warp, warps, roots))
 }
 
 /// Where a round's batch of tasks came from ([`ProfileEvent::source`]).
@@ -621,6 +633,13 @@ pub struct PanicReport {
     pub root_known: u32,
     /// The root's position in the batch (see `root_known`).
     pub root: u32,
+    /// Zero: keeps `root_slot` at a multiple of 8 with no implicit padding, so that the host
+    /// and the device lay the report out alike.
+    pub _pad: u32,
+    /// A resident session: the result pointer of the panicking task's root record, which is
+    /// the device address of the root's completion slot's result (`SLOT_RESULT` bytes into
+    /// the slot, as the host's `Ring::slot_of` takes it); 0 when unknown or not resident.
+    pub root_slot: u64,
 }
 
 impl Default for PanicReport {
@@ -635,6 +654,8 @@ impl Default for PanicReport {
             message: [0; 120],
             root_known: 0,
             root: 0,
+            _pad: 0,
+            root_slot: 0,
         }
     }
 }
@@ -865,6 +886,52 @@ mod tests {
         assert_eq!(walk(&[NONE], 3, 1, 1, 1), None);
         // A parent that cannot be read.
         assert_eq!(root_of_task(1, 2, 2, 1, 1, |_| None), None);
+    }
+
+    #[test]
+    fn the_walk_ends_at_the_record_without_a_parent() {
+        // Two trees, as a resident session's: roots in records 4 and 1 (records hold no
+        // batch roots there, so only the record names them).
+        let mut parents = [NONE; 6];
+        parents[0] = 4;
+        parents[3] = 0;
+        parents[5] = 3;
+        parents[2] = 1;
+        let records = parents.len() as u32;
+        let top = |id| root_record_of_task(id, records, |i| Some(parents[i as usize]));
+        assert_eq!(top(5), Some(4), "three levels up");
+        assert_eq!(top(2), Some(1));
+        assert_eq!(top(4), Some(4), "a root record is its own");
+        // The same checks as the batch walk's: a parent outside the records, a cycle, a
+        // start outside, a parent that cannot be read.
+        assert_eq!(
+            root_record_of_task(1, 2, |i| Some([NONE, 9][i as usize])),
+            None
+        );
+        assert_eq!(
+            root_record_of_task(0, 2, |i| Some([1, 0][i as usize])),
+            None
+        );
+        assert_eq!(root_record_of_task(3, 1, |_| Some(NONE)), None);
+        assert_eq!(root_record_of_task(1, 2, |_| None), None);
+        // The longest chain the records allow still ends.
+        let chain: std::vec::Vec<u32> =
+            (0..64).map(|i| if i == 0 { NONE } else { i - 1 }).collect();
+        assert_eq!(
+            root_record_of_task(63, 64, |i| Some(chain[i as usize])),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn the_panic_report_has_the_same_layout_on_both_sides() {
+        // The host allocates it and the kernel writes it: fixed offsets, no implicit padding
+        // (the explicit `_pad` keeps the `u64` aligned on both targets).
+        assert_eq!(core::mem::offset_of!(PanicReport, root), 384);
+        assert_eq!(core::mem::offset_of!(PanicReport, root_slot), 392);
+        assert_eq!(core::mem::size_of::<PanicReport>(), 400);
+        assert_eq!(core::mem::align_of::<PanicReport>(), 8);
+        assert_eq!(PanicReport::default().root_slot, 0, "0: no slot known");
     }
 
     #[test]
