@@ -228,14 +228,13 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
             // (A runtime is not `Send`: this thread makes its own.)
             let mut first = common::runtime(gtap_tests::PTX, config()).expect("GPU");
             first.run(lang::loop_join(5)).unwrap();
-            ready.send(()).unwrap();
-            let result = first.run(lang::loop_join(300_000));
-            (
-                result.map(|(v, stats)| (v, stats.kernel_time)),
-                Instant::now(),
-            )
+            // The first kernel starts after this instant.
+            ready.send(Instant::now()).unwrap();
+            first
+                .run(lang::loop_join(300_000))
+                .map(|(v, stats)| (v, stats.kernel_time))
         });
-        started.recv().unwrap();
+        let first_asked = started.recv().unwrap();
         std::thread::sleep(head_start);
         let asked = Instant::now();
         let err = second.run(lang::loop_join(100_000_000)).unwrap_err();
@@ -244,18 +243,19 @@ fn a_timeout_counts_from_the_kernel_start_when_it_waits_behind_another_run() {
             matches!(err, GpuRunError::Run(RunError::TimedOut { .. })),
             "{err}"
         );
-        let (first, first_done) = long.join().unwrap();
-        let (_, first_kernel) = first.expect("the first run");
+        let (_, first_kernel) = long.join().unwrap().expect("the first run");
         // The test means something only if the second run waited longer than its timeout.
         assert!(
             first_kernel > head_start + 2 * timeout,
             "the first run took only {first_kernel:?}: make it longer"
         );
-        // The second kernel starts when the first ends, so its timeout ends after that: it
-        // did not fire while the kernel waited.
+        // The first kernel ended no earlier than `first_asked + first_kernel`, and the second
+        // starts when the first ends, so its timeout ends after that: it did not fire while
+        // the kernel waited. (Not the first run's return: its host waits for the whole
+        // stream, the second kernel included.)
         assert!(
-            stopped > first_done,
-            "the second run stopped {:?} after it was asked to run, before the first run \
+            stopped > first_asked + first_kernel,
+            "the second run stopped {:?} after it was asked to run, before the first kernel \
              ended: its timeout counted while it waited",
             stopped - asked
         );
