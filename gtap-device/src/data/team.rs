@@ -229,6 +229,7 @@ mod tests {
     #[derive(Clone, Copy)]
     struct Shared {
         xs: *mut u32,
+        ys: *mut u32,
         team: *const StandaloneTeam,
     }
     // SAFETY: the test's threads use the pointers only as the module docs allow (each its
@@ -250,6 +251,7 @@ mod tests {
             let len = xs.len();
             let shared = Shared {
                 xs: xs.as_mut_ptr(),
+                ys: core::ptr::null_mut(),
                 team: &raw const bar,
             };
             std::thread::scope(|s| {
@@ -289,13 +291,11 @@ mod tests {
             let mut xs: Vec<u32> = (0..n as u32).collect();
             let mut ys = std::vec![0u32; n];
             let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
-            let (x, y) = (
-                Shared {
-                    xs: xs.as_mut_ptr(),
-                    team: &raw const bar,
-                },
-                ys.as_mut_ptr() as usize,
-            );
+            let x = Shared {
+                xs: xs.as_mut_ptr(),
+                ys: ys.as_mut_ptr(),
+                team: &raw const bar,
+            };
             std::thread::scope(|s| {
                 for index in 0..team {
                     s.spawn(move || {
@@ -306,11 +306,7 @@ mod tests {
                         let (mut xv, mut yv, b) = unsafe {
                             (
                                 TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
-                                TeamMut::__from_view(ViewMut::from_raw_parts(
-                                    y as *mut u32,
-                                    n,
-                                    home,
-                                )),
+                                TeamMut::__from_view(ViewMut::from_raw_parts(x.ys, n, home)),
                                 Block::__new(),
                             )
                         };
@@ -344,9 +340,9 @@ mod tests {
         let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
         let x = Shared {
             xs: xs.as_mut_ptr(),
+            ys: ys.as_mut_ptr(),
             team: &raw const bar,
         };
-        let y = ys.as_mut_ptr() as usize;
         let outcomes: Vec<bool> = std::thread::scope(|s| {
             let hs: Vec<_> = (0..team)
                 .map(|index| {
@@ -358,11 +354,7 @@ mod tests {
                         let (mut xv, mut yv, b) = unsafe {
                             (
                                 TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
-                                TeamMut::__from_view(ViewMut::from_raw_parts(
-                                    y as *mut u32,
-                                    n,
-                                    home,
-                                )),
+                                TeamMut::__from_view(ViewMut::from_raw_parts(x.ys, n, home)),
                                 Block::__new(),
                             )
                         };
