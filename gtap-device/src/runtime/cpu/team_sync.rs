@@ -2,7 +2,7 @@
 //! one of [`Block::agree`](crate::task::Block::agree), as the GPU has `bar.sync 0` and a
 //! barrier of its own for `agree`.
 //!
-//! Both are one [`SpinBarrier`], a count and a generation, which also ANDs a flag over the
+//! Both are one `SpinBarrier`, a count and a generation, which also ANDs a flag over the
 //! arrivals (the GPU's `barrier.red.and`). `agree` is two of its waits: the leader stores its
 //! key before the first, every thread compares it with its own between them, and the second
 //! ANDs the comparisons. The leader stores the next key only after the second, when every
