@@ -74,14 +74,7 @@ pub fn sort_chunk<'a>(b: Block, data: &mut TeamMut<'a, u32>, tmp: &mut TeamMut<'
         tmp.len() >= data.len(),
         "block_sort::sort_chunk: tmp is shorter than data"
     );
-    let key = [
-        data.as_mut_ptr().addr() as u64,
-        data.len() as u64,
-        tmp.as_mut_ptr().addr() as u64,
-        tmp.len() as u64,
-        0,
-    ];
-    if !b.agree(&SORT_CHUNK, key) {
+    if !b.agree(&SORT_CHUNK, data.agree_key(tmp)) {
         panic!("block_sort::sort_chunk: the team's threads came with different views");
     }
     let n = data.len();

@@ -45,6 +45,7 @@ use core::marker::PhantomData;
 use super::Plain;
 use super::home::Raw;
 use super::view::ViewMut;
+use crate::task::block::AGREE_KEY_WORDS;
 use crate::task::{AgreeDomain, Block};
 
 /// The domains of a pass's two checked barriers (module docs).
@@ -143,14 +144,7 @@ impl<'a, T: Plain> TeamMut<'a, T> {
         f: impl FnOnce(&[T], &mut [T]) -> R,
     ) -> R {
         let from = src.raw.checked_ptr();
-        let to = self.raw.checked_ptr();
-        let key = [
-            from.as_ptr().addr() as u64,
-            src.len() as u64,
-            to.as_ptr().addr() as u64,
-            self.len() as u64,
-            0,
-        ];
+        let key = self.agree_key(src);
         if !b.agree(&PASS_START, key) {
             panic!("TeamMut::pass_from: the team's threads came to different passes");
         }
@@ -166,6 +160,24 @@ impl<'a, T: Plain> TeamMut<'a, T> {
             panic!("TeamMut::pass_from: the team's threads did not end the same pass together");
         }
         out
+    }
+
+    /// A key for [`Block::agree`] that names this view and `other` (their addresses and
+    /// lengths): threads that agree on it hold the same two views, for a block-wide
+    /// operation on both.
+    ///
+    /// # Panics
+    /// If either view is in the other backend's memory (see [`Home`](super::Home)).
+    #[inline(always)]
+    #[track_caller]
+    pub fn agree_key(&self, other: &TeamMut<'_, T>) -> [u64; AGREE_KEY_WORDS] {
+        [
+            self.raw.checked_ptr().as_ptr().addr() as u64,
+            self.len() as u64,
+            other.raw.checked_ptr().as_ptr().addr() as u64,
+            other.len() as u64,
+            0,
+        ]
     }
 
     /// The address of the whole view's first element, for unsafe code that orders the team's
@@ -243,6 +255,26 @@ mod tests {
         set_team_env(team.env(index as u32, core::ptr::null_mut(), 0));
     }
 
+    /// This thread's `TeamMut`s of both vectors of `x` (`n` elements each) and its `Block`.
+    ///
+    /// # Safety
+    /// Both vectors hold `n` elements and outlive the thread's use of the views; the team as
+    /// a whole is their only user, and each thread calls this once, after `join_team`.
+    unsafe fn both_views(
+        x: Shared,
+        n: usize,
+    ) -> (TeamMut<'static, u32>, TeamMut<'static, u32>, Block) {
+        let home = crate::data::Home::HERE;
+        // SAFETY: this function's contract, as the block-task macro does once per thread.
+        unsafe {
+            (
+                TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
+                TeamMut::__from_view(ViewMut::from_raw_parts(x.ys, n, home)),
+                Block::__new(),
+            )
+        }
+    }
+
     #[test]
     fn each_thread_of_a_team_writes_its_share() {
         for team in [1usize, 2, 3, 8] {
@@ -301,15 +333,8 @@ mod tests {
                     s.spawn(move || {
                         let x = x;
                         join_team(index, x.team);
-                        let home = crate::data::Home::HERE;
-                        // SAFETY: as in the test above, for both vectors.
-                        let (mut xv, mut yv, b) = unsafe {
-                            (
-                                TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
-                                TeamMut::__from_view(ViewMut::from_raw_parts(x.ys, n, home)),
-                                Block::__new(),
-                            )
-                        };
+                        // SAFETY: the vectors outlive the scope (as in the test above).
+                        let (mut xv, mut yv, b) = unsafe { both_views(x, n) };
                         let (lo, _) = yv.share_bounds(b);
                         // y[i] = x[n - 1 - i], then x[i] = y[n - 1 - i] + 1.
                         yv.pass_from(b, &mut xv, |src, out| {
@@ -349,15 +374,8 @@ mod tests {
                     s.spawn(move || {
                         let x = x;
                         join_team(index, x.team);
-                        let home = crate::data::Home::HERE;
-                        // SAFETY: as in the tests above, for both vectors.
-                        let (mut xv, mut yv, b) = unsafe {
-                            (
-                                TeamMut::__from_view(ViewMut::from_raw_parts(x.xs, n, home)),
-                                TeamMut::__from_view(ViewMut::from_raw_parts(x.ys, n, home)),
-                                Block::__new(),
-                            )
-                        };
+                        // SAFETY: the vectors outlive the scope (as in the tests above).
+                        let (mut xv, mut yv, b) = unsafe { both_views(x, n) };
                         std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
                             // The last thread passes the other way.
                             if index == team - 1 {
