@@ -316,39 +316,59 @@ mod tests {
         }
     }
 
+    /// Runs `f(index, x, y, b)` on every thread of a team of `team` with its `TeamMut`s of
+    /// `xs` and `ys` (as long); returns what each thread returned, in index order.
+    fn on_two_views<R: Send>(
+        team: usize,
+        xs: &mut [u32],
+        ys: &mut [u32],
+        f: impl Fn(usize, &mut TeamMut<'_, u32>, &mut TeamMut<'_, u32>, Block) -> R + Sync,
+    ) -> Vec<R> {
+        let n = xs.len();
+        assert_eq!(ys.len(), n);
+        let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
+        let x = Shared {
+            xs: xs.as_mut_ptr(),
+            ys: ys.as_mut_ptr(),
+            team: &raw const bar,
+        };
+        let f = &f;
+        std::thread::scope(|s| {
+            let hs: Vec<_> = (0..team)
+                .map(|index| {
+                    s.spawn(move || {
+                        let x = x;
+                        join_team(index, x.team);
+                        // SAFETY: the slices outlive the scope, and the team is their only
+                        // user meanwhile.
+                        let (mut xv, mut yv, b) = unsafe { both_views(x, n) };
+                        f(index, &mut xv, &mut yv, b)
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    }
+
     #[test]
     fn passes_read_the_whole_source_and_write_shares_both_ways() {
         for team in [1usize, 2, 3, 8] {
             let n = 50;
             let mut xs: Vec<u32> = (0..n as u32).collect();
             let mut ys = std::vec![0u32; n];
-            let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
-            let x = Shared {
-                xs: xs.as_mut_ptr(),
-                ys: ys.as_mut_ptr(),
-                team: &raw const bar,
-            };
-            std::thread::scope(|s| {
-                for index in 0..team {
-                    s.spawn(move || {
-                        let x = x;
-                        join_team(index, x.team);
-                        // SAFETY: the vectors outlive the scope (as in the test above).
-                        let (mut xv, mut yv, b) = unsafe { both_views(x, n) };
-                        let (lo, _) = yv.share_bounds(b);
-                        // y[i] = x[n - 1 - i], then x[i] = y[n - 1 - i] + 1.
-                        yv.pass_from(b, &mut xv, |src, out| {
-                            for (k, o) in out.iter_mut().enumerate() {
-                                *o = src[n - 1 - (lo + k)];
-                            }
-                        });
-                        xv.pass_from(b, &mut yv, |src, out| {
-                            for (k, o) in out.iter_mut().enumerate() {
-                                *o = src[n - 1 - (lo + k)] + 1;
-                            }
-                        });
-                    });
-                }
+            on_two_views(team, &mut xs, &mut ys, |_, xv, yv, b| {
+                let (lo, _) = yv.share_bounds(b);
+                // y[i] = x[n - 1 - i], then x[i] = y[n - 1 - i] + 1.
+                yv.pass_from(b, xv, |src, out| {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o = src[n - 1 - (lo + k)];
+                    }
+                });
+                xv.pass_from(b, yv, |src, out| {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o = src[n - 1 - (lo + k)] + 1;
+                    }
+                });
             });
             let expected: Vec<u32> = (1..=n as u32).collect();
             assert_eq!(xs, expected, "team {team}");
@@ -362,33 +382,16 @@ mod tests {
         let n = 30;
         let mut xs: Vec<u32> = (0..n as u32).collect();
         let mut ys = std::vec![0u32; n];
-        let bar = StandaloneTeam::new(team as u32, std::thread::yield_now);
-        let x = Shared {
-            xs: xs.as_mut_ptr(),
-            ys: ys.as_mut_ptr(),
-            team: &raw const bar,
-        };
-        let outcomes: Vec<bool> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..team)
-                .map(|index| {
-                    s.spawn(move || {
-                        let x = x;
-                        join_team(index, x.team);
-                        // SAFETY: the vectors outlive the scope (as in the tests above).
-                        let (mut xv, mut yv, b) = unsafe { both_views(x, n) };
-                        std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
-                            // The last thread passes the other way.
-                            if index == team - 1 {
-                                xv.pass_from(b, &mut yv, |_, out| out.fill(7));
-                            } else {
-                                yv.pass_from(b, &mut xv, |_, out| out.fill(7));
-                            }
-                        }))
-                        .is_err()
-                    })
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        let outcomes = on_two_views(team, &mut xs, &mut ys, |index, xv, yv, b| {
+            std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+                // The last thread passes the other way.
+                if index == team - 1 {
+                    xv.pass_from(b, yv, |_, out| out.fill(7));
+                } else {
+                    yv.pass_from(b, xv, |_, out| out.fill(7));
+                }
+            }))
+            .is_err()
         });
         assert_eq!(outcomes, [true; 3], "every thread panics");
         assert_eq!(xs, (0..n as u32).collect::<Vec<_>>(), "nothing written");
