@@ -547,11 +547,11 @@ fn expand_task(
     siblings: &[lower::Sibling],
 ) -> (TaskOut, bool, Vec<syn::Error>) {
     let name = task.sig.ident.clone();
-    let frame_ty = format_ident!("__GtapFrame_{}", name);
-    let frame_fn = format_ident!("__gtap_frame_{}", name);
-    let args_struct = format_ident!("__GtapArgs_{}", name);
-    let vis = &task.vis;
-    let attrs = &task.attrs;
+    let TaskNames {
+        frame_ty,
+        frame_fn,
+        args_struct,
+    } = TaskNames::of(&name);
     let ret = result_type(task);
     let (mut params, block_param) = call_params(task, block);
     let (team, is_team) = if block {
@@ -584,18 +584,116 @@ fn expand_task(
         &team,
         block_param.as_ref(),
     );
+    let items = task_items(
+        task,
+        &TaskSig {
+            index,
+            block,
+            borrows,
+            ret: &ret,
+            arg_names: &arg_names,
+            arg_types: &arg_types,
+            types_g: &types_g,
+            types_static: &types_static,
+            is_team: &is_team,
+            params_g: &params_g,
+        },
+        &body,
+    );
+    let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
+    let seq = seq_tasks.filter(|_| !block).map(|seq_tasks| {
+        seq::seq_task(
+            task,
+            &quote!(#params),
+            &arg_names,
+            &ret,
+            seq_tasks,
+            siblings,
+        )
+    });
+    let out = TaskOut {
+        name,
+        frame_ty: quote!(#frame_ty<'static>),
+        args_ty: quote!(#args_struct<'static>),
+        start,
+        items,
+        fallback: false,
+        seq,
+        block,
+    };
+    (out, lowered.has_taskwait, lowered.errors)
+}
+
+/// The names the macro gives a task's generated items.
+struct TaskNames {
+    frame_ty: Ident,
+    frame_fn: Ident,
+    args_struct: Ident,
+}
+
+impl TaskNames {
+    fn of(name: &Ident) -> TaskNames {
+        TaskNames {
+            frame_ty: format_ident!("__GtapFrame_{}", name),
+            frame_fn: format_ident!("__gtap_frame_{}", name),
+            args_struct: format_ident!("__GtapArgs_{}", name),
+        }
+    }
+}
+
+/// What [`task_items`] needs of a task's signature, as [`expand_task`] prepared it.
+struct TaskSig<'a> {
+    /// The task's index in its program.
+    index: u32,
+    block: bool,
+    /// Some argument borrows (the `Call` must keep the borrow).
+    borrows: bool,
+    ret: &'a TokenStream,
+    arg_names: &'a [Ident],
+    arg_types: &'a [&'a Type],
+    /// The argument types with their elided lifetimes named `'task`, and `'static`.
+    types_g: &'a [Type],
+    types_static: &'a [Type],
+    is_team: &'a [bool],
+    /// The parameters with `types_g`.
+    params_g: &'a TokenStream,
+}
+
+/// A task's frame type and frame fn (its body as a coroutine), its type checks, its
+/// constructor (the function users call, which returns a `Call`) and its arguments struct.
+fn task_items(task: &ItemFn, sig: &TaskSig, body: &TokenStream) -> TokenStream {
+    let TaskNames {
+        frame_ty,
+        frame_fn,
+        args_struct,
+    } = TaskNames::of(&task.sig.ident);
+    let name = &task.sig.ident;
+    let (vis, attrs) = (&task.vis, &task.attrs);
+    let TaskSig {
+        index,
+        block,
+        borrows,
+        ret,
+        arg_names,
+        arg_types,
+        types_g,
+        types_static,
+        is_team,
+        params_g,
+    } = *sig;
+    let lt = lifetimes::task_lifetime();
     // Block frames are copied to every thread of the team, so they must be movable: no
     // borrow of a local may cross a taskwait (the compiler checks it for a non-`static`
     // coroutine). Thread-task frames stay put in their records and may borrow themselves.
     let movability = if block { quote!() } else { quote!(static) };
     let ctx = lower::ctx_ident();
     let ctx_ty = quote!(::gtap::__private::Ctx);
-    let type_checks = type_checks(task, &arg_types, &types_static, &is_team, &ret, block);
-    let gpu_root = arg_types.iter().zip(&types_g).map(|(t, g)| {
+    let type_checks = type_checks(task, arg_types, types_static, is_team, ret, block);
+    let gpu_root = arg_types.iter().zip(types_g).map(|(t, g)| {
         quote_spanned! {t.span()=> (&::gtap::__private::Probe::<#g>::new()).__gtap_gpu_root() }
     });
 
-    let items = quote! {
+    quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         pub type #frame_ty<#lt> = impl ::core::ops::Coroutine<*mut #ctx_ty, Yield = (), Return = #ret>;
@@ -639,29 +737,7 @@ fn expand_task(
             /// The lifetime of what the arguments borrow (none but `'static` for a stored one).
             pub __gtap_borrow: ::core::marker::PhantomData<&#lt ()>,
         }
-    };
-    let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
-    let seq = seq_tasks.filter(|_| !block).map(|seq_tasks| {
-        seq::seq_task(
-            task,
-            &quote!(#params),
-            &arg_names,
-            &ret,
-            seq_tasks,
-            siblings,
-        )
-    });
-    let out = TaskOut {
-        name,
-        frame_ty: quote!(#frame_ty<'static>),
-        args_ty: quote!(#args_struct<'static>),
-        start,
-        items,
-        fallback: false,
-        seq,
-        block,
-    };
-    (out, lowered.has_taskwait, lowered.errors)
+    }
 }
 
 /// `params` with each type replaced by the one in `types` (the same order), patterns kept.
