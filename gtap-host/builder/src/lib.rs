@@ -256,10 +256,38 @@ impl PtxBuilder {
         let target_dir = self.target_dir.clone().unwrap_or_else(default_target_dir);
         let linker = linker::write_link_script(&target_dir, &tc.llvm_bin)?;
 
+        let (mut cmd, flags) = self.device_command(&tc, &manifest, &target_dir, arch, lab, &linker);
+        let out = cmd.output().map_err(|source| BuildError::Spawn {
+            program: tc.cargo.display().to_string(),
+            source,
+        })?;
+        if !out.status.success() {
+            return Err(compile_error(&cmd, &flags, &out, &tc, &graph)?);
+        }
+        let path = self.install_ptx(&target_dir, &crate_name, &manifest, &tc)?;
+        Ok(Some(Ptx {
+            crate_name,
+            path,
+            arch,
+            lab,
+        }))
+    }
+
+    /// The `cargo rustc` command that compiles the device crate at `manifest` to PTX for
+    /// `arch` (the lab variant when `lab`), and the flags it passes in `RUSTFLAGS`.
+    fn device_command(
+        &self,
+        tc: &Toolchain,
+        manifest: &Path,
+        target_dir: &Path,
+        arch: CudaArch,
+        lab: bool,
+        linker: &Path,
+    ) -> (Command, [String; 3]) {
         let mut cmd = Command::new(&tc.cargo);
         cmd.arg("rustc")
             .arg("--manifest-path")
-            .arg(&manifest)
+            .arg(manifest)
             .args([
                 "--lib",
                 "--release",
@@ -273,7 +301,7 @@ impl PtxBuilder {
                 "--message-format=json",
             ])
             .arg("--target-dir")
-            .arg(&target_dir);
+            .arg(target_dir);
         if !self.features.is_empty() {
             cmd.arg("--features").arg(self.features.join(","));
         }
@@ -301,53 +329,30 @@ impl PtxBuilder {
             .env("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "false")
             .env("CARGO_PROFILE_RELEASE_PANIC", "abort")
             .env("CARGO_PROFILE_RELEASE_LTO", "false");
-        let out = cmd.output().map_err(|source| BuildError::Spawn {
-            program: tc.cargo.display().to_string(),
-            source,
-        })?;
-        if !out.status.success() {
-            let args: Vec<_> = cmd
-                .get_args()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect();
-            let command = format!(
-                "{} {} (with GTAP_PTX_INNER=1, RUSTFLAGS {})",
-                tc.cargo.display(),
-                args.join(" "),
-                flags.join(" ")
-            );
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let mut report = diagnostics::report(&diagnostics::errors(&stdout), &stderr, &graph);
-            if env_flag(VERBOSE_ENV)? {
-                report.push_str(&format!(
-                    "\n\nthe device build's output ({VERBOSE_ENV}):\n{stderr}\ncommand: {command}"
-                ));
-            } else {
-                report.push_str(&format!(
-                    "\n\n(the device build's whole output and command: {VERBOSE_ENV}=1)"
-                ));
-            }
-            return Err(BuildError::DeviceCompile {
-                krate: graph.root.name.clone(),
-                report,
-                note: tc.channel.warning(),
-                command,
-            });
-        }
+        (cmd, flags)
+    }
 
+    /// Copies the built PTX to `$OUT_DIR` (or leaves it in the target directory), tells cargo
+    /// where it is and what to rebuild it for, and returns its path.
+    fn install_ptx(
+        &self,
+        target_dir: &Path,
+        crate_name: &str,
+        manifest: &Path,
+        tc: &Toolchain,
+    ) -> Result<PathBuf, BuildError> {
         let release = target_dir.join(TARGET).join("release");
         let built = release.join(format!("{crate_name}.ptx"));
         if !built.exists() {
             return Err(BuildError::NoPtx {
-                krate: crate_name,
+                krate: crate_name.to_owned(),
                 path: built,
             });
         }
         let out_dir = std::env::var_os("OUT_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| release.clone());
-        let file = self.output_name.as_deref().unwrap_or(&crate_name);
+        let file = self.output_name.as_deref().unwrap_or(crate_name);
         let path = out_dir.join(format!("{file}.ptx"));
         if path != built {
             std::fs::copy(&built, &path).map_err(|source| BuildError::Io {
@@ -365,12 +370,7 @@ impl PtxBuilder {
                 self.emit(&format!("cargo:rerun-if-changed={}", dep.display()));
             }
         }
-        Ok(Some(Ptx {
-            crate_name,
-            path,
-            arch,
-            lab,
-        }))
+        Ok(path)
     }
 
     fn emit(&self, line: &str) {
@@ -382,6 +382,45 @@ impl PtxBuilder {
 
 /// Whether the environment variable `var` is set to on (`1`, `true`, `yes`, any case); unset
 /// or empty, `0`, `false` and `no` are off, anything else an error.
+/// The error of a device build that failed: its errors, the crate's own first, and how to
+/// see the whole output. `Err` only when the verbosity setting itself is malformed.
+fn compile_error(
+    cmd: &Command,
+    flags: &[String],
+    out: &std::process::Output,
+    tc: &Toolchain,
+    graph: &Graph,
+) -> Result<BuildError, BuildError> {
+    let args: Vec<_> = cmd
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let command = format!(
+        "{} {} (with GTAP_PTX_INNER=1, RUSTFLAGS {})",
+        tc.cargo.display(),
+        args.join(" "),
+        flags.join(" ")
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut report = diagnostics::report(&diagnostics::errors(&stdout), &stderr, graph);
+    if env_flag(VERBOSE_ENV)? {
+        report.push_str(&format!(
+            "\n\nthe device build's output ({VERBOSE_ENV}):\n{stderr}\ncommand: {command}"
+        ));
+    } else {
+        report.push_str(&format!(
+            "\n\n(the device build's whole output and command: {VERBOSE_ENV}=1)"
+        ));
+    }
+    Ok(BuildError::DeviceCompile {
+        krate: graph.root.name.clone(),
+        report,
+        note: tc.channel.warning(),
+        command,
+    })
+}
+
 fn env_flag(var: &'static str) -> Result<bool, BuildError> {
     let Ok(v) = std::env::var(var) else {
         return Ok(false);
