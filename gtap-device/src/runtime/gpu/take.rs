@@ -3,14 +3,12 @@
 //! block workers share.
 
 use super::global_queue;
-use super::layout::{batch_source, tuning};
+use super::layout::{MAX_QUEUES, batch_source, tuning};
 use super::sched::Scheduler;
 use super::warp::WarpCtx;
-use crate::arch::warp::{WARP_SIZE, shfl_idx};
+use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::claim;
 use crate::runtime::sync::Ordering;
-
-const FULL: u32 = u32::MAX;
 
 /// Where the lanes of a round read their task ids from.
 #[derive(Clone, Copy)]
@@ -34,30 +32,43 @@ pub(super) struct Batch {
     pub(super) source: u32,
 }
 
-/// Broadcasts lane 0's batch to the warp.
-///
-/// # Safety
-/// The whole warp is converged.
-#[inline(always)]
-pub(super) unsafe fn broadcast(b: Batch) -> Batch {
-    // SAFETY: converged (contract).
-    unsafe {
-        Batch {
-            n: shfl_idx(FULL, b.n, 0),
-            kept: shfl_idx(FULL, b.kept, 0),
-            kept_base: shfl_idx(FULL, b.kept_base, 0),
-            src_warp: shfl_idx(FULL, b.src_warp, 0),
-            src_base: shfl_idx(FULL, b.src_base, 0),
-            queue: shfl_idx(FULL, b.queue, 0),
-            stolen: shfl_idx(FULL, b.stolen as u32, 0) != 0,
-            global: shfl_idx(FULL, b.global as u32, 0) != 0,
-            // Lane 0's, for its profiler.
-            source: b.source,
-        }
-    }
-}
+const STOLEN_BIT: u32 = 1 << 24;
+const GLOBAL_BIT: u32 = 1 << 25;
+const _: () = assert!(
+    WARP_SIZE < 256 && MAX_QUEUES <= 256,
+    "Batch::words' byte fields"
+);
 
 impl Batch {
+    /// The batch as four words, for the lanes to read from the warp's shared state
+    /// ([`WarpShared::batch`](super::warp::WarpShared)): `n`, `kept` and `queue` (each at
+    /// most a byte: `n, kept <= WARP_SIZE`, `queue < MAX_QUEUES`) with the two flags, then the
+    /// three positions. `source` stays lane 0's, for its profiler.
+    #[inline(always)]
+    pub(super) fn words(&self) -> [u32; 4] {
+        let stolen = if self.stolen { STOLEN_BIT } else { 0 };
+        let global = if self.global { GLOBAL_BIT } else { 0 };
+        let packed = self.n | (self.kept << 8) | (self.queue << 16) | stolen | global;
+        [packed, self.kept_base, self.src_warp, self.src_base]
+    }
+
+    /// The batch [`Batch::words`] made, with the profiler's `source`.
+    #[inline(always)]
+    pub(super) fn from_words(w: [u32; 4], source: u32) -> Batch {
+        let [packed, kept_base, src_warp, src_base] = w;
+        Batch {
+            n: packed & 0xff,
+            kept: (packed >> 8) & 0xff,
+            kept_base,
+            src_warp,
+            src_base,
+            queue: (packed >> 16) & 0xff,
+            stolen: packed & STOLEN_BIT != 0,
+            global: packed & GLOBAL_BIT != 0,
+            source,
+        }
+    }
+
     /// No task: the round is idle.
     #[inline(always)]
     fn none(warp: u32, queue: u32) -> Batch {

@@ -15,7 +15,7 @@ use super::layout::{
 };
 use super::profile::Hooks;
 use super::sched::Scheduler;
-use super::take::{Batch, Stolen, broadcast, finish_steal, take_batch};
+use super::take::{Batch, Stolen, finish_steal, take_batch};
 use super::warp::{self, WarpCtx, WarpShared};
 use crate::arch::copy::read_words;
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
@@ -288,22 +288,20 @@ unsafe fn take<P: Program, S: Scheduler>(
     l: &mut LoopState,
 ) -> (Batch, u32) {
     let warp = w.warp;
-    let mut b = Batch {
-        n: 0,
-        kept: 0,
-        kept_base: 0,
-        src_warp: warp,
-        src_base: 0,
-        queue: l.queue,
-        stolen: false,
-        global: false,
-        source: batch_source::NONE,
-    };
+    // Where the batch came from: lane 0's, for its profiler.
+    let mut source = batch_source::NONE;
     if lane == 0 {
-        b = take_batch::<S>(w, l.queue, thread_queues::<P>(w.run()), &mut l.rng);
+        let b = take_batch::<S>(w, l.queue, thread_queues::<P>(w.run()), &mut l.rng);
+        // SAFETY: lane 0, before the barrier below.
+        unsafe { w.lane0() }.batch = b.words();
+        source = b.source;
     }
-    // SAFETY: converged (contract; lane 0's work above is not a divergent barrier region).
-    let b = unsafe { broadcast(b) };
+    // SAFETY: converged before lane 0's part (contract); every lane comes here. Orders
+    // lane 0's writes above before the reads below.
+    unsafe { sync_warp(FULL) };
+    // SAFETY: written by lane 0 before the barrier, next written in the next round's take,
+    // after the round's later barriers.
+    let b = Batch::from_words(unsafe { (*w.sh).batch }, source);
     l.queue = b.queue;
     let mut id = NONE;
     if lane < b.kept {
