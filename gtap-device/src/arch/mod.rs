@@ -42,6 +42,10 @@ pub mod time;
 #[cfg(target_arch = "nvptx64")]
 pub mod warp;
 
+/// Threads per warp on every NVIDIA GPU so far (here rather than in `warp`, which exists
+/// only on the GPU, for the host-compiled code that sizes things by it).
+pub const WARP_SIZE: u32 = 32;
+
 pub use atomic::{
     DeviceAtomic, DeviceAtomicI32, DeviceAtomicI64, DeviceAtomicU32, DeviceAtomicU64,
 };

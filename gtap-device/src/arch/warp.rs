@@ -17,8 +17,7 @@
 
 use super::raw::{sreg, warp as raw};
 
-/// Threads per warp on every NVIDIA GPU so far.
-pub const WARP_SIZE: u32 = 32;
+pub use super::WARP_SIZE;
 
 /// The mask naming every lane of a warp.
 pub const FULL_MASK: u32 = u32::MAX;

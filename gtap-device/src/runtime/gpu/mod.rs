@@ -68,6 +68,9 @@
 //!   is written by lane 0 between rounds and read or bumped by lanes during a round; the
 //!   `bar.warp.sync` at each round boundary orders both, and the bumps are `.cta` atomics.
 
+// Host-compiled for its unit tests; only the kernel uses it.
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+mod batch;
 pub mod layout;
 pub mod profile;
 

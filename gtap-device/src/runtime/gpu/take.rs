@@ -2,73 +2,16 @@
 //! entries, a pop, a top-up steal, other queues, random victims) and the steal protocol the
 //! block workers share.
 
+use super::batch::Batch;
 use super::global_queue;
-use super::layout::{MAX_QUEUES, batch_source, tuning};
+use super::layout::{batch_source, tuning};
 use super::sched::Scheduler;
 use super::warp::WarpCtx;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::claim;
 use crate::runtime::sync::Ordering;
 
-/// Where the lanes of a round read their task ids from.
-#[derive(Clone, Copy)]
-pub(super) struct Batch {
-    /// Ids taken in total (lanes `0..n` run one each).
-    pub(super) n: u32,
-    /// Lanes `0..kept` read `ring(warp, queue, kept_base + lane)`.
-    pub(super) kept: u32,
-    pub(super) kept_base: u32,
-    /// Lanes `kept..n` read `ring(src_warp, queue, src_base + lane - kept)`.
-    pub(super) src_warp: u32,
-    pub(super) src_base: u32,
-    pub(super) queue: u32,
-    /// A steal: lane 0 must advance the victim's head by `n - kept` and unlock afterwards.
-    pub(super) stolen: bool,
-    /// Lanes `kept..n` read the global queue's slots `src_base + lane - kept` instead, and
-    /// lane 0 releases them afterwards (the global-queue ablation).
-    pub(super) global: bool,
-    /// Where the tasks came from, a [`batch_source`] code: lane 0's alone (not broadcast),
-    /// for the profiler.
-    pub(super) source: u32,
-}
-
-const STOLEN_BIT: u32 = 1 << 24;
-const GLOBAL_BIT: u32 = 1 << 25;
-const _: () = assert!(
-    WARP_SIZE < 256 && MAX_QUEUES <= 256,
-    "Batch::words' byte fields"
-);
-
 impl Batch {
-    /// The batch as four words, for the lanes to read from the warp's shared state
-    /// ([`WarpShared::batch`](super::warp::WarpShared)): `n`, `kept` and `queue` (each at
-    /// most a byte: `n, kept <= WARP_SIZE`, `queue < MAX_QUEUES`) with the two flags, then the
-    /// three positions. `source` stays lane 0's, for its profiler.
-    #[inline(always)]
-    pub(super) fn words(&self) -> [u32; 4] {
-        let stolen = if self.stolen { STOLEN_BIT } else { 0 };
-        let global = if self.global { GLOBAL_BIT } else { 0 };
-        let packed = self.n | (self.kept << 8) | (self.queue << 16) | stolen | global;
-        [packed, self.kept_base, self.src_warp, self.src_base]
-    }
-
-    /// The batch [`Batch::words`] made, with the profiler's `source`.
-    #[inline(always)]
-    pub(super) fn from_words(w: [u32; 4], source: u32) -> Batch {
-        let [packed, kept_base, src_warp, src_base] = w;
-        Batch {
-            n: packed & 0xff,
-            kept: (packed >> 8) & 0xff,
-            kept_base,
-            src_warp,
-            src_base,
-            queue: (packed >> 16) & 0xff,
-            stolen: packed & STOLEN_BIT != 0,
-            global: packed & GLOBAL_BIT != 0,
-            source,
-        }
-    }
-
     /// No task: the round is idle.
     #[inline(always)]
     fn none(warp: u32, queue: u32) -> Batch {

@@ -93,7 +93,7 @@ pub struct WarpShared {
     /// Rounds for which lane 0 leaves the remote free list alone (it found the list empty
     /// not long ago, and the slab has never-used records to spare): see `close_round`.
     pub remote_skip: u32,
-    /// The round's batch as lane 0 took it ([`Batch::words`](super::take::Batch)): lane 0
+    /// The round's batch as lane 0 took it ([`Batch::words`](super::batch::Batch)): lane 0
     /// writes it before the take step's barrier, every lane reads it after. Shared memory
     /// rather than shuffles: the warp reaches that barrier diverged (lane 0's take has
     /// loops), so each shuffle after it would run on the slow, collective path.

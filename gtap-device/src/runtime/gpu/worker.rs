@@ -7,6 +7,7 @@
 use core::mem::{align_of, size_of};
 use core::time::Duration;
 
+use super::batch::Batch;
 use super::close::{close_round, copy_freed, open_round, settle_allocator, time_round};
 use super::global_queue;
 use super::lanes::run_lanes;
@@ -15,7 +16,7 @@ use super::layout::{
 };
 use super::profile::Hooks;
 use super::sched::Scheduler;
-use super::take::{Batch, Stolen, finish_steal, take_batch};
+use super::take::{Stolen, finish_steal, take_batch};
 use super::warp::{self, WarpCtx, WarpShared};
 use crate::arch::copy::read_words;
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
