@@ -231,6 +231,14 @@ pub(super) struct Closed {
 }
 
 /// Lane 0: takes the remote free list onto the free stack when the stack runs low.
+///
+/// The list is linked through the records, so walking it is one dependent L2 load per
+/// record on lane 0's path, between the warp's rounds: hundreds of records freed by thieves
+/// made single closes last 100 us and more. So while a quarter of the slab is never used
+/// (every allocation this round can come from there), a refill walks at most
+/// [`REMOTE_WALK`] records and keeps the rest of the list it took in `remote_rest`, for the
+/// next refills. Short of fresh records it walks the whole list, so that no allocation fails
+/// while a freed record waits in it.
 #[inline(always)]
 fn refill_free_stack<P: Program>(w: &WarpCtx) {
     let run = w.run();
@@ -242,25 +250,40 @@ fn refill_free_stack<P: Program>(w: &WarpCtx) {
     // A quarter of the slab never used: room enough to leave the remote list for a few
     // rounds (a round allocates at most what its tasks spawn).
     let spare = run.tasks_per_warp.saturating_sub(sh.fresh) >= run.tasks_per_warp / 4;
-    if sh.remote_skip > 0 && spare {
-        sh.remote_skip -= 1;
-        return;
+    if sh.remote_rest == NONE {
+        if sh.remote_skip > 0 && spare {
+            sh.remote_skip -= 1;
+            return;
+        }
+        // Acquire: pairs with the Release pushes of other warps (their last uses of the
+        // records happen before we hand them out again); the list is ours from here on.
+        sh.remote_rest = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
+        // An empty list (as in a recursion's first descent, when nothing is freed yet): skip
+        // the next few rounds' look, an L2 round trip on lane 0's path each.
+        sh.remote_skip = if sh.remote_rest == NONE {
+            REMOTE_SKIP_ROUNDS
+        } else {
+            0
+        };
     }
-    // Acquire: pairs with the Release pushes of other warps (their last uses of the records
-    // happen before we hand them out again).
-    let mut id = w.remote_free(w.warp).swap(NONE, Ordering::Acquire);
-    // An empty list (as in a recursion's first descent, when nothing is freed yet): skip the
-    // next few rounds' look, an L2 round trip on lane 0's path each.
-    sh.remote_skip = if id == NONE { REMOTE_SKIP_ROUNDS } else { 0 };
-    while id != NONE {
+    let limit = if spare { REMOTE_WALK } else { u32::MAX };
+    let mut id = sh.remote_rest;
+    let mut walked = 0;
+    while id != NONE && walked < limit {
         // SAFETY: as above; `id` is one of this warp's records, now free.
         unsafe { *w.free_stack(sh.sp) = id };
         sh.sp += 1;
-        // SAFETY: the list's links were written before the pushes we acquired.
+        walked += 1;
+        // SAFETY: the list's links were written before the pushes acquired when it was taken.
         id = unsafe { Record::<P::Task>::next_free(w.record::<P::Task>(id)) }
             .load(Ordering::Relaxed);
     }
+    sh.remote_rest = id;
 }
+
+/// Records a refill takes from a remote free list while fresh records are plentiful (see
+/// [`refill_free_stack`]): half a warp's width, a few microseconds of lane 0's time.
+const REMOTE_WALK: u32 = WARP_SIZE / 2;
 
 /// Lane 0: the queue the next round starts from (see [`close_round`]), one of the `nq` that
 /// hold thread tasks.

@@ -34,7 +34,7 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 3 * 8
     + 6 * 4 * MAX_QUEUES
-    + 16 * 4
+    + 17 * 4
     + 4 * 64)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 

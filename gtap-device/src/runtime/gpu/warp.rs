@@ -93,6 +93,9 @@ pub struct WarpShared {
     /// Rounds for which lane 0 leaves the remote free list alone (it found the list empty
     /// not long ago, and the slab has never-used records to spare): see `close_round`.
     pub remote_skip: u32,
+    /// The part of a remote free list lane 0 took but has not moved onto the free stack yet
+    /// (`close::refill_free_stack`), linked as the list was; `NONE` when there is none.
+    pub remote_rest: u32,
     /// The round's batch as lane 0 took it ([`Batch::words`](super::batch::Batch)): lane 0
     /// writes it before the take step's barrier, every lane reads it after. Shared memory
     /// rather than shuffles: the warp reaches that barrier diverged (lane 0's take has
@@ -599,6 +602,7 @@ pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
         zero_words(sh);
         copy_words(&mut sh.cfg, cfg);
     }
+    sh.remote_rest = super::layout::NONE;
     sh.started_ns = crate::arch::time::global_timer_ns();
     let _ = warp;
 }
