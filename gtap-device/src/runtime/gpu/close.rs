@@ -233,9 +233,9 @@ pub(super) struct Closed {
 /// Lane 0: takes the remote free list onto the free stack when the stack runs low.
 ///
 /// The list is linked through the records, so walking it is one dependent L2 load per
-/// record on lane 0's path, between the warp's rounds: hundreds of records freed by thieves
-/// made single closes last 100 us and more. So while a quarter of the slab is never used
-/// (every allocation this round can come from there), a refill walks at most
+/// record on lane 0's path, between the warp's rounds: a list of hundreds of records, freed
+/// by thieves, made one close last as long as many rounds. So while a quarter of the slab is
+/// never used (every allocation this round can come from there), a refill walks at most
 /// [`REMOTE_WALK`] records and keeps the rest of the list it took in `remote_rest`, for the
 /// next refills. Short of fresh records it walks the whole list, so that no allocation fails
 /// while a freed record waits in it.
