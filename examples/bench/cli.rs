@@ -130,6 +130,11 @@ pub struct GpuArgs {
     /// ordinary rounds inlines from a level deeper; 0: never [default: 2].
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_backoff_ratio: Option<u32>,
+    /// The granularity policy: what a task costs beyond its work, in rounds of one lane; a
+    /// warp whose inline calls held its lanes longer than the tasks they saved would have
+    /// cost inlines from a level deeper; 0: not weighed [default: 8].
+    #[arg(long, global = true, value_name = "ROUNDS")]
+    pub inline_task_rounds: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
     /// inline [default: 16384].
     #[arg(long, global = true, value_name = "BYTES")]
@@ -260,6 +265,9 @@ impl GpuArgs {
         }
         if let Some(r) = self.inline_backoff_ratio {
             c = c.inline_backoff_ratio(r);
+        }
+        if let Some(r) = self.inline_task_rounds {
+            c = c.inline_task_rounds(r);
         }
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);

@@ -320,9 +320,11 @@ impl Harness {
         );
         if s.spawns_inlined > 0 || s.round_cycles > 0 {
             eprintln!(
-                "    inline calls {:.0} cycles each, ordinary rounds {} cycles, back-off up to {} \
-                 levels",
+                "    inline calls {:.0} cycles each, {:.0} per task saved ({} saved), ordinary \
+                 rounds {} cycles, back-off up to {} levels",
                 s.inline_cycles as f64 / s.spawns_inlined.max(1) as f64,
+                s.inline_cycles as f64 / s.spawns_elided.max(1) as f64,
+                s.spawns_elided,
                 s.round_cycles,
                 s.backoff
             );

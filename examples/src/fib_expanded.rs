@@ -107,24 +107,38 @@ pub mod program {
         }
     }
 
-    /// The sequential version of `fib` (the macro names it `__gtap_seq_fib` and re-exports it
-    /// as `seq::fib`): the same body, with each `spawn!` a plain call of the child's
+    /// The sequential version of `fib` (the macro names it `__gtap_seqc_fib`; users call
+    /// `seq::fib`, below): the same body, with each `spawn!` a plain call of the child's
     /// sequential version, run at once, and `taskwait!()` nothing. The handles stay, so the
     /// body reads as the task's: each slot is filled when its child returns, and the handle
     /// becomes readable where the taskwait would have joined it. A runtime calls it (through
-    /// `Program::run_seq`) for a spawn it runs inline instead of making it a task; users may
-    /// call it too. A plain recursive function: on the GPU each call is a real call, with a
-    /// frame on the thread's stack.
-    pub fn fib_seq(n: u32) -> u64 {
+    /// `Program::run_seq`) for a spawn it runs inline instead of making it a task. A plain
+    /// recursive function: on the GPU each call is a real call, with a frame on the thread's
+    /// stack.
+    ///
+    /// It also counts the spawns it ran as calls: `spawns` comes in as the count so far and
+    /// goes out with this call's and its children's added (a value passed along, so it stays
+    /// in registers). The GPU's granularity policy weighs an inline call's cycles by it.
+    /// The macro wraps the body in a closure called at once, so that a `return` in the body
+    /// still returns the count; this body has its one `return` written out instead.
+    pub fn fib_seq_counted(n: u32, mut spawns: u32) -> (u64, u32) {
         if n < 2 {
-            return n as u64;
+            return (n as u64, spawns);
         }
-        let value_a = fib_seq(n - 1);
+        let value_a = {
+            let (value, after) = fib_seq_counted(n - 1, spawns + 1);
+            spawns = after;
+            value
+        };
         let slot_a = Slot::new();
         // SAFETY: the slot is empty and read only after the taskwait below.
         #[allow(unused_variables)]
         let pending_a = unsafe { gtap::__private::seq_spawn(&slot_a, value_a, 0) };
-        let value_b = fib_seq(n - 2);
+        let value_b = {
+            let (value, after) = fib_seq_counted(n - 2, spawns + 1);
+            spawns = after;
+            value
+        };
         let slot_b = Slot::new();
         // SAFETY: as above.
         #[allow(unused_variables)]
@@ -135,7 +149,14 @@ pub mod program {
         gtap::__private::end_borrow(pending_b);
         // SAFETY: the children have returned (they ran above).
         let (a, b) = unsafe { (slot_a.__joined(), slot_b.__joined()) };
-        a.get() + b.get()
+        (a.get() + b.get(), spawns)
+    }
+
+    /// What users call (the macro names it `__gtap_seq_fib` and re-exports it as
+    /// `seq::fib`): the counting version, with the count dropped.
+    #[inline(always)]
+    pub fn fib_seq(n: u32) -> u64 {
+        fib_seq_counted(n, 0).0
     }
 
     /// The sequential versions under their tasks' names.
@@ -231,10 +252,14 @@ pub mod program {
         // Every task has a sequential version, which a runtime may run in place of a spawn.
         const SEQ: bool = true;
 
-        unsafe fn run_seq(args: Args, out: *mut u8) {
+        unsafe fn run_seq(args: Args, out: *mut u8) -> u32 {
             match args {
-                // SAFETY: `out` holds `fib`'s result type, `u64` (trait contract).
-                Args::fib(a) => unsafe { out.cast::<u64>().write(fib_seq(a.n)) },
+                Args::fib(a) => {
+                    let (result, spawns) = fib_seq_counted(a.n, 0);
+                    // SAFETY: `out` holds `fib`'s result type, `u64` (trait contract).
+                    unsafe { out.cast::<u64>().write(result) };
+                    spawns
+                }
             }
         }
     }

@@ -57,26 +57,27 @@ pub(crate) unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
 }
 
 /// Runs `call`, the sequential version of a child that [`run_inline`] said to run inline,
-/// and tells the backend how long it took (the GPU's policy weighs a warp's inline calls
-/// against its rounds; the CPU's does not time them).
+/// which returns how many spawns it ran as plain calls below it ([`Program::run_seq`]), and
+/// tells the backend how long it took and how many tasks it saved (the GPU's policy weighs
+/// a warp's inline calls against its rounds and by the tasks they saved; the CPU's does not
+/// time them).
 ///
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
-pub(crate) unsafe fn inline_call<R>(ctx: *mut Ctx, call: impl FnOnce() -> R) -> R {
+pub(crate) unsafe fn inline_call(ctx: *mut Ctx, call: impl FnOnce() -> u32) {
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let _ = ctx;
-        call()
+        call();
     }
     #[cfg(target_arch = "nvptx64")]
     {
         // SAFETY: forwarded from this function's contract.
-        unsafe { crate::runtime::gpu::inline_clock(ctx, true) };
-        let r = call();
+        unsafe { crate::runtime::gpu::inline_start(ctx) };
+        let below = call();
         // SAFETY: forwarded from this function's contract.
-        unsafe { crate::runtime::gpu::inline_clock(ctx, false) };
-        r
+        unsafe { crate::runtime::gpu::inline_end(ctx, below) };
     }
 }
 

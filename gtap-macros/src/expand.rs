@@ -347,7 +347,7 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
         const SEQ: bool = true;
 
         #[inline(always)]
-        unsafe fn run_seq(args: Args, out: *mut u8) {
+        unsafe fn run_seq(args: Args, out: *mut u8) -> u32 {
             match args { #( #arms )* }
         }
     }
@@ -601,16 +601,9 @@ fn expand_task(
         &body,
     );
     let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
-    let seq = seq_tasks.filter(|_| !block).map(|seq_tasks| {
-        seq::seq_task(
-            task,
-            &quote!(#params),
-            &arg_names,
-            &ret,
-            seq_tasks,
-            siblings,
-        )
-    });
+    let seq = seq_tasks
+        .filter(|_| !block)
+        .map(|seq_tasks| seq::seq_task(task, &params, &arg_names, &ret, seq_tasks, siblings));
     let out = TaskOut {
         name,
         frame_ty: quote!(#frame_ty<'static>),
@@ -916,12 +909,31 @@ mod tests {
                 a.get()
             }
         });
-        assert!(text.contains("pubfn__gtap_seq_f(n:u32)->u64"), "{text}");
-        assert!(text.contains("=__gtap_seq_f(n-1);"), "{text}");
-        assert!(text.contains("let_=__gtap_seq_f(n-2);"), "{text}");
+        // The body is the counting version's; what users call starts the count at 0.
+        assert!(
+            text.contains("pubfn__gtap_seqc_f(n:u32,mut__gtap_spawns:u32)->(u64,u32)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("pubfn__gtap_seq_f(n:u32)->u64{__gtap_seqc_f(n,0).0}"),
+            "{text}"
+        );
+        // Each spawn counts itself and its child's spawns.
+        assert!(
+            text.contains("=__gtap_seqc_f(n-1,__gtap_spawns+1);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("=__gtap_seqc_f(n-2,__gtap_spawns+1);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("__gtap_spawns=__gtap_spawns_after;__gtap_value"),
+            "{text}"
+        );
         // Not a task of this program: through the `Call`, whose error the task reports.
         assert!(
-            text.contains("into_call::<self::Program,_>(g(n)).__run_seq()"),
+            text.contains("into_call::<self::Program,_>(g(n)).__run_seq_counted(__gtap_spawns+1)"),
             "{text}"
         );
         assert!(text.contains("pubmodseq{"), "{text}");

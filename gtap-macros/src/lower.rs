@@ -596,20 +596,31 @@ impl Lowerer {
     /// sequential version when `call` is written as a call of one of the program's tasks
     /// with the right number of arguments; otherwise (a call built elsewhere, or a wrong
     /// one, whose error then comes from the task's own lowering) through the `Call` value.
+    /// Either way the call counts the spawn, and the child's own, into the running count of
+    /// the sequential version ([`SPAWNS`], see `seq::seq_task`).
     fn seq_call(&self, call: &Expr) -> TokenStream {
         let tasks = self.seq.as_deref().unwrap_or_default();
-        if let Expr::Call(c) = call
+        let spawns = Ident::new(SPAWNS, call.span());
+        let counted = if let Expr::Call(c) = call
             && let Expr::Path(p) = &*c.func
             && p.qself.is_none()
             && let Some(name) = direct_task(&p.path)
             && tasks.iter().any(|(t, n)| t == name && *n == c.args.len())
         {
-            let seq_fn = seq_fn_ident(name);
-            let args = &c.args;
-            return quote_spanned! {call.span()=> #seq_fn(#args) };
-        }
+            let seq_fn = seq_counted_fn_ident(name);
+            let args = c.args.iter();
+            quote_spanned! {call.span()=> #seq_fn(#( #args, )* #spawns + 1) }
+        } else {
+            quote_spanned! {call.span()=>
+                ::gtap::__private::into_call::<self::Program, _>(#call).__run_seq_counted(#spawns + 1)
+            }
+        };
         quote_spanned! {call.span()=>
-            ::gtap::__private::into_call::<self::Program, _>(#call).__run_seq()
+            {
+                let (__gtap_value, __gtap_spawns_after) = #counted;
+                #spawns = __gtap_spawns_after;
+                __gtap_value
+            }
         }
     }
 
@@ -887,7 +898,17 @@ fn direct_task(path: &syn::Path) -> Option<&Ident> {
     last.arguments.is_none().then_some(&last.ident)
 }
 
+/// The variable in which a counting sequential version counts the spawns it ran as calls.
+pub const SPAWNS: &str = "__gtap_spawns";
+
 /// The name of task `name`'s sequential version (hidden; users call `seq::name`).
 pub fn seq_fn_ident(name: &Ident) -> Ident {
     Ident::new(&format!("__gtap_seq_{name}"), name.span())
+}
+
+/// The name of task `name`'s counting sequential version (hidden), which the sequential
+/// versions and `Program::run_seq` call: it also takes and returns a count of the spawns it
+/// ran as plain calls (see `seq::seq_task`).
+pub fn seq_counted_fn_ident(name: &Ident) -> Ident {
+    Ident::new(&format!("__gtap_seqc_{name}"), name.span())
 }

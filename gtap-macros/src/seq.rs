@@ -2,31 +2,37 @@
 //! `spawn!` a plain call of the child's sequential version and every `taskwait!()` nothing.
 //!
 //! ```text
-//! // Input:                                 // Output (inside the same module):
-//! #[gtap::task]                             #[doc(hidden)]
-//! pub fn fib(n: u32) -> u64 {               pub fn __gtap_seq_fib(n: u32) -> u64 {
-//!     if n < 2 { return n as u64; }             if n < 2 { return n as u64; }
-//!     let a = spawn!(fib(n - 1));               let __gtap_call_2 = __gtap_seq_fib(n - 1);
-//!                                               let __gtap_slot_1 = Slot::new();
-//!                                               let a = unsafe { seq_spawn(&__gtap_slot_1, __gtap_call_2, 0u32) };
-//!     ..                                        ..
-//!     taskwait!();                              seq_wait(0u32);
-//!                                               let a = unsafe { __gtap_slot_1.__joined() };
-//!     a.get() + b.get()                         a.get() + b.get()
-//! }                                         }
-//!                                           pub mod seq { pub use super::__gtap_seq_fib as fib; }
-//!                                           // and in `impl Program`: SEQ = true, run_seq matching on `Args`
+//! // Input:                         // Output (inside the same module), simplified:
+//! #[gtap::task]                     pub fn __gtap_seqc_fib(n: u32, mut __gtap_spawns: u32) -> (u64, u32) {
+//! pub fn fib(n: u32) -> u64 {           let result = (|| -> u64 {
+//!     if n < 2 { return n as u64; }         if n < 2 { return n as u64; }
+//!     let a = spawn!(fib(n - 1));           let v = { let (v, s) = __gtap_seqc_fib(n - 1, __gtap_spawns + 1);
+//!                                                     __gtap_spawns = s; v };
+//!                                           let a = unsafe { seq_spawn(&slot_1, v, 0u32) };
+//!     ..                                    ..
+//!     taskwait!();                          seq_wait(0u32);
+//!                                           let a = unsafe { slot_1.__joined() };
+//!     a.get() + b.get()                     a.get() + b.get()
+//! }                                     })();
+//!                                       (result, __gtap_spawns)
+//!                                   }
+//!                                   pub fn __gtap_seq_fib(n: u32) -> u64 { __gtap_seqc_fib(n, 0).0 }
+//!                                   pub mod seq { pub use super::__gtap_seq_fib as fib; }
+//!                                   // and in `impl Program`: SEQ = true, run_seq matching on `Args`
 //! ```
 //!
-//! Users call `seq::fib(40)`; a runtime calls it through `Program::run_seq` when it runs a
-//! spawn inline instead of making it a task. The body keeps its handles, so that it reads
+//! Users call `seq::fib(40)`; a runtime calls the counting version through
+//! `Program::run_seq` when it runs a spawn inline instead of making it a task, and learns
+//! how many spawns the call ran as plain calls. The body keeps its handles, so that it reads
 //! exactly as the task's: a handle is filled when its child returns, and becomes readable
 //! at the `taskwait!()` that would have joined it. Block tasks have none: their bodies are
 //! written for a team of threads (`Block::sync`, per-thread spawns).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::{ItemFn, Visibility};
+use syn::punctuated::Punctuated;
+use syn::token::Comma;
+use syn::{FnArg, ItemFn, Visibility};
 
 use crate::lower;
 
@@ -40,12 +46,20 @@ pub struct SeqOut {
     pub reexport: TokenStream,
 }
 
-/// The sequential version of thread task `task`, whose calls take `arg_names` (the
-/// parameters in `params`, the user's patterns); `tasks`: every task of the program that has
-/// one, with its number of arguments.
+/// The sequential version of thread task `task`, whose calls take `arg_names` (its
+/// parameters `params`, each a plain name); `tasks`: every task of the program that has one,
+/// with its number of arguments.
+///
+/// The body goes into the counting version, `__gtap_seqc_<task>(args.., spawns) -> (R,
+/// u32)`, which threads a count of the spawns it ran as plain calls through its children's
+/// calls (a value in a register, where a pointer to a counter would cost a memory round
+/// trip per call): the GPU's granularity policy weighs an inline call's cycles by the
+/// spawns it saved. The body runs inside a closure called at once, so that its `return`s
+/// return its result and the count is added after. `__gtap_seq_<task>`, what users call,
+/// starts the count at 0 and drops it.
 pub fn seq_task(
     task: &ItemFn,
-    params: &TokenStream,
+    params: &Punctuated<FnArg, Comma>,
     arg_names: &[syn::Ident],
     ret: &TokenStream,
     tasks: &[(syn::Ident, usize)],
@@ -53,9 +67,13 @@ pub fn seq_task(
 ) -> SeqOut {
     let name = &task.sig.ident;
     let seq_fn = lower::seq_fn_ident(name);
+    let counted_fn = lower::seq_counted_fn_ident(name);
+    let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
     let vis = &task.vis;
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
     let body = lower::lower_seq((*task.block).clone(), tasks, siblings).block;
+    let mut counted_params = params.clone();
+    counted_params.push(syn::parse_quote!(mut #spawns: u32));
     let doc = format!(
         "The sequential version of task `{name}`: its body with every `spawn!` a call and \
          every `taskwait!()` nothing (generated)."
@@ -65,11 +83,25 @@ pub fn seq_task(
     let items = quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
-        #vis fn #seq_fn(#params) -> #ret #body
+        #vis fn #counted_fn(#counted_params) -> (#ret, u32) {
+            let __gtap_result: #ret = (|| -> #ret #body)();
+            (__gtap_result, #spawns)
+        }
+
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #[inline(always)]
+        #vis fn #seq_fn(#params) -> #ret {
+            #counted_fn(#( #arg_names, )* 0).0
+        }
     };
     let arm = quote! {
-        // SAFETY: `out` holds this task's result type (trait contract).
-        Args::#name(a) => unsafe { out.cast::<#ret>().write(#seq_fn(#( a.#arg_names ),*)) },
+        Args::#name(a) => {
+            let (__gtap_result, __gtap_spawns) = #counted_fn(#( a.#arg_names, )* 0);
+            // SAFETY: `out` holds this task's result type (trait contract).
+            unsafe { out.cast::<#ret>().write(__gtap_result) };
+            __gtap_spawns
+        }
     };
     let outer = reexport_vis(vis);
     let reexport = quote! {

@@ -117,3 +117,35 @@ fn random_programs_sequential_versions_match_their_reference() {
         assert_eq!(c.get(), nodes, "nodes of random program {seed}");
     }
 }
+
+#[test]
+fn sequential_versions_count_the_spawns_they_run_as_calls() {
+    use gtap::__private::into_call;
+    for n in 0..=20u32 {
+        // fib(n) makes 2 fib(n + 1) - 1 calls, each spawned but the first.
+        let (got, spawns) =
+            into_call::<fib::program::Program, _>(fib::program::fib(n)).__run_seq_counted(0);
+        assert_eq!(got, fib::reference(n));
+        assert_eq!(u64::from(spawns), 2 * fib::reference(n + 1) - 2, "fib({n})");
+        // The hand-written expansion counts as the macro's output does; a count passed in
+        // comes back with the call's added.
+        let (_, expanded) = into_call::<gtap_examples::fib_expanded::program::Program, _>(
+            gtap_examples::fib_expanded::program::fib(n),
+        )
+        .__run_seq_counted(5);
+        assert_eq!(expanded, spawns + 5, "fib_expanded({n})");
+    }
+    for (n, cutoff) in [(6, 3), (8, 8), (10, 4)] {
+        let (got, spawns) = into_call::<nqueens::program::Program, _>(nqueens::program::nqueens(
+            n, 0, 0, 0, 0, cutoff,
+        ))
+        .__run_seq_counted(0);
+        assert_eq!(got, nqueens::KNOWN[n as usize]);
+        // Every task of the search but the root was spawned.
+        assert_eq!(
+            u64::from(spawns),
+            nqueens::cutoff_task_count(n, cutoff) - 1,
+            "nqueens({n}), cutoff {cutoff}"
+        );
+    }
+}

@@ -22,10 +22,15 @@
 //! ordinary rounds (those without one) and, when its inline calls run longer than
 //! `backoff_ratio` ordinary rounds, moves its own inline depth a level down the tree
 //! ([`adjust_backoff`]). Where subtrees shrink with depth this finds the depth at which they
-//! cost a round or two; where they do not (a hand-written cutoff's leaves are never
-//! inline, so the smallest inline call is two leaves) the warp goes on moving down, and
-//! inlines less and less. The CPU runs one task per thread, with no warp to hold up, and
-//! does not back off.
+//! cost a round or two. Where they do not (below a hand-written cutoff the smallest inline
+//! call is two sequential leaves) the length of a call says too little, so the warp also
+//! weighs what a round's calls cost it against what they saved: the time the round took
+//! past an ordinary one, times the lanes it held, against the calls' own work plus a few
+//! lane-rounds for each task they saved (the generated sequential versions count the
+//! spawns they run as calls, `Program::run_seq`). Calls that cost more than they save move
+//! the warp down a level, round after round, until it no longer inlines
+//! ([`costs_more_than_it_saves`]). The CPU runs one task per thread, with no warp to hold
+//! up, and does not back off.
 //!
 //! The decision is [`run_inline`], one function for both backends, over what each backend
 //! sees cheaply at a spawn ([`SpawnView`]: its own queue, its free records, the child's
@@ -33,6 +38,8 @@
 //! control block, the CPU's run options). A runtime asks only for programs whose tasks have
 //! sequential versions (`Program::SEQ`: thread programs), and a program can force a task
 //! with `spawn!(task, ..)`.
+
+use crate::arch::WARP_SIZE;
 
 /// The policy's settings, as the host configured them (`GpuConfig`/`CpuConfig`
 /// `auto_granularity`). `repr(C)`: part of the GPU's control block.
@@ -52,6 +59,11 @@ pub struct Granularity {
     /// A GPU warp whose inline calls take more than this many of its ordinary rounds
     /// inlines from one level deeper ([`adjust_backoff`]). Zero: never.
     pub backoff_ratio: u32,
+    /// What the policy counts a task as costing beyond its own work, in rounds of one lane:
+    /// a GPU warp whose inline calls held its lanes longer than the tasks they saved would
+    /// have cost inlines from one level deeper, and does not come back while they do
+    /// ([`adjust_backoff`]). Zero: the calls' cost against the tasks saved is not weighed.
+    pub task_rounds: u32,
 }
 
 impl Granularity {
@@ -62,6 +74,7 @@ impl Granularity {
         min_queued: 0,
         reserve: 0,
         backoff_ratio: 0,
+        task_rounds: 0,
     };
 }
 
@@ -97,29 +110,83 @@ pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
 /// The most levels a worker backs off: past any tree a task runtime can hold.
 pub const MAX_BACKOFF: u32 = 1 << 16;
 
-/// A worker's new back-off after a round whose inline calls took `inline_cycles` on average,
-/// where its ordinary rounds (without inline calls) take `round_cycles`: one level more if
-/// the calls took more than `backoff_ratio` rounds, one level less (not below 0) if they
-/// took less than a quarter of that, else the same. The band between keeps a warp whose
-/// calls cost about the ratio from stepping back and forth at every round.
+/// What a warp's inline calls of one round did, together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineRound {
+    /// The calls (spawns run inline).
+    pub calls: u32,
+    /// Their cycles, summed over the lanes.
+    pub cycles: u64,
+    /// The tasks they saved: the inlined spawns and every spawn their sequential versions
+    /// ran as a plain call.
+    pub spawns: u64,
+    /// The round's own cycles (its tasks' run, inline calls included).
+    pub took: u64,
+}
+
+/// A worker's new back-off after a round whose inline calls did `inline`, where its
+/// ordinary rounds (without inline calls) take `round_cycles`:
+/// - one level more if the calls took more than `backoff_ratio` rounds on average, or (with
+///   `task_rounds` set) if they cost more than they saved ([`costs_more_than_it_saves`]);
+/// - else one level less (not below 0) if they took less than a quarter of `backoff_ratio`
+///   rounds;
+/// - else the same.
+///
+/// The band between keeps a warp whose calls cost about the ratio from stepping back and
+/// forth at every round. A warp whose calls cost more than they save does not come back:
+/// below a hand-written cutoff each task saved is a whole sequential leaf, and moving down
+/// the tree does not make the calls cheaper, so such a warp goes on moving down until it no
+/// longer inlines.
 #[inline(always)]
 pub fn adjust_backoff(
     policy: &Granularity,
     backoff: u32,
-    inline_cycles: u64,
+    inline: InlineRound,
     round_cycles: u64,
 ) -> u32 {
-    if policy.backoff_ratio == 0 {
+    if policy.backoff_ratio == 0 && policy.task_rounds == 0 {
         return 0;
     }
+    let each = inline.cycles / u64::from(inline.calls.max(1));
     let limit = round_cycles.saturating_mul(u64::from(policy.backoff_ratio));
-    if inline_cycles > limit {
+    if costs_more_than_it_saves(policy, inline, round_cycles)
+        || (policy.backoff_ratio != 0 && each > limit)
+    {
         (backoff + 1).min(MAX_BACKOFF)
-    } else if inline_cycles.saturating_mul(4) < limit {
+    } else if each.saturating_mul(4) < limit {
         backoff.saturating_sub(1)
     } else {
         backoff
     }
+}
+
+/// Whether a round's inline calls cost the warp more than the tasks they saved would have:
+/// what they cost is the time the round took past an ordinary one, for each of the warp's
+/// lanes (a lane that runs a call holds the others at the round's end); what the tasks
+/// would have cost is their work (the calls' cycles, run by any lanes) and `task_rounds`
+/// rounds of one lane each. In lane-cycles:
+/// `WARP_SIZE * (took - round_cycles) > cycles + spawns * task_rounds * round_cycles`.
+///
+/// So a fine-grained subtree (fib's calls save a task per tenth of a round) is worth
+/// inlining even by one lane alone, a coarse one (a leaf below a hand-written cutoff, a tree
+/// node with heavy work) only when most of the warp's lanes run such calls side by side,
+/// as in a full tree whose nodes all cost the same.
+#[inline(always)]
+pub fn costs_more_than_it_saves(
+    policy: &Granularity,
+    inline: InlineRound,
+    round_cycles: u64,
+) -> bool {
+    let held = inline
+        .took
+        .saturating_sub(round_cycles)
+        .saturating_mul(u64::from(WARP_SIZE));
+    let saved = inline
+        .spawns
+        .saturating_mul(round_cycles)
+        .saturating_mul(u64::from(policy.task_rounds))
+        .saturating_add(inline.cycles);
+    policy.task_rounds != 0 && held > saved
 }
 
 /// `ceil(log2(n))`, 0 for `n <= 1`: the depth at which a binary tree has `n` nodes at one
@@ -143,6 +210,7 @@ mod tests {
         min_queued: 8,
         reserve: 16,
         backoff_ratio: 0,
+        task_rounds: 0,
     };
 
     fn view(depth: u32, queued: u32) -> SpawnView {
@@ -205,6 +273,17 @@ mod tests {
         assert!(run_inline(&ON, short), "memory short");
     }
 
+    /// One inline call of `cycles` that saved `spawns` tasks, in a round that took as long
+    /// as an ordinary one of 100 cycles.
+    fn call(cycles: u64, spawns: u64) -> InlineRound {
+        InlineRound {
+            calls: 1,
+            cycles,
+            spawns,
+            took: 100,
+        }
+    }
+
     #[test]
     fn inline_calls_longer_than_the_ratio_of_rounds_back_off_a_level() {
         let p = Granularity {
@@ -212,13 +291,70 @@ mod tests {
             ..ON
         };
         // Rounds of 100 cycles: more than 400 backs off, under 100 comes back.
-        assert_eq!(adjust_backoff(&p, 2, 401, 100), 3);
-        assert_eq!(adjust_backoff(&p, 2, 400, 100), 2);
-        assert_eq!(adjust_backoff(&p, 2, 100, 100), 2);
-        assert_eq!(adjust_backoff(&p, 2, 99, 100), 1);
-        assert_eq!(adjust_backoff(&p, 0, 0, 100), 0);
-        assert_eq!(adjust_backoff(&p, MAX_BACKOFF, u64::MAX, 1), MAX_BACKOFF);
-        assert_eq!(adjust_backoff(&ON, 7, u64::MAX, 1), 0, "ratio 0: never");
+        assert_eq!(adjust_backoff(&p, 2, call(401, 1), 100), 3);
+        assert_eq!(adjust_backoff(&p, 2, call(400, 1), 100), 2);
+        assert_eq!(adjust_backoff(&p, 2, call(100, 1), 100), 2);
+        assert_eq!(adjust_backoff(&p, 2, call(99, 1), 100), 1);
+        assert_eq!(adjust_backoff(&p, 0, call(0, 1), 100), 0);
+        assert_eq!(
+            adjust_backoff(&p, MAX_BACKOFF, call(u64::MAX, 1), 1),
+            MAX_BACKOFF
+        );
+        assert_eq!(
+            adjust_backoff(&ON, 7, call(u64::MAX, 1), 1),
+            0,
+            "ratio 0: never"
+        );
+        let two = InlineRound {
+            calls: 2,
+            cycles: 802,
+            ..call(0, 2)
+        };
+        assert_eq!(adjust_backoff(&p, 2, two, 100), 3, "the calls' average");
+    }
+
+    #[test]
+    fn calls_that_hold_the_warp_longer_than_their_tasks_would_back_off_and_stay() {
+        let p = Granularity {
+            backoff_ratio: 4,
+            task_rounds: 2,
+            ..ON
+        };
+        // Ordinary rounds of 100 cycles; one call of 150 cycles that saved 10 tasks, in a
+        // round of 300: it held 32 lanes for 200 cycles (6,400 lane-cycles), and its tasks
+        // would have cost 150 + 10 * 2 * 100 = 2,150.
+        let round = |took, spawns| InlineRound {
+            took,
+            ..call(150, spawns)
+        };
+        assert!(costs_more_than_it_saves(&p, round(300, 10), 100));
+        assert_eq!(adjust_backoff(&p, 2, round(300, 10), 100), 3, "backs off");
+        // 32 such calls side by side (a full tree): 32 * 150 + 320 * 200 = 68,800 saved.
+        let side_by_side = InlineRound {
+            calls: 32,
+            cycles: 32 * 150,
+            spawns: 320,
+            took: 300,
+        };
+        assert!(!costs_more_than_it_saves(&p, side_by_side, 100));
+        // 67 cycles past an ordinary round is not more (2,144); 75 is (2,400 > 2,150).
+        assert!(!costs_more_than_it_saves(&p, round(167, 10), 100));
+        assert!(costs_more_than_it_saves(&p, round(175, 10), 100));
+        // Not weighed when off; the ratio alone then decides (150 cycles a call: the band).
+        let off = Granularity {
+            task_rounds: 0,
+            ..p
+        };
+        assert!(!costs_more_than_it_saves(&off, round(10_000, 1), 100));
+        assert_eq!(adjust_backoff(&off, 2, round(10_000, 1), 100), 2);
+        // Saturates rather than wraps.
+        let huge = InlineRound {
+            calls: 1,
+            cycles: u64::MAX,
+            spawns: u64::MAX,
+            took: u64::MAX,
+        };
+        assert!(!costs_more_than_it_saves(&p, huge, 1));
     }
 
     #[test]

@@ -120,7 +120,7 @@ pub unsafe fn spawn_detached<'g, P: Program, R>(ctx: *mut Ctx, call: Call<'g, P,
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
         // The result is dropped, as a detached child's is.
         // SAFETY: `ctx` as in this function's contract.
-        let _ = unsafe { crate::backend::inline_call(ctx, || call.__run_seq()) };
+        unsafe { crate::backend::inline_call(ctx, || call.__run_seq_counted(0).1) };
         return;
     }
     let task = call.into_task();

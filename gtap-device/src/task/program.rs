@@ -67,12 +67,15 @@ pub trait Program: Sized + 'static {
     /// Runs the task that `args` calls to its end on the calling thread, as its sequential
     /// version (the serial elision: every `spawn!` a plain call, every `taskwait!()`
     /// nothing), and writes its result to `out`. No task record, queue or join is involved.
+    /// Returns how many spawns the call ran as plain calls below it (every `spawn!` it and
+    /// its children reached): the tasks it saved, which the GPU's granularity policy weighs
+    /// its cycles by.
     ///
     /// # Safety
     /// `out` is valid for one write of the called task's result type, and
     /// [`Program::SEQ`] is true (the default panics).
     #[inline(always)]
-    unsafe fn run_seq(args: Self::Args, out: *mut u8) {
+    unsafe fn run_seq(args: Self::Args, out: *mut u8) -> u32 {
         let _ = (args, out);
         unreachable!("this program has no sequential versions (Program::SEQ is false)")
     }
@@ -228,22 +231,33 @@ impl<'g, P: Program, R> Call<'g, P, R> {
     }
 
     /// Runs the call to its end on this thread, as the task's sequential version (see
-    /// [`Program::run_seq`]), and returns its result. What the generated sequential versions
-    /// do for a `spawn!` whose call is not written as a direct call of a task.
+    /// [`Program::run_seq`]), and returns its result.
     ///
     /// # Panics
     /// If the program has no sequential versions ([`Program::SEQ`] is false).
     #[doc(hidden)]
     #[inline(always)]
     pub fn __run_seq(self) -> R {
+        self.__run_seq_counted(0).0
+    }
+
+    /// [`__run_seq`](Self::__run_seq), also returning `spawns` plus the spawns the call ran
+    /// as plain calls ([`Program::run_seq`]). What the generated sequential versions do for a
+    /// `spawn!` whose call is not written as a direct call of a task.
+    ///
+    /// # Panics
+    /// If the program has no sequential versions ([`Program::SEQ`] is false).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __run_seq_counted(self, spawns: u32) -> (R, u32) {
         assert!(P::SEQ, "this program has no sequential versions");
         let mut out = core::mem::MaybeUninit::<R>::uninit();
         // SAFETY: `out` holds an `R`, the result type of the task this call calls (a `Call`
         // is made only by that task's generated constructor); `P::SEQ` was checked above.
         // The arguments are used only during this call, within `'g`.
-        unsafe { P::run_seq(self.into_args(), out.as_mut_ptr().cast()) };
+        let below = unsafe { P::run_seq(self.into_args(), out.as_mut_ptr().cast()) };
         // SAFETY: `run_seq` wrote the result.
-        unsafe { out.assume_init() }
+        (unsafe { out.assume_init() }, spawns.wrapping_add(below))
     }
 
     /// The name of the task being called.

@@ -219,6 +219,7 @@ impl CpuRuntime {
             min_queued: 4,
             reserve: (smaller / 4).min(64),
             backoff_ratio: 0,
+            task_rounds: 0,
         }
     }
 

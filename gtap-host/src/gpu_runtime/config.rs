@@ -168,6 +168,7 @@ pub struct GpuTuning {
     pub(crate) inline_min_depth: Option<u32>,
     pub(crate) inline_min_queued: u32,
     pub(crate) inline_backoff_ratio: u32,
+    pub(crate) inline_task_rounds: u32,
 }
 
 impl GpuTuning {
@@ -255,12 +256,24 @@ impl GpuTuning {
 
     /// The granularity policy: a warp whose inline calls take longer than this many of its
     /// ordinary rounds (those without one) inlines from a level deeper, and comes back a
-    /// level when they take under a quarter of that (default 4; 0: never). Depth alone
+    /// level when they take under a quarter of that (default 2; 0: never). Depth alone
     /// cannot tell a subtree's cost: in a program with a hand-written cutoff, or with nodes
     /// that carry work of their own, a subtree at the same depth takes far longer, and one
     /// lane running it holds up its warp.
     pub fn inline_backoff_ratio(&self) -> u32 {
         self.inline_backoff_ratio
+    }
+
+    /// The granularity policy: what it counts a task as costing beyond its own work, in
+    /// rounds of one lane (default 8; 0: not weighed). A warp whose round with inline calls
+    /// took longer than an ordinary round, times its 32 lanes held, than the calls' own
+    /// cycles plus this many lane-rounds for each task they saved (the inlined spawn and the
+    /// spawns its sequential call ran as calls) inlines from a level deeper, and does not
+    /// come back while that holds. This is what tells a program with a hand-written cutoff,
+    /// whose inline calls save a task per sequential leaf, from one whose calls save a task
+    /// per tenth of a round (README, "Automatic granularity").
+    pub fn inline_task_rounds(&self) -> u32 {
+        self.inline_task_rounds
     }
 }
 
@@ -330,6 +343,7 @@ impl Default for GpuConfig {
                 inline_min_depth: None,
                 inline_min_queued: 32,
                 inline_backoff_ratio: 2,
+                inline_task_rounds: 8,
             },
         }
     }
@@ -495,9 +509,16 @@ impl GpuConfig {
     }
 
     /// Sets how many ordinary rounds a warp's inline calls may take before it inlines from a
-    /// level deeper ([`GpuTuning::inline_backoff_ratio`], default 4; 0: never).
+    /// level deeper ([`GpuTuning::inline_backoff_ratio`], default 2; 0: never).
     pub fn inline_backoff_ratio(mut self, rounds: u32) -> Self {
         self.tuning.inline_backoff_ratio = rounds;
+        self
+    }
+
+    /// Sets what the granularity policy counts a task as costing beyond its work, in rounds
+    /// of one lane ([`GpuTuning::inline_task_rounds`], default 8; 0: not weighed).
+    pub fn inline_task_rounds(mut self, rounds: u32) -> Self {
+        self.tuning.inline_task_rounds = rounds;
         self
     }
 

@@ -130,6 +130,7 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
         min_queued: cfg.tuning.inline_min_queued,
         reserve: (smaller / 4).min(64),
         backoff_ratio: cfg.tuning.inline_backoff_ratio,
+        task_rounds: cfg.tuning.inline_task_rounds,
     }
 }
 

@@ -134,6 +134,7 @@ pub(super) fn gpu_stats(
         idle_rounds: total.idle_rounds,
         spawns_inlined: total.inlined,
         inline_cycles: total.inline_cycles,
+        spawns_elided: total.spawns_elided,
         round_cycles: u64::from(total.round_cycles) / (plan.warps as u64).max(1),
         backoff: total.backoff,
         peak_records_per_warp: total.records_touched,
@@ -316,6 +317,7 @@ mod tests {
             inlined: 9,
             chunks_borrowed: 3,
             inline_cycles: 900,
+            spawns_elided: 40,
             records_touched: 12,
             max_queue: 30,
             backoff: 2,
@@ -331,6 +333,7 @@ mod tests {
             inlined: 1,
             chunks_borrowed: 2,
             inline_cycles: 100,
+            spawns_elided: 2,
             records_touched: 20,
             max_queue: 4,
             backoff: 5,
@@ -350,6 +353,7 @@ mod tests {
         );
         assert_eq!((total.records_touched, total.max_queue), (20, 30));
         assert_eq!((total.inline_cycles, total.round_cycles), (1000, 120));
+        assert_eq!(total.spawns_elided, 42);
         assert_eq!(total.backoff, 5);
         assert_eq!(total.chunks_borrowed, 5);
         let plan = crate::gpu_runtime::plan::RunPlan::new(

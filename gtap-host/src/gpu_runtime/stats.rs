@@ -31,6 +31,11 @@ pub struct GpuStats {
     pub spawns_inlined: u64,
     /// Cycles the lanes spent in inline calls, over all warps (`%clock64`, SM cycles).
     pub inline_cycles: u64,
+    /// Tasks the inline calls saved, over all warps: the spawns run inline
+    /// ([`spawns_inlined`](Self::spawns_inlined)) and every spawn that their sequential
+    /// calls ran as a plain call. The policy weighs them against the rounds its calls held
+    /// up ([`GpuTuning::inline_task_rounds`](super::GpuTuning::inline_task_rounds)).
+    pub spawns_elided: u64,
     /// The average of the warps' ordinary rounds (those without inline calls), in cycles,
     /// when they left: the yardstick of the policy's back-off
     /// ([`GpuTuning::inline_backoff_ratio`](super::GpuTuning::inline_backoff_ratio)).

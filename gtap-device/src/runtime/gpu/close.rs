@@ -8,7 +8,7 @@ use super::warp::{FREED_CAP, WarpCtx};
 use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
-use crate::runtime::granularity::adjust_backoff;
+use crate::runtime::granularity::{InlineRound, adjust_backoff};
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
 use crate::runtime::sync::Ordering;
@@ -54,8 +54,8 @@ const ROUND_AVERAGE_SHIFT: u32 = 3;
 
 /// Lane 0, after the lanes ran, with the granularity policy on: an ordinary round (no
 /// inline call) moves the warp's average round time towards its own; a round with inline
-/// calls sets the warp's back-off from how long they took against that average
-/// ([`adjust_backoff`]). Rounds with inline calls stay out of the average: they measure the
+/// calls sets the warp's back-off from how long they took, and per task they saved, against
+/// that average ([`adjust_backoff`]). Rounds with inline calls stay out of the average: they measure the
 /// policy's doing, not the program's tasks.
 pub(super) fn time_round(w: &WarpCtx) {
     let run = w.run();
@@ -65,23 +65,32 @@ pub(super) fn time_round(w: &WarpCtx) {
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
     let n = sh.round_inlined;
+    let took = clock64()
+        .wrapping_sub(sh.run_started)
+        .min(u64::from(u32::MAX)) as u32;
     if n == 0 {
-        let took = clock64()
-            .wrapping_sub(sh.run_started)
-            .min(u64::from(u32::MAX)) as u32;
         sh.round_cycles = average(sh.round_cycles, took);
         sh.stats.round_cycles = sh.round_cycles;
         return;
     }
-    let cycles = sh.round_inline_cycles;
+    let inline = InlineRound {
+        calls: n,
+        cycles: sh.round_inline_cycles,
+        spawns: u64::from(sh.round_inline_spawns),
+        took: took.into(),
+    };
     if sh.round_cycles > 0 {
-        let each = cycles / u64::from(n);
-        sh.backoff = adjust_backoff(&run.granularity, sh.backoff, each, sh.round_cycles.into());
+        sh.backoff = adjust_backoff(&run.granularity, sh.backoff, inline, sh.round_cycles.into());
         sh.stats.backoff = sh.stats.backoff.max(sh.backoff);
     }
     sh.stats.inlined += u64::from(n);
-    sh.stats.inline_cycles += cycles;
-    (sh.round_inlined, sh.round_inline_cycles) = (0, 0);
+    sh.stats.inline_cycles += inline.cycles;
+    sh.stats.spawns_elided += inline.spawns;
+    (
+        sh.round_inlined,
+        sh.round_inline_cycles,
+        sh.round_inline_spawns,
+    ) = (0, 0, 0);
 }
 
 /// `avg` moved towards `x` by `1 / 2^ROUND_AVERAGE_SHIFT`; `x` itself when `avg` is 0 (no

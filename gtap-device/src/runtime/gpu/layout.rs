@@ -34,7 +34,7 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 3 * 8
     + 6 * 4 * MAX_QUEUES
-    + 17 * 4
+    + 18 * 4
     + 4 * 64)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 
@@ -697,6 +697,9 @@ pub struct WarpStats {
     pub chunks_borrowed: u64,
     /// Cycles its lanes spent in inline calls, together.
     pub inline_cycles: u64,
+    /// Tasks its lanes' inline calls saved: the inlined spawns and every spawn they ran as a
+    /// plain call below them.
+    pub spawns_elided: u64,
     /// Records of the warp's slab ever used (its high-water mark).
     pub records_touched: u32,
     /// Most tasks published in one of the warp's queues at once.
@@ -720,6 +723,7 @@ impl WarpStats {
         self.inlined += other.inlined;
         self.chunks_borrowed += other.chunks_borrowed;
         self.inline_cycles += other.inline_cycles;
+        self.spawns_elided += other.spawns_elided;
         self.round_cycles = self.round_cycles.saturating_add(other.round_cycles);
         self.backoff = self.backoff.max(other.backoff);
         self.records_touched = self.records_touched.max(other.records_touched);

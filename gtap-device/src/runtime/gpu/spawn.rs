@@ -136,24 +136,48 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     inline
 }
 
-/// The clock at the start (`start`) or the end of an inline call, into the warp's sum of its
-/// round's inline cycles ([`time_round`](super::close::time_round) weighs them): the start
-/// is subtracted and the end added (wrapping), so that the sum is the calls' cycles once
+/// The start of an inline call: its clock, subtracted from the warp's sum of its round's
+/// inline cycles ([`inline_end`] adds the end's), so that the sum is the calls' cycles once
 /// every call has ended, and no register holds a start across the call.
 ///
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
-pub unsafe fn inline_clock(ctx: *mut Ctx, start: bool) {
+pub unsafe fn inline_start(ctx: *mut Ctx) {
     let now = clock64();
-    let v = if start { now.wrapping_neg() } else { now };
     // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
     // context (contract).
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
     // SAFETY: a field of this warp's shared state, changed only atomically by lanes during
     // a round and read by lane 0 after the round's barrier, when every call has ended.
     // Relaxed `.cta`: a sum, which the barrier orders.
-    unsafe { u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_cycles, v) };
+    unsafe {
+        u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_cycles, now.wrapping_neg())
+    };
+}
+
+/// The end of an inline call that ran `below` spawns as plain calls: its clock into the
+/// warp's sum of inline cycles (see [`inline_start`]), and the tasks it saved (`below` and
+/// the inlined spawn itself) into the round's count, which
+/// [`time_round`](super::close::time_round) weighs the cycles by.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn inline_end(ctx: *mut Ctx, below: u32) {
+    let now = clock64();
+    // SAFETY: as in `inline_start`.
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    // SAFETY: fields of this warp's shared state, changed only atomically by lanes during a
+    // round and read by lane 0 after the round's barrier. Relaxed `.cta`: sums, which the
+    // barrier orders.
+    unsafe {
+        u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_cycles, now);
+        u32::fetch_add::<Cta, Relaxed>(
+            &raw mut (*w.sh).round_inline_spawns,
+            below.saturating_add(1),
+        );
+    }
 }
 
 /// `spawn!(into hs, ..)` with `hs` full: stops the run with an error.

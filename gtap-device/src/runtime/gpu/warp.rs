@@ -84,6 +84,10 @@ pub struct WarpShared {
     /// Spawns the lanes ran inline this round. Bumped by lanes (`.cta` atomic), added to
     /// `stats.inlined` and reset by lane 0 between rounds.
     pub round_inlined: u32,
+    /// Tasks the lanes' inline calls saved this round: each call's inlined spawn and the
+    /// spawns it ran as plain calls below it. Bumped by lanes (`.cta` atomic), read and
+    /// reset by lane 0 between rounds.
+    pub round_inline_spawns: u32,
     /// The running average of how many cycles the warp's ordinary rounds (those without
     /// inline calls) took to run their tasks. Lane 0 alone, between rounds.
     pub round_cycles: u32,
