@@ -231,19 +231,10 @@ impl<'g, P: Program, R> Call<'g, P, R> {
     }
 
     /// Runs the call to its end on this thread, as the task's sequential version (see
-    /// [`Program::run_seq`]), and returns its result.
-    ///
-    /// # Panics
-    /// If the program has no sequential versions ([`Program::SEQ`] is false).
-    #[doc(hidden)]
-    #[inline(always)]
-    pub fn __run_seq(self) -> R {
-        self.__run_seq_counted(0).0
-    }
-
-    /// [`__run_seq`](Self::__run_seq), also returning `spawns` plus the spawns the call ran
-    /// as plain calls ([`Program::run_seq`]). What the generated sequential versions do for a
-    /// `spawn!` whose call is not written as a direct call of a task.
+    /// [`Program::run_seq`]), and returns its result and `spawns` plus the spawns the call
+    /// ran as plain calls. What the generated sequential versions do for a `spawn!` whose
+    /// call is not written as a direct call of a task, and what a runtime does for a detached
+    /// spawn it runs inline.
     ///
     /// # Panics
     /// If the program has no sequential versions ([`Program::SEQ`] is false).
