@@ -55,8 +55,9 @@ const ROUND_AVERAGE_SHIFT: u32 = 3;
 /// Lane 0, after the lanes ran, with the granularity policy on: an ordinary round (no
 /// inline call) moves the warp's average round time towards its own; a round with inline
 /// calls sets the warp's back-off from how long they took against that average, and from
-/// what the round's length cost the warp against the tasks they saved ([`adjust_backoff`]). Rounds with inline calls stay out of the average: they measure the
-/// policy's doing, not the program's tasks.
+/// what the round's length cost the warp against the tasks they saved ([`adjust_backoff`]).
+/// Rounds with inline calls stay out of the average: they measure the policy's doing, not
+/// the program's tasks.
 pub(super) fn time_round(w: &WarpCtx) {
     let run = w.run();
     if run.granularity.on == 0 {
