@@ -29,11 +29,11 @@ export GTAP_REQUIRE_GPU=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "$log"
 pass=0; fail=0; failed=(); left=()
 
-# A binary's name without cargo's hash.
+# A binary's name: a test's without cargo's hash, an example's as it is.
 name_of() {
   local n
   n=$(basename "$1")
-  echo "${n%-*}"
+  case "$1" in */examples/*) echo "$n" ;; *) echo "${n%-*}" ;; esac
 }
 
 # Whether word $1 is in the space-separated list $2.
@@ -73,7 +73,6 @@ done
 for exe in "$bin"/tests/* "$bin"/examples/*; do
   [ -f "$exe" ] || continue
   n=$(name_of "$exe")
-  case "$exe" in */examples/*) n=$(basename "$exe") ;; esac
   [ "$n" = bench ] && continue
   listed "$n" "${GTAP_FIRST:-}" && continue
   order+=("$exe")
@@ -81,7 +80,6 @@ done
 start=$SECONDS
 for exe in "${order[@]}"; do
   n=$(name_of "$exe")
-  case "$exe" in */examples/*) n=$(basename "$exe") ;; esac
   if [ -n "${GTAP_ONLY:-}" ] && ! listed "$n" "$GTAP_ONLY"; then continue; fi
   listed "$n" "${GTAP_SKIP:-}" && continue
   if [ -n "$deadline" ] && [ $((SECONDS - start)) -ge "$deadline" ]; then
