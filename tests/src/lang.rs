@@ -193,6 +193,21 @@ pub mod program {
         a.get() + b.get()
     }
 
+    /// `fib(n)` run from queue `q` of two, whose children go to the other queue when `flip`
+    /// and to `q` otherwise; the continuation comes back to `q`. With `flip`, no spawn goes
+    /// to the queue its spawner came from, which the granularity policy never runs inline.
+    #[gtap::task]
+    pub fn fib_queues(n: u32, q: u32, flip: bool) -> u64 {
+        if n < 2 {
+            return n as u64;
+        }
+        let child = if flip { 1 - q } else { q };
+        let a = spawn!(queue(child), fib_queues(n - 1, child, flip));
+        let b = spawn!(queue(child), fib_queues(n - 2, child, flip));
+        taskwait!(queue(q));
+        a.get() + b.get()
+    }
+
     /// Fails `depth` levels below itself, with a `spawn!(into ..)` past its slots: for the
     /// tests of batches, which name the root a failing task belongs to.
     #[gtap::task]

@@ -55,6 +55,20 @@ fn a_forced_spawn_is_always_a_task() {
 }
 
 #[test]
+fn a_spawn_into_another_queue_is_a_task() {
+    for threads in [1, 3] {
+        let config = CpuConfig::new().threads(threads).num_queues(2);
+        let mut rt = CpuRuntime::new(config).unwrap();
+        let (same, kept) = rt.run(lang::program::fib_queues(22, 0, false)).unwrap();
+        let (flipped, apart) = rt.run(lang::program::fib_queues(22, 0, true)).unwrap();
+        assert_eq!((same, flipped), (fib::reference(22), fib::reference(22)));
+        assert!(kept.spawns_inlined > 0, "{threads} threads: {kept:?}");
+        assert_eq!(apart.spawns_inlined, 0, "{threads} threads: {apart:?}");
+        assert_eq!(apart.tasks_executed, fib::task_count(22));
+    }
+}
+
+#[test]
 fn a_program_that_exhausts_a_small_pool_completes_under_the_policy() {
     let config = CpuConfig::new().threads(1).task_capacity(16);
     let mut off = CpuRuntime::new(config.clone().auto_granularity(false)).unwrap();

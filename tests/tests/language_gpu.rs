@@ -53,6 +53,21 @@ fn language_features_on_the_gpu() {
     assert_eq!(rt.run(lang::locals(10)).unwrap().0, 10 + 19 + 100);
 }
 
+/// The granularity policy runs no spawn inline that goes to another queue than its
+/// spawner's (EPAQ keeps each kind of task in its own queue's rounds), and runs spawns of
+/// the same program inline when they stay in one queue.
+fn a_spawn_into_another_queue_is_a_task_on_the_gpu() {
+    let Some(mut rt) = common::runtime(gtap_tests::PTX, config().auto_granularity(true)) else {
+        return;
+    };
+    let (same, kept) = rt.run(lang::fib_queues(24, 0, false)).unwrap();
+    let (flipped, apart) = rt.run(lang::fib_queues(24, 0, true)).unwrap();
+    assert_eq!((same, flipped), (46_368, 46_368));
+    assert!(kept.spawns_inlined > 0, "{kept:?}");
+    assert_eq!(apart.spawns_inlined, 0, "{apart:?}");
+    assert_eq!(apart.tasks, 2 * 75_025 - 1, "one task per call");
+}
+
 fn fire_and_forget_children_all_run_on_the_gpu() {
     let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
         return;
@@ -344,6 +359,7 @@ fn a_panic_inside_a_task_is_a_trap() {
 
 gtap_host::gpu_test_main!(
     language_features_on_the_gpu,
+    a_spawn_into_another_queue_is_a_task_on_the_gpu,
     fire_and_forget_children_all_run_on_the_gpu,
     a_program_without_taskwait_ends_when_every_task_has_run,
     limits_end_with_typed_errors_and_the_runtime_stays_usable,

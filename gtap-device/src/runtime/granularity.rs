@@ -14,6 +14,11 @@
 //! the worker is close to running out of records or queue entries, which turns what would
 //! be a `PoolExhausted` or `QueueFull` error into sequential work.
 //!
+//! A spawn into another queue than the one the running task came from stays a task (unless
+//! memory is short): the program put the two kinds of task in separate queues (EPAQ) so that
+//! each queue's rounds run one kind, and an inline call would run the child's kind in the
+//! other's rounds, the divergent mix the queues are there to avoid.
+//!
 //! Inlining pays only where a subtree is cheap to run: it saves a task's fixed cost per
 //! node, and on a GPU it costs the spawning lane's warp the whole subtree's time, since the
 //! warp's other lanes wait for it at the round's end. Depth alone cannot tell: a program
@@ -93,6 +98,8 @@ pub struct SpawnView {
     /// Levels past `min_depth` from which the spawning worker inlines now
     /// ([`adjust_backoff`]; zero on the CPU).
     pub backoff: u32,
+    /// The child goes to another queue than the one the running task was taken from.
+    pub other_queue: bool,
 }
 
 /// Whether the spawn `view` describes runs inline (the child's sequential version, now)
@@ -104,7 +111,7 @@ pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
     }
     let short = view.free_records <= policy.reserve || view.queue_room <= policy.reserve;
     let deep = view.depth >= policy.min_depth.saturating_add(view.backoff);
-    short || (deep && view.queued >= policy.min_queued)
+    short || (deep && view.queued >= policy.min_queued && !view.other_queue)
 }
 
 /// The most levels a worker backs off: past any tree a task runtime can hold.
@@ -220,6 +227,7 @@ mod tests {
             free_records: 1000,
             queue_room: 1000,
             backoff: 0,
+            other_queue: false,
         }
     }
 
@@ -231,6 +239,7 @@ mod tests {
             free_records: 0,
             queue_room: 0,
             backoff: 0,
+            other_queue: false,
         };
         assert!(!run_inline(&Granularity::OFF, v));
     }
@@ -254,6 +263,21 @@ mod tests {
         };
         assert!(run_inline(&ON, records));
         assert!(run_inline(&ON, room));
+    }
+
+    #[test]
+    fn a_spawn_into_another_queue_is_a_task_unless_memory_is_short() {
+        let other = SpawnView {
+            other_queue: true,
+            ..view(40, 1000)
+        };
+        assert!(run_inline(&ON, view(40, 1000)), "same queue: inline");
+        assert!(!run_inline(&ON, other), "another queue: a task");
+        let short = SpawnView {
+            free_records: 1,
+            ..other
+        };
+        assert!(run_inline(&ON, short), "memory short");
     }
 
     #[test]

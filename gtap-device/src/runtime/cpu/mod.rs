@@ -745,9 +745,10 @@ impl<P: Program> Worker<'_, '_, P> {
         }
         let pool = &self.run.pool;
         let queued = self.deque.len();
-        // SAFETY: the running task's record is live; its depth was written before it was
-        // published to this worker.
-        let depth = unsafe { Record::depth(pool.record(ctx.record)) } + 1;
+        let parent = pool.record(ctx.record);
+        // SAFETY: the running task's record is live; its depth and queue were written before
+        // it was published to this worker (the queue by its spawner or its last taskwait).
+        let (depth, from) = unsafe { (Record::depth(parent) + 1, Record::queue(parent)) };
         let view = SpawnView {
             depth,
             queued,
@@ -756,6 +757,7 @@ impl<P: Program> Worker<'_, '_, P> {
             queue_room: self.deque.capacity().saturating_sub(queued),
             // One task per thread: no warp for an inline call to hold up.
             backoff: 0,
+            other_queue: queue != from,
         };
         let inline = granularity::run_inline(policy, view);
         self.stats.spawns_inlined += u64::from(inline);

@@ -117,14 +117,17 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
         let room = (*sh).room[q].saturating_sub(staged);
         (queued, room, free, (*sh).backoff)
     };
-    // SAFETY: the running task's own record is live, its header written before it ran.
-    let depth = unsafe { Record::depth(w.record::<P::Task>(ctx.record)) } + 1;
+    let parent = w.record::<P::Task>(ctx.record);
+    // SAFETY: the running task's own record is live, its header written before it ran (its
+    // `queue` is the one it was taken from: the spawner's or its own last taskwait's).
+    let (depth, from) = unsafe { (Record::depth(parent) + 1, Record::queue(parent)) };
     let view = SpawnView {
         depth,
         queued,
         free_records: free,
         queue_room: room,
         backoff,
+        other_queue: queue != from,
     };
     let inline = granularity::run_inline(policy, view);
     if inline {
