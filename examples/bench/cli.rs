@@ -127,7 +127,7 @@ pub struct GpuArgs {
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_min_queued: Option<u32>,
     /// The granularity policy: a warp whose inline calls take longer than this many of its
-    /// ordinary rounds inlines from a level deeper; 0: never [default: 2].
+    /// ordinary rounds inlines from a level deeper; 0: never [default: 4].
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_backoff_ratio: Option<u32>,
     /// The granularity policy: what a task costs beyond its work, in rounds of one lane; a

@@ -256,7 +256,7 @@ impl GpuTuning {
 
     /// The granularity policy: a warp whose inline calls take longer than this many of its
     /// ordinary rounds (those without one) inlines from a level deeper, and comes back a
-    /// level when they take under a quarter of that (default 2; 0: never). Depth alone
+    /// level when they take under a quarter of that (default 4; 0: never). Depth alone
     /// cannot tell a subtree's cost: in a program with a hand-written cutoff, or with nodes
     /// that carry work of their own, a subtree at the same depth takes far longer, and one
     /// lane running it holds up its warp.
@@ -342,7 +342,7 @@ impl Default for GpuConfig {
                 scheduler: Scheduler::WorkStealing,
                 inline_min_depth: None,
                 inline_min_queued: 32,
-                inline_backoff_ratio: 2,
+                inline_backoff_ratio: 4,
                 inline_task_rounds: 8,
             },
         }
@@ -509,7 +509,7 @@ impl GpuConfig {
     }
 
     /// Sets how many ordinary rounds a warp's inline calls may take before it inlines from a
-    /// level deeper ([`GpuTuning::inline_backoff_ratio`], default 2; 0: never).
+    /// level deeper ([`GpuTuning::inline_backoff_ratio`], default 4; 0: never).
     pub fn inline_backoff_ratio(mut self, rounds: u32) -> Self {
         self.tuning.inline_backoff_ratio = rounds;
         self
