@@ -234,7 +234,10 @@ fn timeout() {
 /// never touch each other's memory.
 #[test]
 fn stuck_task() {
-    let mut rt = runtime_with_timeout(Duration::from_millis(20));
+    // Long enough for worker 0 to have started the root under Miri, whose clock counts every
+    // thread's steps (the workers' start-up among them) and depends on the seed: the error
+    // must come from the root spinning, not from a run stopped before it began.
+    let mut rt = runtime_with_timeout(Duration::from_millis(200));
     static RELEASE: AtomicU64 = AtomicU64::new(0);
     let release = counter(&RELEASE);
     let err = rt.run(lang::spin(release, 3)).unwrap_err();
