@@ -22,6 +22,7 @@
 //! | `gpu_runtime/launch.rs` | the launch, timed by events, and the wait with its timeout |
 //! | `gpu_runtime/decode.rs` | the control block, statistics, result and profile read back after the kernel |
 //! | `gpu_runtime/resident.rs` | [`GpuResident`]: a kernel that stays resident and takes roots from the host while it runs ([`GpuRuntime::resident`]), its poller thread |
+//! | `gpu_runtime/own_stream.rs` | a resident session's stream of its own, so that its kernel holds up no other runtime's work |
 //! | `gpu_runtime/ring.rs` | a resident session's injection ring and completion slots, in mapped host memory |
 //! | [`profile`] | [`Profile`]: the per-warp timeline of a profiled run ([`GpuConfig::profile`](GpuLaunch::profile)), and its exporters (Chrome trace, CSVs, summary) |
 
@@ -31,6 +32,7 @@ mod control;
 mod decode;
 mod error;
 mod launch;
+mod own_stream;
 mod plan;
 pub mod profile;
 mod resident;

@@ -1,4 +1,4 @@
-//! Launch and wait: the persistent kernel on the runtime's stream, timed by CUDA events, and
+//! Launch and wait: the persistent kernel on a stream, timed by CUDA events, and
 //! the host's wait for it.
 //!
 //! The kernel stops itself at the timeout (`GpuRun::timeout_ns` says why the host sends no
@@ -7,10 +7,11 @@
 //! leaves to the runtime, which owns the memory the kernel still uses; a failed kernel it
 //! reports as [`Stopped::Failed`], for the runtime to name a panicking task's location.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaEvent, PushKernelArg};
+use cudarc::driver::{CudaEvent, CudaStream, PushKernelArg};
 
 use super::GpuRunError;
 use super::error::driver;
@@ -45,15 +46,16 @@ pub(super) enum Stopped {
     Stuck,
 }
 
-/// Launches `kernel` on `gpu`'s stream with the shape of `plan` and its one argument, the
-/// control block at `run_addr`, between two timing events.
+/// Launches `kernel` on `stream` (the runtime's, or a resident session's own) of `gpu`'s
+/// context with the shape of `plan` and its one argument, the control block at `run_addr`,
+/// between two timing events.
 pub(super) fn launch(
     gpu: &Gpu,
+    stream: &Arc<CudaStream>,
     kernel: &Kernel,
     plan: &RunPlan,
     run_addr: u64,
 ) -> Result<Launched, GpuRunError> {
-    let stream = gpu.stream();
     let ctx = gpu.context();
     let start = ctx
         .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))

@@ -3,9 +3,10 @@
 //! [`GpuRuntime::resident`] launches the program's thread kernel with no roots and an
 //! injection ring ([`Ring`], in mapped host memory) and returns at once: the kernel stays
 //! resident, and idle warps take the roots the host publishes (device side:
-//! `gtap_device::runtime::gpu::inject`). The launch is on the runtime's stream, which the
-//! session keeps to itself (it borrows the runtime), and nothing synchronises with it until
-//! the session shuts down.
+//! `gtap_device::runtime::gpu::inject`). The launch is on a stream of the session's own
+//! ([`OwnStream`], after the runtime's stream, which filled the buffers), so that no other
+//! runtime's work in the process waits for the kernel, and the session reads device memory
+//! only on that stream, so that it waits for no other runtime's work either.
 //!
 //! A small poller thread of the session watches the completion slots: when one says done it
 //! reads the result, frees the slot and completes the root's handle (waking its future). A
@@ -41,6 +42,7 @@ use gtap_device::runtime::record::{PARENT_OFFSET, RESULT_SLOT_OFFSET};
 use gtap_device::task::{Call, Program};
 
 use super::launch::Launched;
+use super::own_stream::OwnStream;
 use super::plan::Roots;
 use super::ring::Ring;
 use super::runtime::read_panic;
@@ -182,7 +184,10 @@ impl GpuRuntime {
         control::make_resident(&mut block, &self.config, &ring);
         self.panic.clear();
         let run_addr = control::upload(&stream, &mut self.buffers.run, &block)?;
-        let launched = launch::launch(&self.gpu, &kernel, &plan, run_addr)?;
+        // Its own stream: on the runtime's, the kernel would hold up every other runtime of
+        // the process until the shutdown (`own_stream`).
+        let own = OwnStream::after(&self.gpu)?;
+        let launched = launch::launch(&self.gpu, own.stream(), &kernel, &plan, run_addr)?;
         let shared = Arc::new(Shared {
             ring,
             pending: (0..RING_CAPACITY).map(|_| Mutex::new(None)).collect(),
@@ -196,6 +201,7 @@ impl GpuRuntime {
         let watch = Watch {
             ctx: self.gpu.context().clone(),
             launched,
+            stream: own,
             kernel: kernel.name().to_owned(),
             run_addr,
             records: block.records,
@@ -392,6 +398,8 @@ impl<P: Program, R> Drop for GpuResident<'_, P, R> {
 struct Watch {
     ctx: Arc<cudarc::driver::CudaContext>,
     launched: Launched,
+    /// The stream the kernel runs on, the session's own; device memory is read on it.
+    stream: OwnStream,
     kernel: String,
     /// The control block's device address.
     run_addr: u64,
@@ -610,7 +618,7 @@ fn kernel_error<R>(s: &Shared<R>, watch: &Watch) -> Option<(GpuRunError, Option<
     let mut bytes = vec![0u8; size_of::<GpuRun>()];
     // SAFETY: the control block is a `GpuRun` at `run_addr`, alive while the session borrows
     // the runtime; the kernel has ended.
-    unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut bytes, watch.run_addr) }.ok()?;
+    unsafe { watch.stream.read(&mut bytes, watch.run_addr) }.ok()?;
     // SAFETY: the bytes of a `GpuRun`, plain integers.
     let run: GpuRun = unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast()) };
     if run.error_code == gtap_device::runtime::gpu::layout::error_code::NONE {
@@ -632,7 +640,7 @@ fn failed_slot<R>(s: &Shared<R>, watch: &Watch, id: u32) -> Option<u32> {
         let at = watch.records + u64::from(id) * watch.record_size as u64 + offset as u64;
         // SAFETY: inside the records array (`id` below the records' count, which the walk
         // checks), which lives while the session borrows the runtime; the kernel has ended.
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(out, at) }.ok()
+        unsafe { watch.stream.read(out, at) }.ok()
     };
     let root = root_record_of_task(id, watch.records_total, |id| {
         let mut parent = [0u8; 4];

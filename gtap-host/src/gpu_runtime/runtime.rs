@@ -413,7 +413,7 @@ impl GpuRuntime {
         self.panic.clear();
         let run_addr = control::upload(&stream, &mut self.buffers.run, &control)?;
 
-        let launched = launch::launch(&self.gpu, &kernel, &plan, run_addr)?;
+        let launched = launch::launch(&self.gpu, self.gpu.stream(), &kernel, &plan, run_addr)?;
         self.wait(&launched, &kernel, plan.roots)?;
         let kernel_ms = launched.kernel_ms()?;
 
