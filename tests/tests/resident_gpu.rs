@@ -56,7 +56,10 @@ fn a_handle_can_be_polled_and_awaited() {
         if let Some(outcome) = h.try_result() {
             break outcome.unwrap();
         }
-        assert!(std::time::Instant::now() < deadline, "no outcome after 60 s");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no outcome after 60 s"
+        );
         std::hint::spin_loop();
     };
     assert_eq!(value, 352);
@@ -198,35 +201,6 @@ fn dropped_handles_and_shutdown_with_work_in_flight_lose_nothing() {
     assert_eq!(h.try_result().unwrap().unwrap(), 17_711);
 }
 
-/// A session's kernel holds up no other runtime of the process: with the session open, a
-/// second runtime on the same GPU, made after the session started, runs a program to its
-/// end on the same thread, and the session goes on. Both kernels get one block per SM, so
-/// that both fit on the GPU at once (a kernel of the default grid fills every SM, and the
-/// other kernel's blocks would wait for its end on the device). While a session launched on
-/// the stream every runtime shares, the second kernel queued behind the session's and never
-/// started, so the test runs in a child process with a deadline.
-fn a_session_holds_up_no_other_runtime() {
-    let test = "a_session_holds_up_no_other_runtime";
-    let Some(gpu) = gtap_host::Gpu::for_hang_test(test, Duration::from_secs(180)) else {
-        return;
-    };
-    let cfg = config().grid(gpu.props().sm_count);
-    let mut rt = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, cfg.clone()).unwrap();
-    let session = rt.resident::<fib::program::Program, u64>().unwrap();
-    assert_eq!(session.submit(fib::program::fib(20)).wait().unwrap(), 6765);
-    let mut other = GpuRuntime::new(gpu, gtap_examples::PTX, cfg).unwrap();
-    let (value, _) = other
-        .run(nqueens::program::nqueens(10, 0, 0, 0, 0, 3))
-        .unwrap();
-    assert_eq!(value, 724);
-    assert_eq!(
-        session.submit(fib::program::fib(24)).wait().unwrap(),
-        46_368
-    );
-    session.shutdown().unwrap();
-    assert_eq!(other.run(fib::program::fib(21)).unwrap().0, 10_946);
-}
-
 fn programs_a_session_cannot_run_are_refused() {
     let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
         return;
@@ -245,5 +219,4 @@ gtap_host::gpu_test_main!(
     a_panicking_root_among_many_is_named,
     dropped_handles_and_shutdown_with_work_in_flight_lose_nothing,
     programs_a_session_cannot_run_are_refused,
-    a_session_holds_up_no_other_runtime,
 );
