@@ -237,6 +237,25 @@ pub enum GpuRunError {
         after: Duration,
     },
 
+    /// The run's kernel had not started a grace period past the timeout (at least the
+    /// default timeout, since it may wait behind another runtime's run) after its launch:
+    /// other GPU work of this process holds the GPU, typically an open resident session,
+    /// whose kernel fills the GPU and stays until the session shuts down.
+    ///
+    /// The kernel is still queued and starts once that work ends, using this runtime's
+    /// memory then, so this runtime refuses later runs (as after [`GpuRunError::Stuck`]).
+    #[error(
+        "the run's kernel had not started {after:?} after its launch (and a grace period): \
+         other GPU work of this process holds the GPU (an open resident session keeps its \
+         kernel on the GPU until it shuts down); shut the session down before other work on \
+         the GPU. The kernel still starts once that work ends and uses this runtime's memory \
+         then, so this runtime refuses later runs: make a new one"
+    )]
+    NotStarted {
+        /// How long it waited: the timeout, or the default timeout where that is longer.
+        after: Duration,
+    },
+
     /// The kernel reported an error code this host does not know (a version mismatch).
     #[error(
         "the GPU kernel reported unknown error code {code}: rebuild the PTX with this gtap version"

@@ -16,6 +16,7 @@ use cudarc::driver::{CudaEvent, CudaStream, PushKernelArg};
 use super::GpuRunError;
 use super::error::driver;
 use super::plan::RunPlan;
+use crate::limits::DEFAULT_TIMEOUT;
 use crate::{Gpu, GpuError, Kernel};
 
 /// How long past its timeout the host waits for a kernel that should have stopped itself
@@ -44,6 +45,36 @@ pub(super) enum Stopped {
     Failed(GpuError),
     /// The kernel did not stop a grace period past the timeout: it still runs.
     Stuck,
+    /// The kernel had not started a grace period past the timeout: other work of the process
+    /// holds the GPU, and the kernel starts once that ends.
+    NotStarted,
+}
+
+/// What a wait does after a look at the kernel that found it not ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    Wait,
+    Stuck,
+    NotStarted,
+}
+
+/// The wait's limits, from how long it has `waited` since the launch and how long the kernel
+/// has `ran` since it started (`None` while it has not).
+///
+/// A kernel that runs is given `timeout` (it stops itself then) and a grace period. One that
+/// has not started is given at least the default timeout and the grace, counted from the
+/// launch: it may wait on the shared stream behind another runtime's run, which may take as
+/// long as its own timeout; but a kernel queued behind one that never ends (an open resident
+/// session's, which stays until its shutdown) is reported, not waited for without end.
+fn verdict(waited: Duration, ran: Option<Duration>, timeout: Duration) -> Verdict {
+    // Saturating: `Duration::MAX` is how a caller asks for no limit.
+    let limit = timeout.saturating_add(STUCK_GRACE);
+    let start_limit = timeout.max(DEFAULT_TIMEOUT).saturating_add(STUCK_GRACE);
+    match ran {
+        Some(ran) if ran > limit => Verdict::Stuck,
+        None if waited > start_limit => Verdict::NotStarted,
+        _ => Verdict::Wait,
+    }
 }
 
 /// Launches `kernel` on `stream` (the runtime's, or a resident session's own) of `gpu`'s
@@ -80,7 +111,8 @@ impl Launched {
     /// The kernel stops itself at `timeout` (`GpuRun::timeout_ns`, which says why the host
     /// sends no abort). The host only notices a kernel that cannot stop, one stuck inside a
     /// task: its clock starts when the `start` event has passed (the kernel may wait on the
-    /// stream behind another runtime's), and it gives up a grace period after the timeout.
+    /// stream behind another runtime's), and it gives up a grace period after the timeout;
+    /// and a kernel that has not started as long after its launch ([`verdict`]).
     pub fn wait(&self, gpu: &Gpu, kernel: &Kernel, timeout: Duration) -> Result<(), Stopped> {
         let waiting = Instant::now();
         let mut began: Option<Instant> = None;
@@ -99,10 +131,10 @@ impl Launched {
             if began.is_none() && matches!(self.start.try_is_complete(), Ok(true)) {
                 began = Some(Instant::now());
             }
-            let elapsed = began.map_or(Duration::ZERO, |b| b.elapsed());
-            // Saturating: `Duration::MAX` is how a caller asks for no limit.
-            if elapsed > timeout.saturating_add(STUCK_GRACE) {
-                return Err(Stopped::Stuck);
+            match verdict(waiting.elapsed(), began.map(|b| b.elapsed()), timeout) {
+                Verdict::Wait => {}
+                Verdict::Stuck => return Err(Stopped::Stuck),
+                Verdict::NotStarted => return Err(Stopped::NotStarted),
             }
             let pause = (waiting.elapsed() / 32).min(MAX_POLL_PAUSE);
             if pause < MIN_SLEEP {
@@ -127,5 +159,42 @@ impl Launched {
         self.start
             .elapsed_ms(&self.end)
             .map_err(driver("cuEventElapsedTime"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn a_running_kernel_is_stuck_only_a_grace_period_past_the_timeout() {
+        let timeout = 10 * S;
+        assert_eq!(verdict(100 * S, Some(12 * S), timeout), Verdict::Wait);
+        let past = timeout + STUCK_GRACE + S;
+        assert_eq!(verdict(past, Some(past), timeout), Verdict::Stuck);
+    }
+
+    #[test]
+    fn a_kernel_that_never_starts_is_reported_not_waited_for() {
+        // However short its own timeout: it may wait behind another runtime's run.
+        let short = Duration::from_millis(20);
+        assert_eq!(verdict(DEFAULT_TIMEOUT, None, short), Verdict::Wait);
+        let past = DEFAULT_TIMEOUT + STUCK_GRACE + S;
+        assert_eq!(verdict(past, None, short), Verdict::NotStarted);
+        let long = 2 * DEFAULT_TIMEOUT;
+        assert_eq!(verdict(past, None, long), Verdict::Wait);
+        assert_eq!(
+            verdict(long + STUCK_GRACE + S, None, long),
+            Verdict::NotStarted
+        );
+    }
+
+    #[test]
+    fn no_timeout_waits_for_ever() {
+        let long = Duration::from_secs(1 << 40);
+        assert_eq!(verdict(long, None, Duration::MAX), Verdict::Wait);
+        assert_eq!(verdict(long, Some(long), Duration::MAX), Verdict::Wait);
     }
 }

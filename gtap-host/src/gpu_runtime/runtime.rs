@@ -160,8 +160,8 @@ pub struct GpuRuntime {
     pub(super) config: GpuConfig,
     pub(super) buffers: Buffers,
     pub(super) panic: PanicSink,
-    /// A run ended with [`GpuRunError::Stuck`]: its kernel still runs on this runtime's
-    /// memory, so dropping the runtime leaks that memory instead of freeing it (freeing would
+    /// A run ended with [`GpuRunError::Stuck`] or [`GpuRunError::NotStarted`]: its kernel
+    /// still runs, or is still to run, on this runtime's memory, so dropping the runtime leaks that memory instead of freeing it (freeing would
     /// wait for the kernel, that is, forever), and later runs are refused.
     pub(super) stuck: bool,
     /// Record layouts (size, alignment) the kernel reported for programs whose task frames
@@ -498,17 +498,27 @@ impl GpuRuntime {
         match launched.wait(&self.gpu, kernel, self.config.limits.timeout) {
             Ok(()) => Ok(()),
             Err(Stopped::Failed(e)) => Err(self.kernel_failed(e, plan_roots)),
-            Err(Stopped::Stuck) => {
-                // The kernel keeps running: freeing what it uses would block this thread
-                // (freeing page-locked memory waits for the device), so leak it, and so do
-                // the DeviceVecs it may have been given.
-                self.stuck = true;
-                crate::data::note_stuck();
-                Err(GpuRunError::Stuck {
-                    after: self.config.limits.timeout,
-                })
-            }
+            Err(Stopped::Stuck) => Err(self.left_running(GpuRunError::Stuck {
+                after: self.config.limits.timeout,
+            })),
+            Err(Stopped::NotStarted) => Err(self.left_running(GpuRunError::NotStarted {
+                after: self
+                    .config
+                    .limits
+                    .timeout
+                    .max(crate::limits::DEFAULT_TIMEOUT),
+            })),
         }
+    }
+
+    /// A run's kernel that still runs, or is still to run, when the run returns `error`:
+    /// freeing what it uses would block this thread (freeing page-locked memory waits for
+    /// the device), so the runtime leaks it, as do the DeviceVecs it may have been given,
+    /// and refuses later runs.
+    fn left_running(&mut self, error: GpuRunError) -> GpuRunError {
+        self.stuck = true;
+        crate::data::note_stuck();
+        error
     }
 
     /// Reads back what the kernel of a run of `plan` left ([`decode`]): the first error on
