@@ -20,6 +20,8 @@
 //! binary's `[[test]]` entry and the feature `test-harness` of `gtap-host`.
 
 use std::process::ExitCode;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -116,12 +118,57 @@ fn trial(test: Test, missing: Option<String>, skip_gpu: bool) -> Trial {
     Trial::test(name, move || match (&missing, needs_gpu) {
         (Some(why), true) => Err(Failed::from(format!("no GPU to run this test on: {why}"))),
         _ => {
-            body();
+            let notice = |waited: Duration| {
+                eprintln!(
+                    "test `{name}` is still running after {} s",
+                    waited.as_secs()
+                );
+            };
+            watched(notice_period(), notice, body);
             Ok(())
         }
     })
     .with_kind(if needs_gpu { "gpu" } else { "" })
     .with_ignored_flag(ignored)
+}
+
+/// How often a test that is still running says so ([`watched`]): `GTAP_TEST_NOTICE_S`
+/// seconds (0: never), by default a minute.
+fn notice_period() -> Option<Duration> {
+    let secs = std::env::var(NOTICE_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_NOTICE_S);
+    (secs > 0).then(|| Duration::from_secs(secs))
+}
+
+/// The environment variable of [`notice_period`].
+const NOTICE_ENV: &str = "GTAP_TEST_NOTICE_S";
+
+/// [`notice_period`]'s default, in seconds: longer than any test of the suite takes.
+const DEFAULT_NOTICE_S: u64 = 60;
+
+/// Runs `body`, calling `notice` with the time waited every `period` while it runs. A test
+/// that hangs is then named in the log while it hangs: tests run in parallel and report only
+/// when they end, so the watchdog that kills a hung binary would otherwise leave only the
+/// names of the tests that ended.
+fn watched(period: Option<Duration>, notice: impl Fn(Duration) + Send, body: fn()) {
+    let Some(period) = period else {
+        return body();
+    };
+    let (done, ended) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let mut waited = Duration::ZERO;
+            while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(period) {
+                waited += period;
+                notice(waited);
+            }
+        });
+        // Dropped when `body` returns or unwinds, which ends the watcher.
+        let _done = done;
+        body();
+    });
 }
 
 /// The `main` of a test binary whose tests are the functions named (paths, `fn()`), each a
@@ -168,6 +215,56 @@ mod tests {
         assert!(trial(t, None, false).has_ignored_flag());
         let t = Test::cpu("r", body).on_request("PATH");
         assert!(!trial(t, None, false).has_ignored_flag());
+    }
+
+    /// Notices the watcher gave in [`a_test_still_running_is_noticed_until_it_ends`].
+    static NOTICES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    fn waits_for_two_notices() {
+        let give_up = std::time::Instant::now() + Duration::from_secs(30);
+        while NOTICES.load(std::sync::atomic::Ordering::SeqCst) < 2 {
+            assert!(std::time::Instant::now() < give_up, "no notices after 30 s");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn a_test_still_running_is_noticed_until_it_ends() {
+        let waits = std::sync::Mutex::new(Vec::new());
+        let notice = |waited| {
+            waits.lock().unwrap().push(waited);
+            NOTICES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        };
+        watched(
+            Some(Duration::from_millis(5)),
+            notice,
+            waits_for_two_notices,
+        );
+        let waits = waits.into_inner().unwrap();
+        // Each notice says how long it has waited, in whole periods.
+        assert!(waits.len() >= 2, "{waits:?}");
+        for (i, w) in waits.iter().enumerate() {
+            assert_eq!(*w, Duration::from_millis(5) * (i as u32 + 1));
+        }
+    }
+
+    #[test]
+    fn a_quick_test_or_no_period_gives_no_notice() {
+        let notice = |_| panic!("no notice expected");
+        watched(Some(Duration::from_secs(3600)), notice, body);
+        watched(None, notice, body);
+    }
+
+    #[test]
+    fn a_panicking_test_ends_its_watcher() {
+        let caught = std::panic::catch_unwind(|| {
+            watched(
+                Some(Duration::from_secs(3600)),
+                |_| {},
+                || panic!("the test fails"),
+            )
+        });
+        assert!(caught.is_err());
     }
 
     #[test]
