@@ -45,8 +45,9 @@ pub(super) enum Stopped {
     Failed(GpuError),
     /// The kernel did not stop a grace period past the timeout: it still runs.
     Stuck,
-    /// The kernel had not started a grace period past the timeout: other work of the process
-    /// holds the GPU, and the kernel starts once that ends.
+    /// The kernel had not started a grace period past the timeout (at least the default
+    /// timeout, [`verdict`]): other work of the process holds the GPU, and the kernel starts
+    /// once that ends.
     NotStarted,
 }
 

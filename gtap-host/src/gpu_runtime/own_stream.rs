@@ -6,10 +6,9 @@
 //! shared stream it would hold up every other runtime's work in the process for that long,
 //! and a synchronous call on another thread would wait for it inside the driver, where it
 //! keeps the session's own threads (launching, watching the end event) from the driver
-//! calls they need to shut the session down: a deadlock, which the GPU suite met when its
-//! resident tests ran side by side. So a session launches on a non-blocking stream of its
-//! own, which the legacy stream does not wait for, and reads device memory with copies on
-//! that stream, which wait for nothing else.
+//! calls they need to shut the session down: a deadlock. So a session launches on a
+//! non-blocking stream of its own, which the legacy stream does not wait for, and reads
+//! device memory with copies on that stream, which wait for nothing else.
 //!
 //! The stream is made with the driver's `cuStreamCreate`, not cudarc's
 //! `CudaContext::new_stream`: that one puts the context handle into cudarc's multi-stream
