@@ -70,12 +70,18 @@ enum Verdict {
 fn verdict(waited: Duration, ran: Option<Duration>, timeout: Duration) -> Verdict {
     // Saturating: `Duration::MAX` is how a caller asks for no limit.
     let limit = timeout.saturating_add(STUCK_GRACE);
-    let start_limit = timeout.max(DEFAULT_TIMEOUT).saturating_add(STUCK_GRACE);
+    let start_limit = start_wait(timeout).saturating_add(STUCK_GRACE);
     match ran {
         Some(ran) if ran > limit => Verdict::Stuck,
         None if waited > start_limit => Verdict::NotStarted,
         _ => Verdict::Wait,
     }
+}
+
+/// How long a run with `timeout` waits for its kernel to start, before the grace period
+/// ([`verdict`]): the timeout, or the default timeout where that is longer.
+pub(super) fn start_wait(timeout: Duration) -> Duration {
+    timeout.max(DEFAULT_TIMEOUT)
 }
 
 /// Launches `kernel` on `stream` (the runtime's, or a resident session's own) of `gpu`'s

@@ -161,8 +161,9 @@ pub struct GpuRuntime {
     pub(super) buffers: Buffers,
     pub(super) panic: PanicSink,
     /// A run ended with [`GpuRunError::Stuck`] or [`GpuRunError::NotStarted`]: its kernel
-    /// still runs, or is still to run, on this runtime's memory, so dropping the runtime leaks that memory instead of freeing it (freeing would
-    /// wait for the kernel, that is, forever), and later runs are refused.
+    /// still runs, or is still to run, on this runtime's memory, so dropping the runtime
+    /// leaks that memory instead of freeing it (freeing would wait for the kernel, that is,
+    /// forever), and later runs are refused.
     pub(super) stuck: bool,
     /// Record layouts (size, alignment) the kernel reported for programs whose task frames
     /// it lays out differently from the host (see [`GpuRuntime::run_batch`]): used instead of
@@ -502,11 +503,7 @@ impl GpuRuntime {
                 after: self.config.limits.timeout,
             })),
             Err(Stopped::NotStarted) => Err(self.left_running(GpuRunError::NotStarted {
-                after: self
-                    .config
-                    .limits
-                    .timeout
-                    .max(crate::limits::DEFAULT_TIMEOUT),
+                after: launch::start_wait(self.config.limits.timeout),
             })),
         }
     }
