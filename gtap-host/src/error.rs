@@ -134,6 +134,27 @@ pub enum GpuError {
         advice: &'static str,
     },
 
+    /// A driver call that waits for every kernel on the GPU (loading or unloading PTX,
+    /// freeing page-locked memory, raising the stack limit) was not made, because a kernel
+    /// of this process that runs until told to stop stayed running for as long as the call
+    /// could wait: made beside it, the call would wait for it inside the driver, holding the
+    /// driver's lock, and hang the process (see `gate.rs`).
+    #[error(
+        "{call} waits until every kernel on the GPU has ended, and {open} kernel(s) of this \
+         process that run until told to stop were still running after {waited:?}: an open \
+         resident session, or the kernel of a run that ended Stuck or NotStarted. Shut the \
+         session down first (from another thread, or before this call), or make runtimes \
+         and load PTX before opening sessions; after a stuck run, start a new process"
+    )]
+    SessionOpen {
+        /// The driver call that was not made.
+        call: &'static str,
+        /// How long it waited for them to end.
+        waited: std::time::Duration,
+        /// How many were open.
+        open: usize,
+    },
+
     /// Any other driver call failed.
     #[error("CUDA driver call {call} failed: {}{}", code_name(source), driver_hint(source.0))]
     Driver {

@@ -66,8 +66,23 @@ impl Gpu {
     /// Before the driver sees it, the PTX's `.target` is checked against the GPU:
     /// PTX for a newer GPU is [`GpuError::PtxTooNew`], with the `GTAP_CUDA_ARCH` to rebuild
     /// with. PTX the driver cannot compile is [`GpuError::Jit`], with the compiler's log.
+    ///
+    /// Loading waits for every kernel on the GPU to end, so while a resident session of this
+    /// process is open it waits (outside the driver) for the session to shut down, up to
+    /// the default run timeout, and then fails with [`GpuError::SessionOpen`].
     pub fn load(&self, ptx: &str) -> Result<Module, GpuError> {
-        Module::load(&self.ctx, self.props.compute_capability, ptx)
+        self.load_waiting(ptx, crate::limits::DEFAULT_TIMEOUT)
+    }
+
+    /// [`Gpu::load`], waiting up to `wait` for open sessions to shut down.
+    pub(crate) fn load_waiting(
+        &self,
+        ptx: &str,
+        wait: std::time::Duration,
+    ) -> Result<Module, GpuError> {
+        crate::gate::of(&self.ctx).quiet("cuModuleLoadData", wait, || {
+            Module::load(&self.ctx, self.props.compute_capability, ptx)
+        })
     }
 
     /// Waits until all work on [`Gpu::stream`] has finished; `kernel` names the kernel that

@@ -98,6 +98,7 @@ pub mod cpu;
 pub mod data;
 mod driver;
 mod error;
+mod gate;
 mod gpu;
 pub mod gpu_runtime;
 mod limits;

@@ -7,6 +7,7 @@
 //! A failing load thus compiles twice, a succeeding one once.
 
 use std::ffi::CString;
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUresult;
@@ -22,7 +23,7 @@ use crate::ptx::{self, PtxTarget, sm_name};
 #[derive(Debug, Clone)]
 pub struct Module {
     /// The loaded module; unloaded when the last `Module` or [`Kernel`] of it is dropped.
-    module: Arc<CudaModule>,
+    module: Arc<Loaded>,
     /// The `.entry` names of the PTX, in order.
     kernels: Vec<String>,
     /// The `.target` of the PTX, if it has one.
@@ -49,11 +50,18 @@ impl Module {
             source: DriverError(CUresult::CUDA_ERROR_INVALID_PTX),
         })?;
         match ctx.load_module(Ptx::from_src(ptx)) {
-            Ok(module) => Ok(Module {
-                module,
-                kernels: ptx::entries(ptx),
-                ptx_target,
-            }),
+            Ok(module) => {
+                let kernels = ptx::entries(ptx);
+                load_kernels(&module, &kernels)?;
+                Ok(Module {
+                    module: Arc::new(Loaded {
+                        module: ManuallyDrop::new(module),
+                        ordinal: ctx.ordinal(),
+                    }),
+                    kernels,
+                    ptx_target,
+                })
+            }
             Err(source) if is_jit_failure(source.0) => Err(GpuError::Jit {
                 ptx_target: target_text(),
                 log: driver::jit_log(ctx, &c_ptx),
@@ -78,7 +86,7 @@ impl Module {
             // cudarc would panic turning it into a C string; no PTX name holds a NUL.
             return Err(not_found());
         }
-        match self.module.load_function(name) {
+        match self.module.module.load_function(name) {
             Ok(function) => Ok(Kernel {
                 name: name.to_owned(),
                 function,
@@ -103,8 +111,43 @@ impl Module {
 
     /// The cudarc module, for what this crate does not wrap (e.g. `get_global`).
     pub fn cuda_module(&self) -> &Arc<CudaModule> {
-        &self.module
+        &self.module.module
     }
+}
+
+/// A loaded module, whose unload (`cuModuleUnload`, which waits for every kernel on the GPU)
+/// goes through the GPU's gate (`gate.rs`): while a resident session is open it waits for
+/// the session's end instead of hanging the process. (A [`Kernel`] kept past the last
+/// `Module` holds the module too, and unloads it without the gate when it drops.)
+#[derive(Debug)]
+struct Loaded {
+    module: ManuallyDrop<Arc<CudaModule>>,
+    /// The GPU's ordinal, which names its gate.
+    ordinal: usize,
+}
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here; the field is not used after.
+        let module = unsafe { ManuallyDrop::take(&mut self.module) };
+        crate::gate::for_ordinal(self.ordinal).release(module);
+    }
+}
+
+/// Looks up every kernel of a module just loaded. With the driver's lazy loading (the
+/// default since CUDA 12.2) a module's kernels are loaded at their first lookup, and loading
+/// one waits for every kernel on the GPU: done later, beside a resident session's kernel, it
+/// would wait for the session's end. Done here, it happens inside the load's gate.
+fn load_kernels(module: &Arc<CudaModule>, names: &[String]) -> Result<(), GpuError> {
+    for name in names.iter().filter(|n| !n.contains('\0')) {
+        module
+            .load_function(name)
+            .map_err(|source| GpuError::Driver {
+                call: "cuModuleGetFunction",
+                source,
+            })?;
+    }
+    Ok(())
 }
 
 /// A kernel of a [`Module`]. Launch it through cudarc:

@@ -1,7 +1,8 @@
 //! Resident sessions on the GPU (`GpuRuntime::resident`): roots submitted from several
 //! threads while the kernel runs, polled, waited for and awaited; a failing root reported on
 //! its handle (and the session closed, the runtime usable again); a panicking root named
-//! among hundreds in flight; dropped handles; shutdown with work in flight. The same checks
+//! among hundreds in flight; dropped handles; shutdown with work in flight; other runtimes
+//! of the process beside an open session (`gtap-host/src/gate.rs`). The same checks
 //! on the CPU: `resident_cpu.rs`. Reported as ignored without a GPU (the GPU test harness).
 
 mod common;
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use gtap_examples::{fib, nqueens};
 use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
-use gtap_host::{RootError, RunError, RuntimeError};
+use gtap_host::{GpuError, RootError, RunError, RuntimeError};
 use gtap_tests::lang::program as lang;
 
 fn config() -> GpuConfig {
@@ -201,6 +202,74 @@ fn dropped_handles_and_shutdown_with_work_in_flight_lose_nothing() {
     assert_eq!(h.try_result().unwrap().unwrap(), 17_711);
 }
 
+/// Beside an open session, on the session's own thread: a runtime made before the session
+/// runs a program to its end (both kernels on one block per SM, so that both fit on the GPU at
+/// once); dropping it waits for nothing (what it frees is kept until the session ends); a
+/// runtime made now cannot load its PTX, since loading waits for every kernel, the
+/// session's too, and fails with `SessionOpen` after its timeout instead of hanging; the
+/// session goes on, and after its shutdown a runtime loads and runs. (Loading a module and
+/// freeing page-locked memory there hung the process: a child process with a deadline.)
+fn beside_an_open_session_other_runtimes_run_drop_and_refuse_to_load() {
+    let test = "beside_an_open_session_other_runtimes_run_drop_and_refuse_to_load";
+    let Some(gpu) = gtap_host::Gpu::for_hang_test(test, Duration::from_secs(240)) else {
+        return;
+    };
+    let cfg = config().grid(gpu.props().sm_count);
+    let mut before = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, cfg.clone()).unwrap();
+    let mut rt = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, cfg.clone()).unwrap();
+    let session = rt.resident::<fib::program::Program, u64>().unwrap();
+    assert_eq!(session.submit(fib::program::fib(20)).wait().unwrap(), 6765);
+    let queens = || nqueens::program::nqueens(10, 0, 0, 0, 0, 3);
+    assert_eq!(before.run(queens()).unwrap().0, 724);
+    drop(before);
+    let short = cfg.clone().timeout(Duration::from_secs(2));
+    let asked = std::time::Instant::now();
+    let err = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, short)
+        .err()
+        .expect("a PTX load beside an open session on its own thread is refused");
+    assert!(
+        matches!(err, GpuRunError::Gpu(GpuError::SessionOpen { .. })),
+        "{err}"
+    );
+    assert!(asked.elapsed() < Duration::from_secs(60), "{err}");
+    assert_eq!(
+        session.submit(fib::program::fib(24)).wait().unwrap(),
+        46_368
+    );
+    session.shutdown().unwrap();
+    let mut after = GpuRuntime::new(gpu, gtap_examples::PTX, cfg).unwrap();
+    assert_eq!(after.run(queens()).unwrap().0, 724);
+}
+
+/// A runtime made on another thread while a session is open waits for the session to shut
+/// down, then loads and runs.
+fn a_runtime_made_beside_an_open_session_waits_for_its_shutdown() {
+    let test = "a_runtime_made_beside_an_open_session_waits_for_its_shutdown";
+    let Some(gpu) = gtap_host::Gpu::for_hang_test(test, Duration::from_secs(240)) else {
+        return;
+    };
+    let cfg = config().grid(gpu.props().sm_count);
+    let mut rt = GpuRuntime::new(gpu.clone(), gtap_examples::PTX, cfg.clone()).unwrap();
+    let session = rt.resident::<fib::program::Program, u64>().unwrap();
+    assert_eq!(session.submit(fib::program::fib(20)).wait().unwrap(), 6765);
+    let other = std::thread::spawn(move || {
+        let mut other = GpuRuntime::new(gpu, gtap_examples::PTX, cfg).unwrap();
+        let queens = nqueens::program::nqueens(10, 0, 0, 0, 0, 3);
+        other.run(queens).unwrap().0
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !other.is_finished(),
+        "the runtime was made while the session was open"
+    );
+    assert_eq!(
+        session.submit(fib::program::fib(24)).wait().unwrap(),
+        46_368
+    );
+    session.shutdown().unwrap();
+    assert_eq!(other.join().unwrap(), 724);
+}
+
 fn programs_a_session_cannot_run_are_refused() {
     let Some(mut rt) = common::runtime(gtap_examples::PTX, config()) else {
         return;
@@ -219,4 +288,6 @@ gtap_host::gpu_test_main!(
     a_panicking_root_among_many_is_named,
     dropped_handles_and_shutdown_with_work_in_flight_lose_nothing,
     programs_a_session_cannot_run_are_refused,
+    beside_an_open_session_other_runtimes_run_drop_and_refuse_to_load,
+    a_runtime_made_beside_an_open_session_waits_for_its_shutdown,
 );

@@ -52,10 +52,24 @@ pub struct PinnedVec<T: Plain> {
 
 /// Where a [`PinnedVec`]'s elements are: kept only to be freed when it drops.
 enum Pages {
-    /// Page-locked memory of a GPU's context (`cuMemHostAlloc`).
-    Pinned { _slice: PinnedHostSlice<u8> },
+    /// Page-locked memory of GPU `ordinal`'s context (`cuMemHostAlloc`), `None` once handed
+    /// to the GPU's gate to free (freeing waits for every kernel on the GPU: `gate.rs`).
+    Pinned {
+        slice: Option<PinnedHostSlice<u8>>,
+        ordinal: usize,
+    },
     /// Heap memory (the CPU backend), in `u64` words.
     Heap { _words: Vec<u64> },
+}
+
+impl Drop for Pages {
+    fn drop(&mut self) {
+        if let Pages::Pinned { slice, ordinal } = self
+            && let Some(slice) = slice.take()
+        {
+            crate::gate::for_ordinal(*ordinal).release(slice);
+        }
+    }
 }
 
 // SAFETY: a `PinnedVec` owns its elements like a `Vec<T>`; the page-locked allocation is not
@@ -124,7 +138,11 @@ fn pinned(
         .map_err(driver("cuMemHostAlloc"))?;
     let ptr = slice.as_mut_ptr().map_err(driver("cuEventSynchronize"))?;
     let ptr = NonNull::new(ptr).ok_or(DataError::OutOfMemory { bytes })?;
-    Ok((Pages::Pinned { _slice: slice }, ptr))
+    let pages = Pages::Pinned {
+        slice: Some(slice),
+        ordinal: context.ordinal(),
+    };
+    Ok((pages, ptr))
 }
 
 /// `bytes` (at least one) of heap memory in `u64` words, and its address.

@@ -176,6 +176,7 @@ impl GpuRuntime {
         let (kernel, plan, arrays) =
             self.plan_and_prepare::<P, R>(&stream, Roots::Resident, &[])?;
         let ring = Ring::new(
+            self.gpu.props().ordinal,
             RING_CAPACITY,
             plan.program.args_size,
             plan.program.result_size,
@@ -187,6 +188,8 @@ impl GpuRuntime {
         // Its own stream: on the runtime's, the kernel would hold up every other runtime of
         // the process until the shutdown (`own_stream`).
         let own = OwnStream::after(&self.gpu)?;
+        // Counted from before the launch until the poller saw the kernel end (`gate.rs`).
+        let open = crate::gate::of(self.gpu.context()).open();
         let launched = launch::launch(&self.gpu, own.stream(), &kernel, &plan, run_addr)?;
         let shared = Arc::new(Shared {
             ring,
@@ -211,6 +214,7 @@ impl GpuRuntime {
                 + block.reserve_chunks * gtap_device::runtime::reserve::CHUNK_RECORDS,
             panic: self.panic.host_ptr() as usize,
             task_names: P::TASK_NAMES,
+            _open: open,
         };
         let poller_shared = shared.clone();
         let poller = std::thread::Builder::new()
@@ -412,6 +416,8 @@ struct Watch {
     /// The panic report's host address.
     panic: usize,
     task_names: &'static [&'static str],
+    /// The kernel counted open in the GPU's gate; dropped last, once the kernel has ended.
+    _open: crate::gate::Open,
 }
 
 /// How long the poller keeps spinning after its last root was delivered before it sleeps

@@ -19,6 +19,8 @@ use super::error::driver;
 pub(super) struct Ring {
     host: *mut u8,
     device: u64,
+    /// The GPU's ordinal, whose gate frees the memory (`gate.rs`).
+    ordinal: usize,
     /// Entries (and slots), a power of two.
     pub capacity: u32,
     /// Bytes between two argument entries.
@@ -41,7 +43,12 @@ const HEADER: usize = size_of::<InjectHeader>();
 impl Ring {
     /// A zeroed ring of `capacity` entries (a power of two) for arguments of `args_size`
     /// bytes and results of `result_size` bytes.
-    pub fn new(capacity: u32, args_size: usize, result_size: usize) -> Result<Ring, GpuRunError> {
+    pub fn new(
+        ordinal: usize,
+        capacity: u32,
+        args_size: usize,
+        result_size: usize,
+    ) -> Result<Ring, GpuRunError> {
         assert!(
             capacity.is_power_of_two(),
             "a ring's capacity is a power of two"
@@ -65,6 +72,7 @@ impl Ring {
         let ring = Ring {
             host,
             device,
+            ordinal,
             capacity,
             args_stride: args_stride as u32,
             slot_stride: slot_stride as u32,
@@ -183,9 +191,11 @@ fn done_after(claimed: u64, done_lo: u32) -> u64 {
 
 impl Drop for Ring {
     fn drop(&mut self) {
-        // SAFETY: allocated by `cuMemHostAlloc`, freed once; no kernel uses it any more (the
-        // session drops its ring only after its kernel ended, and leaks it otherwise).
-        let _ = unsafe { cudarc::driver::result::free_host(self.host.cast()) };
+        // No kernel uses the ring any more (the session drops its ring only after its kernel
+        // ended, and leaks it otherwise); freeing it waits for every kernel on the GPU, so it
+        // goes through the gate.
+        let pages = crate::gate::HostPages(self.host.cast());
+        crate::gate::for_ordinal(self.ordinal).release(pages);
     }
 }
 
@@ -206,6 +216,7 @@ mod tests {
         let ring = Ring {
             host: std::ptr::null_mut(),
             device: 0x1000,
+            ordinal: 0,
             capacity: 8,
             args_stride: 32,
             slot_stride: 32,

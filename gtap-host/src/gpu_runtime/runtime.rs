@@ -47,10 +47,12 @@ fn limit_registers(ptx: &str, n: u32) -> String {
 pub(super) struct PanicSink {
     host: *mut PanicReport,
     pub(super) device: u64,
+    /// The GPU's ordinal, whose gate frees the memory (`gate.rs`).
+    ordinal: usize,
 }
 
 impl PanicSink {
-    fn new() -> Result<PanicSink, GpuRunError> {
+    fn new(gpu: &Gpu) -> Result<PanicSink, GpuRunError> {
         let flags = cudarc::driver::sys::CU_MEMHOSTALLOC_DEVICEMAP;
         // SAFETY: allocates `size_of::<PanicReport>()` page-locked bytes in the current context.
         let host = unsafe { cudarc::driver::result::malloc_host(size_of::<PanicReport>(), flags) }
@@ -60,7 +62,11 @@ impl PanicSink {
         unsafe { cudarc::driver::sys::cuMemHostGetDevicePointer_v2(&mut device, host.cast(), 0) }
             .result()
             .map_err(driver("cuMemHostGetDevicePointer"))?;
-        let sink = PanicSink { host, device };
+        let sink = PanicSink {
+            host,
+            device,
+            ordinal: gpu.props().ordinal,
+        };
         sink.clear();
         Ok(sink)
     }
@@ -128,6 +134,7 @@ impl PanicSink {
         PanicSink {
             host: std::ptr::null_mut(),
             device: 0,
+            ordinal: 0,
         }
     }
 }
@@ -135,18 +142,20 @@ impl PanicSink {
 impl Drop for PanicSink {
     fn drop(&mut self) {
         if !self.host.is_null() {
-            // SAFETY: allocated by `cuMemHostAlloc`; freed once. A failure (e.g. after a trap,
-            // when every call fails) leaks the page, which is all that can be done in `drop`.
-            let _ = unsafe { cudarc::driver::result::free_host(self.host.cast()) };
+            // Freeing waits for every kernel on the GPU: through the gate.
+            let pages = crate::gate::HostPages(self.host.cast());
+            crate::gate::for_ordinal(self.ordinal).release(pages);
         }
     }
 }
 
-/// `ptx` loaded on `gpu`, with every kernel capped at `max_registers` when set.
-fn load(gpu: &Gpu, ptx: &str, max_registers: Option<u32>) -> Result<Module, GpuRunError> {
-    Ok(match max_registers {
-        Some(n) => gpu.load(&limit_registers(ptx, n))?,
-        None => gpu.load(ptx)?,
+/// `ptx` loaded on `gpu`, with every kernel capped at `config`'s `max_registers` when set;
+/// waits up to `config`'s timeout for open resident sessions to shut down ([`Gpu::load`]).
+fn load(gpu: &Gpu, ptx: &str, config: &GpuConfig) -> Result<Module, GpuRunError> {
+    let wait = config.limits.timeout;
+    Ok(match config.tuning.max_registers {
+        Some(n) => gpu.load_waiting(&limit_registers(ptx, n), wait)?,
+        None => gpu.load_waiting(ptx, wait)?,
     })
 }
 
@@ -189,8 +198,8 @@ impl Drop for GpuRuntime {
 /// ([`GpuLaunch::stack_bytes`](super::GpuLaunch::stack_bytes)): what the sequential
 /// versions that the granularity policy runs inline recurse on. The limit is the context's,
 /// shared by every runtime of the process, so it only ever grows, and is set only when it
-/// must: setting it makes the driver reallocate the context's local memory, which must not
-/// happen under a kernel of another runtime that is using its stack.
+/// must: setting it makes the driver reallocate the context's local memory, which waits for
+/// every kernel on the GPU, so it goes through the gate (`gate.rs`).
 fn set_stack(gpu: &Gpu, config: &GpuConfig) -> Result<(), GpuRunError> {
     use cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE;
     let ctx = gpu.context();
@@ -201,8 +210,11 @@ fn set_stack(gpu: &Gpu, config: &GpuConfig) -> Result<(), GpuRunError> {
     if now >= wanted {
         return Ok(());
     }
-    ctx.set_limit(CU_LIMIT_STACK_SIZE, wanted)
-        .map_err(driver("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)"))
+    let wait = config.limits.timeout;
+    crate::gate::of(ctx).quiet("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)", wait, || {
+        ctx.set_limit(CU_LIMIT_STACK_SIZE, wanted)
+            .map_err(driver("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)"))
+    })
 }
 
 /// Device memory a run's records may take: what is free now, plus the records array the
@@ -223,9 +235,9 @@ impl GpuRuntime {
     pub fn new(gpu: Gpu, ptx: &str, config: GpuConfig) -> Result<Self, GpuRunError> {
         config.validate()?;
         config.validate_for(gpu.props())?;
-        let module = load(&gpu, ptx, config.tuning.max_registers)?;
+        let module = load(&gpu, ptx, &config)?;
         set_stack(&gpu, &config)?;
-        let panic = PanicSink::new()?;
+        let panic = PanicSink::new(&gpu)?;
         let records_memory = records_memory(&gpu, 0)?;
         Ok(GpuRuntime {
             gpu,
@@ -256,7 +268,7 @@ impl GpuRuntime {
         config.validate()?;
         config.validate_for(self.gpu.props())?;
         if config.tuning.max_registers != self.config.tuning.max_registers {
-            self.module = load(&self.gpu, &self.ptx, config.tuning.max_registers)?;
+            self.module = load(&self.gpu, &self.ptx, &config)?;
         }
         set_stack(&self.gpu, &config)?;
         let held = self.buffers.records.as_ref().map_or(0, |r| r.len());
@@ -515,6 +527,9 @@ impl GpuRuntime {
     fn left_running(&mut self, error: GpuRunError) -> GpuRunError {
         self.stuck = true;
         crate::data::note_stuck();
+        // The kernel may never end: later calls that wait for every kernel must not wait
+        // for it inside the driver (`gate.rs`).
+        crate::gate::of(self.gpu.context()).open().keep();
         error
     }
 
