@@ -90,6 +90,7 @@ impl Module {
             Ok(function) => Ok(Kernel {
                 name: name.to_owned(),
                 function,
+                _module: self.module.clone(),
             }),
             Err(e) if e.0 == CUresult::CUDA_ERROR_NOT_FOUND => Err(not_found()),
             Err(source) => Err(GpuError::Driver {
@@ -117,8 +118,8 @@ impl Module {
 
 /// A loaded module, whose unload (`cuModuleUnload`, which waits for every kernel on the GPU)
 /// goes through the GPU's gate (`gate.rs`): while a resident session is open it waits for
-/// the session's end instead of hanging the process. (A [`Kernel`] kept past the last
-/// `Module` holds the module too, and unloads it without the gate when it drops.)
+/// the session's end instead of hanging the process. Every [`Module`] and [`Kernel`] of the
+/// module holds it.
 #[derive(Debug)]
 struct Loaded {
     module: ManuallyDrop<Arc<CudaModule>>,
@@ -159,6 +160,9 @@ pub struct Kernel {
     name: String,
     /// The driver's handle; it keeps its module loaded.
     function: CudaFunction,
+    /// Its module, so that the last of a module's `Module`s and `Kernel`s to drop unloads it
+    /// through the gate (declared after `function`, which therefore drops first).
+    _module: Arc<Loaded>,
 }
 
 impl Kernel {
