@@ -103,6 +103,13 @@ impl Gate {
         Open(self.clone())
     }
 
+    /// Counts, for good, a kernel that is already running and may never end (a stuck run's),
+    /// so that no later quiet call waits for it inside the driver. Does not wait for quiet
+    /// calls in progress: one may be waiting for that very kernel.
+    pub(crate) fn hold_for_good(&self) {
+        self.lock().open += 1;
+    }
+
     /// Drops `item`, whose drop waits for every kernel, now if no kernel that runs until told
     /// to stop is open, else once the last one closes.
     pub(crate) fn release(&self, item: impl Send + 'static) {
@@ -157,14 +164,6 @@ impl Drop for Leave<'_> {
 
 /// A kernel counted by [`Gate::open`]; closes it when dropped.
 pub(crate) struct Open(Arc<Gate>);
-
-impl Open {
-    /// Never closes: for a kernel that may never end (a stuck run's), which every later
-    /// quiet call must not wait for inside the driver.
-    pub(crate) fn keep(self) {
-        std::mem::forget(self);
-    }
-}
 
 impl Drop for Open {
     fn drop(&mut self) {
@@ -264,9 +263,9 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_kernel_holds_the_gate_for_good() {
+    fn a_stuck_kernel_holds_the_gate_for_good() {
         let gate = Arc::new(Gate::default());
-        gate.open().keep();
+        gate.hold_for_good();
         let got: Result<(), GpuError> = gate.quiet("call", SHORT, || Ok(()));
         assert!(matches!(got, Err(GpuError::SessionOpen { .. })));
     }

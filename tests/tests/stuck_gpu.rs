@@ -1,5 +1,5 @@
 //! A task that never returns on the GPU: the run ends as `Stuck`, the runtime refuses later
-//! runs, and once the process has ended (it must abort: a normal exit would wait for the
+//! runs, a new runtime refuses to load its PTX beside the stuck kernel, and once the process has ended (it must abort: a normal exit would wait for the
 //! kernel) the GPU is free for the next process. Also a planted hang, run only on request,
 //! for checking the GPU script's watchdog.
 
@@ -8,9 +8,9 @@ mod common;
 use std::time::Duration;
 
 use common::{device_ptr, upload};
-use gtap_host::Gpu;
-use gtap_host::gpu_runtime::{GpuConfig, GpuRunError};
+use gtap_host::gpu_runtime::{GpuConfig, GpuRunError, GpuRuntime};
 use gtap_host::testing::child::end_stuck_child;
+use gtap_host::{Gpu, GpuError};
 use gtap_tests::lang::{Counter, program as lang};
 
 fn config() -> GpuConfig {
@@ -40,6 +40,17 @@ fn a_task_that_never_returns_is_stuck_and_the_gpu_is_free_after_the_process() {
         assert!(msg.contains("std::process::abort()"), "{msg}");
         let again = rt.run(lang::loop_join(5)).unwrap_err();
         assert!(matches!(again, GpuRunError::Stuck { .. }), "{again}");
+        // Loading PTX waits for every kernel, the stuck one too, which never ends: a new
+        // runtime fails with `SessionOpen` after its timeout instead of hanging the process
+        // inside the driver (`gtap-host/src/gate.rs`).
+        let short = config().timeout(Duration::from_secs(1));
+        let err = GpuRuntime::new(rt.gpu().clone(), gtap_tests::PTX, short)
+            .err()
+            .expect("a PTX load beside a stuck kernel is refused");
+        assert!(
+            matches!(err, GpuRunError::Gpu(GpuError::SessionOpen { .. })),
+            "{err}"
+        );
         end_stuck_child();
     }
     // The parent, after the child ended: the GPU runs the next program.

@@ -529,7 +529,7 @@ impl GpuRuntime {
         crate::data::note_stuck();
         // The kernel may never end: later calls that wait for every kernel must not wait
         // for it inside the driver (`gate.rs`).
-        crate::gate::of(self.gpu.context()).open().keep();
+        crate::gate::of(self.gpu.context()).hold_for_good();
         error
     }
 
