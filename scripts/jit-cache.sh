@@ -5,19 +5,19 @@
 # sweep of one process per point looked hung). Give it a directory and room, unless the
 # caller chose them.
 #
-# A GPU machine lent for one call starts with an empty cache. GTAP_JIT_CACHE_TGZ names a
-# tarball of an earlier machine's cache (made by `tar czf X.tgz -C "$CUDA_CACHE_PATH" .`
+# A GPU machine lent for one call starts with an empty cache. GTAP_JIT_CACHE_TAR names a
+# tarball of an earlier machine's cache (made by `tar cJf X.txz -C "$CUDA_CACHE_PATH" .`,
 # and carried), unpacked into the cache first: the driver uses its entries where the PTX,
 # the driver version and the GPU's architecture match, and compiles the rest.
 export CUDA_CACHE_PATH=${CUDA_CACHE_PATH:-${TMPDIR:-/tmp}/gtap-cuda-cache}
 export CUDA_CACHE_MAXSIZE=${CUDA_CACHE_MAXSIZE:-4294967296}
 unset CUDA_CACHE_DISABLE
 mkdir -p "$CUDA_CACHE_PATH"
-if [ -n "${GTAP_JIT_CACHE_TGZ:-}" ]; then
-  if [ -f "$GTAP_JIT_CACHE_TGZ" ]; then
-    tar xzf "$GTAP_JIT_CACHE_TGZ" -C "$CUDA_CACHE_PATH" \
-      || echo "jit-cache: could not unpack $GTAP_JIT_CACHE_TGZ; the PTX is compiled anew" >&2
+if [ -n "${GTAP_JIT_CACHE_TAR:-}" ]; then
+  if [ -f "$GTAP_JIT_CACHE_TAR" ]; then
+    tar xf "$GTAP_JIT_CACHE_TAR" -C "$CUDA_CACHE_PATH" \
+      || echo "jit-cache: could not unpack $GTAP_JIT_CACHE_TAR; the PTX is compiled anew" >&2
   else
-    echo "jit-cache: GTAP_JIT_CACHE_TGZ=$GTAP_JIT_CACHE_TGZ is not a file; the PTX is compiled anew" >&2
+    echo "jit-cache: GTAP_JIT_CACHE_TAR=$GTAP_JIT_CACHE_TAR is not a file; the PTX is compiled anew" >&2
   fi
 fi
