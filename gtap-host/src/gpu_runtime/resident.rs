@@ -6,7 +6,10 @@
 //! `gtap_device::runtime::gpu::inject`). The launch is on a stream of the session's own
 //! ([`OwnStream`], after the runtime's stream, which filled the buffers), so that no other
 //! runtime's work in the process waits for the kernel, and the session reads device memory
-//! only on that stream, so that it waits for no other runtime's work either.
+//! only on that stream, so that it waits for no other runtime's work either. From before its
+//! launch until the poller saw its kernel end, the session counts as open in the GPU's gate
+//! (`crate::gate`), which keeps the driver calls that wait for every kernel (loading PTX,
+//! freeing page-locked memory) from waiting for it.
 //!
 //! A small poller thread of the session watches the completion slots: when one says done it
 //! reads the result, frees the slot and completes the root's handle (waking its future). A
