@@ -2,12 +2,14 @@
 //! end by themselves.
 //!
 //! Some CUDA driver calls return only once every kernel running in the context has ended:
-//! loading a PTX module (and, with the driver's lazy loading, a kernel's first lookup),
-//! unloading one, freeing page-locked host memory, and raising the stack limit. A resident
-//! session's kernel ends only when its session shuts down, so such a call made while a session
-//! is open waits for that shutdown. Worse, it waits holding the driver's lock, so the thread
-//! that owns the session blocks in its next driver call and never shuts it down: the process
-//! hangs (`cuda-gdb` showed both, `results/2026-11-27-session-gate-h100.md`).
+//! loading a PTX module and freeing page-locked host memory do (both were seen hanging), and
+//! so, we take it, do unloading a module, raising the stack limit (the driver reallocates
+//! the context's local memory) and a kernel's first lookup under the driver's lazy loading
+//! (which NVIDIA says may synchronize the context). A resident session's kernel ends only
+//! when its session shuts down, so such a call made while a session is open waits for that
+//! shutdown. Worse, it waits holding the driver's lock, so the thread that owns the session
+//! blocks in its next driver call and never shuts it down: the process hangs (`cuda-gdb`
+//! stacks in `results/2026-11-27-session-gate-h100.md`).
 //!
 //! A [`Gate`] per GPU counts the kernels that run until told to stop: open resident sessions,
 //! and the kernels of runs that ended `Stuck` or `NotStarted` (which may never end). A call
