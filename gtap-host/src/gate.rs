@@ -87,9 +87,7 @@ impl Gate {
             }
             state = self.wait(state, left);
         }
-        state.quiet += 1;
-        drop(state);
-        let _leave = Leave(self);
+        let _leave = self.enter(state);
         call()
     }
 
@@ -120,9 +118,7 @@ impl Gate {
             state.held.push(Box::new(item));
             return;
         }
-        state.quiet += 1;
-        drop(state);
-        let _leave = Leave(self);
+        let _leave = self.enter(state);
         drop(item);
     }
 
@@ -137,10 +133,15 @@ impl Gate {
         if held.is_empty() {
             return;
         }
-        state.quiet += 1;
-        drop(state);
-        let _leave = Leave(self);
+        let _leave = self.enter(state);
         drop(held);
+    }
+
+    /// Counts a quiet call (or a free) from here until the returned guard drops, and lets
+    /// the lock go: the call itself runs without it.
+    fn enter(&self, mut state: MutexGuard<'_, State>) -> Leave<'_> {
+        state.quiet += 1;
+        Leave(self)
     }
 
     fn wait<'a>(&self, state: MutexGuard<'a, State>, at_most: Duration) -> MutexGuard<'a, State> {
