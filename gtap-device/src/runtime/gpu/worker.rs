@@ -337,6 +337,17 @@ unsafe fn take<P: Program, S: Scheduler>(
     (b, id)
 }
 
+/// The longest an idle warp of a thread kernel sleeps between two looks for work, in ns.
+///
+/// A small tree's run is a chain of rounds, each waiting for the tasks the last one
+/// published, and most warps are idle, so what a published task waits for is an idle thief
+/// to wake: a long sleep adds to every step of the chain. A short one costs the large runs
+/// the traffic of idle warps looking at their victims, and with hardly any sleep (GTaP's
+/// warps spin) a large run of a program without `taskwait!` slowed down. This bound is
+/// where small trees gained and large ones lost little (the idle-sleep record in
+/// `results/`).
+const IDLE_SLEEP_MAX_NS: u32 = 256;
+
 /// A round that found no task: counts it, ends a program without `taskwait!` when every task
 /// spawned has completed (warp 0 checks whenever it has nothing to do), and sleeps a while,
 /// longer each idle round in a row.
@@ -391,7 +402,7 @@ unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, l: &mut LoopState) {
     } else if P::HAS_TASKWAIT && w.run().inject != 0 {
         w.run().inject_idle_ns.max(64)
     } else {
-        4096
+        IDLE_SLEEP_MAX_NS
     };
     *backoff = (*backoff * 2).clamp(64, longest);
     nanosleep(*backoff);
