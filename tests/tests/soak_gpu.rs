@@ -22,6 +22,9 @@ use gtap_tests::random::{mixed_reference, mixed_root, program, reference};
 /// A run that takes longer is a hang: the largest random program takes milliseconds.
 const RUN_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// Registers in one SM's register file, which a block's threads share.
+const REGISTERS_PER_SM: u32 = 65_536;
+
 /// Random programs run on one configuration before the soak moves to the next.
 const PROGRAMS_PER_CONFIG: u64 = 300;
 
@@ -135,6 +138,14 @@ fn mixed_programs(block: u32, option: u64, first_seed: u64, until: Instant, t: &
         .num_queues(queues)
         .block_scratch(8 * block)
         .timeout(RUN_TIMEOUT);
+    // The mixed kernels need more registers per thread than a block of 512 threads leaves
+    // (an SM's 65,536 registers): capped, so that the soak runs such blocks rather than
+    // counting each program as a launch error.
+    let base = if block > 256 {
+        base.max_registers(REGISTERS_PER_SM / block)
+    } else {
+        base
+    };
     let config = match option % 4 {
         0 => base,
         1 => base.resume_inline(true),
