@@ -22,9 +22,6 @@ use gtap_tests::random::{mixed_reference, mixed_root, program, reference};
 /// A run that takes longer is a hang: the largest random program takes milliseconds.
 const RUN_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Registers in one SM's register file, which a block's threads share.
-const REGISTERS_PER_SM: u32 = 65_536;
-
 /// Random programs run on one configuration before the soak moves to the next.
 const PROGRAMS_PER_CONFIG: u64 = 300;
 
@@ -129,8 +126,16 @@ fn random_programs(
 }
 
 /// Random mixed programs from `first_seed` on blocks of `block` threads (a block task's team),
-/// with one of the scheduler options (the ablation schedulers do not run mixed programs).
-fn mixed_programs(block: u32, option: u64, first_seed: u64, until: Instant, t: &mut Tally) {
+/// with one of the scheduler options (the ablation schedulers do not run mixed programs), on
+/// a GPU whose blocks have `block_registers` registers.
+fn mixed_programs(
+    block: u32,
+    block_registers: u32,
+    option: u64,
+    first_seed: u64,
+    until: Instant,
+    t: &mut Tally,
+) {
     let queues = 1 + (option % 3) as u32;
     let base = GpuConfig::new()
         .grid(132)
@@ -139,10 +144,10 @@ fn mixed_programs(block: u32, option: u64, first_seed: u64, until: Instant, t: &
         .block_scratch(8 * block)
         .timeout(RUN_TIMEOUT);
     // The mixed kernels need more registers per thread than a block of 512 threads leaves
-    // (an SM's 65,536 registers): capped, so that the soak runs such blocks rather than
-    // counting each program as a launch error.
+    // of a block's registers: capped, so that the soak runs such blocks rather than counting
+    // each program as a launch error.
     let base = if block > 256 {
-        base.max_registers(REGISTERS_PER_SM / block)
+        base.max_registers(block_registers / block)
     } else {
         base
     };
@@ -227,7 +232,15 @@ fn soak() {
         random_programs(&mut rt, queues, round * 1_000_003, until, &mut t);
         if round % 4 == 1 {
             let block = [64, 256, 32, 512, 128][(round / 4 % 5) as usize];
-            mixed_programs(block, round / 4, round * 1_000_003 + 1, until, &mut t);
+            let registers = rt.gpu().props().registers_per_block;
+            mixed_programs(
+                block,
+                registers,
+                round / 4,
+                round * 1_000_003 + 1,
+                until,
+                &mut t,
+            );
         }
         if round % 4 == 3 {
             let block = [32, 64, 128, 256][(round / 4 % 4) as usize];
