@@ -74,8 +74,8 @@ pub(super) fn control_block(
 
 /// A resident session's longest idle sleep of a warp, in ns: its warps idle between roots,
 /// and a shorter sleep measured no faster on roots with work
-/// (results/2026-11-26-resident-latency-h200.md). A plain run's warps sleep at most 256 ns
-/// (the device's `IDLE_SLEEP_MAX_NS`).
+/// (results/2026-11-26-resident-latency-h200.md). A plain run's warps sleep less (the
+/// device's `IDLE_SLEEP_MAX_NS`).
 const RESIDENT_IDLE_NS: u32 = 4096;
 
 /// Turns `block`, a control block for one root, into a resident session's: no roots at the
