@@ -942,6 +942,66 @@ mod tests {
     }
 
     #[test]
+    fn a_self_recursive_sequential_version_runs_two_levels_per_call() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn f(n: u32) -> u64 {
+                let a = spawn!(f(n - 1));
+                let b = spawn!(f(n - 2));
+                taskwait!();
+                a.get() + b.get()
+            }
+        });
+        // The out-of-line version is never inlined and calls the inlined one, which calls
+        // the out-of-line one.
+        assert!(
+            text.contains("#[inline(never)]fn__gtap_seqc_f(n:u32,mut__gtap_spawns:u32)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("#[inline(always)]fn__gtap_seqi_f(n:u32,mut__gtap_spawns:u32)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("=__gtap_seqi_f(n-1,__gtap_spawns+1);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("=__gtap_seqc_f(n-2,__gtap_spawns+1);"),
+            "{text}"
+        );
+        // A body that calls another task, or itself at more than two sites, is not unrolled.
+        for body in [
+            quote! {
+                #[gtap::task]
+                fn f(n: u32) -> u64 {
+                    let a = spawn!(g(n));
+                    taskwait!();
+                    a.get()
+                }
+                #[gtap::task]
+                fn g(n: u32) -> u64 {
+                    n as u64
+                }
+            },
+            quote! {
+                #[gtap::task]
+                fn f(n: u32) -> u64 {
+                    let a = spawn!(f(n - 1));
+                    let b = spawn!(f(n - 2));
+                    let c = spawn!(f(n - 3));
+                    taskwait!();
+                    a.get() + b.get() + c.get()
+                }
+            },
+        ] {
+            let text = expand_text(body);
+            assert!(!text.contains("__gtap_seqi_"), "{text}");
+            assert!(!text.contains("inline(never)"), "{text}");
+        }
+    }
+
+    #[test]
     fn a_block_program_has_no_sequential_versions() {
         let text = expand_text(quote! {
             #[gtap::task(block)]

@@ -60,6 +60,9 @@ pub struct Lowered {
     pub block: Block,
     pub has_taskwait: bool,
     pub errors: Vec<syn::Error>,
+    /// In a sequential version: the spawns lowered to direct calls of a sequential version,
+    /// each with the task it calls.
+    pub seq_calls: Vec<Ident>,
 }
 
 /// The name of the coroutine's resume argument, invisible to user code (mixed-site hygiene).
@@ -72,7 +75,7 @@ pub fn ctx_ident() -> Ident {
 /// always suspend and say which one they are, `into`/`slots!` are not available).
 /// `siblings`: every task of the program.
 pub fn lower(block: Block, block_task: bool, siblings: &[Sibling]) -> Lowered {
-    lower_with(block, block_task, None, siblings)
+    lower_with(block, block_task, None, siblings, None)
 }
 
 /// Lowers `block`, the body of a thread task, into the body of its sequential version (the
@@ -80,8 +83,21 @@ pub fn lower(block: Block, block_task: bool, siblings: &[Sibling]) -> Lowered {
 /// version when the call names one of `tasks` (name and number of arguments), and
 /// `taskwait!()` evaluates its queue and re-binds the handles as joined. The rules checked
 /// are the task's: a body that lowers without errors as a task lowers without errors here.
-pub fn lower_seq(block: Block, tasks: &[(Ident, usize)], siblings: &[Sibling]) -> Lowered {
-    lower_with(block, false, Some(tasks.to_vec()), siblings)
+/// `inline_calls_of`: the direct calls of this task go to its inlined sequential version
+/// ([`seq_inline_fn_ident`]) rather than its out-of-line one.
+pub fn lower_seq(
+    block: Block,
+    tasks: &[(Ident, usize)],
+    siblings: &[Sibling],
+    inline_calls_of: Option<&Ident>,
+) -> Lowered {
+    lower_with(
+        block,
+        false,
+        Some(tasks.to_vec()),
+        siblings,
+        inline_calls_of.cloned(),
+    )
 }
 
 fn lower_with(
@@ -89,10 +105,13 @@ fn lower_with(
     block_task: bool,
     seq: Option<Vec<(Ident, usize)>>,
     siblings: &[Sibling],
+    seq_inline: Option<Ident>,
 ) -> Lowered {
     let mut l = Lowerer {
         block_task,
         seq,
+        seq_inline,
+        seq_calls: Vec::new(),
         siblings: siblings.to_vec(),
         wait_sites: 0,
         ctx: ctx_ident(),
@@ -108,6 +127,7 @@ fn lower_with(
         block,
         has_taskwait: l.has_taskwait,
         errors: l.errors,
+        seq_calls: l.seq_calls,
     }
 }
 
@@ -142,6 +162,10 @@ struct Lowerer {
     /// Lowering a task's sequential version: the program's thread tasks that have one, with
     /// their numbers of arguments.
     seq: Option<Vec<(Ident, usize)>>,
+    /// In a sequential version: the task whose direct calls go to its inlined version.
+    seq_inline: Option<Ident>,
+    /// In a sequential version: the tasks of the direct calls lowered so far.
+    seq_calls: Vec<Ident>,
     /// Every task of the program: a call of one outside `spawn!` is an error.
     siblings: Vec<Sibling>,
     /// Taskwaits lowered so far (a block task's taskwait sites are numbered from 1).
@@ -598,7 +622,7 @@ impl Lowerer {
     /// one, whose error then comes from the task's own lowering) through the `Call` value.
     /// Either way the call counts the spawn, and the child's own, into the running count of
     /// the sequential version ([`SPAWNS`], see `seq::seq_task`).
-    fn seq_call(&self, call: &Expr) -> TokenStream {
+    fn seq_call(&mut self, call: &Expr) -> TokenStream {
         let tasks = self.seq.as_deref().unwrap_or_default();
         let spawns = Ident::new(SPAWNS, call.span());
         let counted = if let Expr::Call(c) = call
@@ -607,7 +631,12 @@ impl Lowerer {
             && let Some(name) = direct_task(&p.path)
             && tasks.iter().any(|(t, n)| t == name && *n == c.args.len())
         {
-            let seq_fn = seq_counted_fn_ident(name);
+            let seq_fn = if self.seq_inline.as_ref() == Some(name) {
+                seq_inline_fn_ident(name)
+            } else {
+                seq_counted_fn_ident(name)
+            };
+            self.seq_calls.push(name.clone());
             let args = c.args.iter();
             quote_spanned! {call.span()=> #seq_fn(#( #args, )* #spawns + 1) }
         } else {
@@ -911,4 +940,10 @@ pub fn seq_fn_ident(name: &Ident) -> Ident {
 /// ran as plain calls (see `seq::seq_task`).
 pub fn seq_counted_fn_ident(name: &Ident) -> Ident {
     Ident::new(&format!("__gtap_seqc_{name}"), name.span())
+}
+
+/// The name of task `name`'s counting sequential version inlined into its callers (hidden),
+/// whose own spawns call the out-of-line one ([`seq_counted_fn_ident`]); see `seq::seq_task`.
+pub fn seq_inline_fn_ident(name: &Ident) -> Ident {
+    Ident::new(&format!("__gtap_seqi_{name}"), name.span())
 }

@@ -21,6 +21,11 @@
 //!                                   // and in `impl Program`: SEQ = true, run_seq matching on `Args`
 //! ```
 //!
+//! A task that calls only itself, at one or two sites (fib, nqueens, the trees), also gets
+//! an inlined copy, `__gtap_seqi_fib`, with the same body: the counting version calls it
+//! where it recurses and is never inlined itself, the copy calls the counting version, so
+//! each real call runs two levels of the recursion ([`unrolls`]).
+//!
 //! Users call `seq::fib(40)`; a runtime calls the counting version through
 //! `Program::run_seq` when it runs a spawn inline instead of making it a task, and learns
 //! how many spawns the call ran as plain calls. The body keeps its handles, so that it reads
@@ -35,6 +40,20 @@ use syn::token::Comma;
 use syn::{FnArg, ItemFn, Visibility};
 
 use crate::lower;
+
+/// The most direct calls of sequential versions in a body that is unrolled ([`unrolls`]).
+const UNROLL_MAX_CALLS: usize = 2;
+
+/// Whether the sequential version of task `name`, whose body calls the sequential versions
+/// of `calls` (one entry per call site), runs two levels of its recursion per call: its
+/// out-of-line version calls its inlined one where it recurses, and the inlined one calls
+/// the out-of-line one. A recursion through the GPU's call ABI pays at every call (the
+/// registers it saves and restores in local memory), and a call that runs two levels halves
+/// those calls. Only a task that calls itself, at one or two sites and nowhere else: each
+/// site is a copy of the body, and a call of another task would copy that task's body.
+fn unrolls(name: &syn::Ident, calls: &[syn::Ident]) -> bool {
+    (1..=UNROLL_MAX_CALLS).contains(&calls.len()) && calls.iter().all(|c| c == name)
+}
 
 /// What one task adds for its sequential version.
 pub struct SeqOut {
@@ -68,10 +87,21 @@ pub fn seq_task(
     let name = &task.sig.ident;
     let seq_fn = lower::seq_fn_ident(name);
     let counted_fn = lower::seq_counted_fn_ident(name);
+    let inline_fn = lower::seq_inline_fn_ident(name);
     let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
     let vis = &task.vis;
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
-    let body = lower::lower_seq((*task.block).clone(), tasks, siblings).block;
+    let plain = lower::lower_seq((*task.block).clone(), tasks, siblings, None);
+    let unroll = unrolls(name, &plain.seq_calls);
+    let plain_body = &plain.block;
+    let outer = if unroll {
+        lower::lower_seq((*task.block).clone(), tasks, siblings, Some(name)).block
+    } else {
+        plain.block.clone()
+    };
+    // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
+    // would otherwise hold two levels of the body, whose registers count for the whole kernel.
+    let never = unroll.then(|| quote!(#[inline(never)]));
     let mut counted_params = params.clone();
     counted_params.push(syn::parse_quote!(mut #spawns: u32));
     let doc = format!(
@@ -80,13 +110,27 @@ pub fn seq_task(
     );
     // No lints, and none of the task's attributes: the body is the task's, whose frame
     // already reports them (rustc would report each twice, once per copy).
+    let inlined = unroll.then(|| {
+        quote! {
+            #[doc(hidden)]
+            #[allow(warnings, clippy::all)]
+            #[inline(always)]
+            #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
+                let __gtap_result: #ret = (|| -> #ret #plain_body)();
+                (__gtap_result, #spawns)
+            }
+        }
+    });
     let items = quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
+        #never
         #vis fn #counted_fn(#counted_params) -> (#ret, u32) {
-            let __gtap_result: #ret = (|| -> #ret #body)();
+            let __gtap_result: #ret = (|| -> #ret #outer)();
             (__gtap_result, #spawns)
         }
+
+        #inlined
 
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
