@@ -93,11 +93,12 @@ pub fn seq_task(
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
     let plain = lower::lower_seq((*task.block).clone(), tasks, siblings, None);
     let unroll = unrolls(name, &plain.seq_calls);
-    let plain_body = &plain.block;
-    let outer = if unroll {
-        lower::lower_seq((*task.block).clone(), tasks, siblings, Some(name)).block
+    // Unrolled: the out-of-line body calls the inlined copy, whose body is the plain one.
+    let (outer, inner) = if unroll {
+        let outer = lower::lower_seq((*task.block).clone(), tasks, siblings, Some(name));
+        (outer.block, Some(plain.block))
     } else {
-        plain.block.clone()
+        (plain.block, None)
     };
     // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
     // would otherwise hold two levels of the body, whose registers count for the whole kernel.
@@ -110,13 +111,13 @@ pub fn seq_task(
     );
     // No lints, and none of the task's attributes: the body is the task's, whose frame
     // already reports them (rustc would report each twice, once per copy).
-    let inlined = unroll.then(|| {
+    let inlined = inner.map(|inner| {
         quote! {
             #[doc(hidden)]
             #[allow(warnings, clippy::all)]
             #[inline(always)]
             #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
-                let __gtap_result: #ret = (|| -> #ret #plain_body)();
+                let __gtap_result: #ret = (|| -> #ret #inner)();
                 (__gtap_result, #spawns)
             }
         }
