@@ -942,7 +942,7 @@ mod tests {
     }
 
     #[test]
-    fn a_self_recursive_sequential_version_runs_two_levels_per_call() {
+    fn a_small_self_recursive_sequential_version_runs_three_levels_per_call() {
         let text = expand_text(quote! {
             #[gtap::task]
             fn f(n: u32) -> u64 {
@@ -952,25 +952,63 @@ mod tests {
                 a.get() + b.get()
             }
         });
-        // The out-of-line version is never inlined and calls the inlined one, which calls
-        // the out-of-line one.
+        // The out-of-line version is never inlined and calls the first inlined copy, which
+        // calls the second, which calls the out-of-line one.
+        for (signature, calls) in [
+            (
+                "#[inline(never)]fn__gtap_seqc_f(",
+                "=__gtap_seqi1_f(n-1,__gtap_spawns+1);",
+            ),
+            (
+                "#[inline(always)]fn__gtap_seqi1_f(",
+                "=__gtap_seqi2_f(n-1,__gtap_spawns+1);",
+            ),
+            (
+                "#[inline(always)]fn__gtap_seqi2_f(",
+                "=__gtap_seqc_f(n-1,__gtap_spawns+1);",
+            ),
+        ] {
+            let at = text
+                .find(signature)
+                .unwrap_or_else(|| panic!("{signature}: {text}"));
+            // From the signature to the next function's.
+            let body = &text[at + signature.len()..];
+            let body = &body[..body.find("fn__gtap_").unwrap_or(body.len())];
+            assert!(
+                body.contains(calls),
+                "{signature} should call {calls}: {text}"
+            );
+        }
+        assert!(!text.contains("__gtap_seqi3_"), "{text}");
+    }
+
+    #[test]
+    fn a_large_self_recursive_sequential_version_runs_two_levels_per_call() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn f(n: u32, a: u32, b: u32, c: u32) -> u64 {
+                if n < 2 {
+                    return (a ^ b ^ c) as u64;
+                }
+                let x = a.wrapping_mul(3).wrapping_add(b).rotate_left(5) ^ c.wrapping_sub(a);
+                let y = b.wrapping_mul(7).wrapping_add(c).rotate_left(3) ^ a.wrapping_sub(b);
+                let z = c.wrapping_mul(11).wrapping_add(a).rotate_left(7) ^ b.wrapping_sub(c);
+                let p = spawn!(f(n - 1, x, y, z));
+                let q = spawn!(f(n - 2, y, z, x));
+                taskwait!();
+                p.get().wrapping_add(q.get()).wrapping_mul((x ^ y ^ z) as u64 | 1)
+            }
+        });
+        assert!(text.contains("#[inline(never)]fn__gtap_seqc_f("), "{text}");
         assert!(
-            text.contains("#[inline(never)]fn__gtap_seqc_f(n:u32,mut__gtap_spawns:u32)"),
+            text.contains("#[inline(always)]fn__gtap_seqi1_f("),
             "{text}"
         );
-        assert!(
-            text.contains("#[inline(always)]fn__gtap_seqi_f(n:u32,mut__gtap_spawns:u32)"),
-            "{text}"
-        );
-        assert!(
-            text.contains("=__gtap_seqi_f(n-1,__gtap_spawns+1);"),
-            "{text}"
-        );
-        assert!(
-            text.contains("=__gtap_seqc_f(n-2,__gtap_spawns+1);"),
-            "{text}"
-        );
-        // A body that calls another task, or itself at more than two sites, is not unrolled.
+        assert!(!text.contains("__gtap_seqi2_"), "{text}");
+    }
+
+    #[test]
+    fn a_sequential_version_that_calls_another_task_or_three_sites_is_not_unrolled() {
         for body in [
             quote! {
                 #[gtap::task]
@@ -996,7 +1034,7 @@ mod tests {
             },
         ] {
             let text = expand_text(body);
-            assert!(!text.contains("__gtap_seqi_"), "{text}");
+            assert!(!text.contains("__gtap_seqi"), "{text}");
             assert!(!text.contains("inline(never)"), "{text}");
         }
     }

@@ -83,20 +83,20 @@ pub fn lower(block: Block, block_task: bool, siblings: &[Sibling]) -> Lowered {
 /// version when the call names one of `tasks` (name and number of arguments), and
 /// `taskwait!()` evaluates its queue and re-binds the handles as joined. The rules checked
 /// are the task's: a body that lowers without errors as a task lowers without errors here.
-/// `inline_calls_of`: the direct calls of this task go to its inlined sequential version
-/// ([`seq_inline_fn_ident`]) rather than its out-of-line one.
+/// `redirect`: the direct calls of task `.0` go to function `.1` (one of its inlined
+/// sequential versions, [`seq_inline_fn_ident`]) rather than its out-of-line one.
 pub fn lower_seq(
     block: Block,
     tasks: &[(Ident, usize)],
     siblings: &[Sibling],
-    inline_calls_of: Option<&Ident>,
+    redirect: Option<(&Ident, Ident)>,
 ) -> Lowered {
     lower_with(
         block,
         false,
         Some(tasks.to_vec()),
         siblings,
-        inline_calls_of.cloned(),
+        redirect.map(|(task, to)| (task.clone(), to)),
     )
 }
 
@@ -105,12 +105,12 @@ fn lower_with(
     block_task: bool,
     seq: Option<Vec<(Ident, usize)>>,
     siblings: &[Sibling],
-    seq_inline: Option<Ident>,
+    seq_redirect: Option<(Ident, Ident)>,
 ) -> Lowered {
     let mut l = Lowerer {
         block_task,
         seq,
-        seq_inline,
+        seq_redirect,
         seq_calls: Vec::new(),
         siblings: siblings.to_vec(),
         wait_sites: 0,
@@ -162,8 +162,9 @@ struct Lowerer {
     /// Lowering a task's sequential version: the program's thread tasks that have one, with
     /// their numbers of arguments.
     seq: Option<Vec<(Ident, usize)>>,
-    /// In a sequential version: the task whose direct calls go to its inlined version.
-    seq_inline: Option<Ident>,
+    /// In a sequential version: a task whose direct calls go to another function than its
+    /// out-of-line version, and that function.
+    seq_redirect: Option<(Ident, Ident)>,
     /// In a sequential version: the tasks of the direct calls lowered so far.
     seq_calls: Vec<Ident>,
     /// Every task of the program: a call of one outside `spawn!` is an error.
@@ -631,10 +632,9 @@ impl Lowerer {
             && let Some(name) = direct_task(&p.path)
             && tasks.iter().any(|(t, n)| t == name && *n == c.args.len())
         {
-            let seq_fn = if self.seq_inline.as_ref() == Some(name) {
-                seq_inline_fn_ident(name)
-            } else {
-                seq_counted_fn_ident(name)
+            let seq_fn = match &self.seq_redirect {
+                Some((task, to)) if task == name => to.clone(),
+                _ => seq_counted_fn_ident(name),
             };
             self.seq_calls.push(name.clone());
             let args = c.args.iter();
@@ -942,8 +942,9 @@ pub fn seq_counted_fn_ident(name: &Ident) -> Ident {
     Ident::new(&format!("__gtap_seqc_{name}"), name.span())
 }
 
-/// The name of task `name`'s counting sequential version inlined into its callers (hidden),
-/// whose own spawns call the out-of-line one ([`seq_counted_fn_ident`]); see `seq::seq_task`.
-pub fn seq_inline_fn_ident(name: &Ident) -> Ident {
-    Ident::new(&format!("__gtap_seqi_{name}"), name.span())
+/// The name of the `level`th copy (from 1) of task `name`'s counting sequential version
+/// that is inlined into its callers (hidden): each calls the next, and the last the
+/// out-of-line one ([`seq_counted_fn_ident`]); see `seq::seq_task`.
+pub fn seq_inline_fn_ident(name: &Ident, level: usize) -> Ident {
+    Ident::new(&format!("__gtap_seqi{level}_{name}"), name.span())
 }

@@ -22,9 +22,10 @@
 //! ```
 //!
 //! A task that calls only itself, at one or two sites (fib, nqueens, the trees), also gets
-//! an inlined copy, `__gtap_seqi_fib`, with the same body: the counting version calls it
-//! where it recurses and is never inlined itself, the copy calls the counting version, so
-//! each real call runs two levels of the recursion ([`unrolls`]).
+//! inlined copies with the same body, `__gtap_seqi1_fib` and, for a small body,
+//! `__gtap_seqi2_fib`: the counting version calls the first where it recurses and is never
+//! inlined itself, each copy calls the next and the last calls the counting version, so
+//! each real call runs two or three levels of the recursion ([`levels`]).
 //!
 //! Users call `seq::fib(40)`; a runtime calls the counting version through
 //! `Program::run_seq` when it runs a spawn inline instead of making it a task, and learns
@@ -41,18 +42,43 @@ use syn::{FnArg, ItemFn, Visibility};
 
 use crate::lower;
 
-/// The most direct calls of sequential versions in a body that is unrolled ([`unrolls`]).
+/// The most direct calls of sequential versions in a body that is unrolled ([`levels`]).
 const UNROLL_MAX_CALLS: usize = 2;
 
-/// Whether the sequential version of task `name`, whose body calls the sequential versions
-/// of `calls` (one entry per call site), runs two levels of its recursion per call: its
-/// out-of-line version calls its inlined one where it recurses, and the inlined one calls
-/// the out-of-line one. A recursion through the GPU's call ABI pays at every call (the
-/// registers it saves and restores in local memory), and a call that runs two levels halves
-/// those calls. Only a task that calls itself, at one or two sites and nowhere else: each
-/// site is a copy of the body, and a call of another task would copy that task's body.
-fn unrolls(name: &syn::Ident, calls: &[syn::Ident]) -> bool {
-    (1..=UNROLL_MAX_CALLS).contains(&calls.len()) && calls.iter().all(|c| c == name)
+/// The largest body, in tokens, whose sequential version runs three levels per call rather
+/// than two ([`levels`]).
+const SMALL_BODY_TOKENS: usize = 120;
+
+/// How many levels of its recursion the sequential version of task `name`, whose body
+/// `block` calls the sequential versions of `calls` (one entry per call site), runs per
+/// call through the GPU's call ABI: 1 (not unrolled), 2 or 3. A recursion through that ABI
+/// pays at every call (the registers it saves and restores in local memory), and a call
+/// that runs several levels pays once for them all: its out-of-line version calls an
+/// inlined copy of the body where it recurses, that copy the next, and the last copy the
+/// out-of-line version. Only a task that calls itself, at one or two sites and nowhere
+/// else: each site is a copy of the body, and a call of another task would copy that
+/// task's body. Three levels only for a small body: the copies are inlined into the
+/// out-of-line version, whose registers count for every kernel that can call it, and three
+/// copies of a large body (a loop of placements with its own helpers inlined, say) take
+/// more registers than the kernel needs otherwise.
+fn levels(name: &syn::Ident, calls: &[syn::Ident], block: &syn::Block) -> usize {
+    if !(1..=UNROLL_MAX_CALLS).contains(&calls.len()) || calls.iter().any(|c| c != name) {
+        1
+    } else if tokens(quote!(#block)) <= SMALL_BODY_TOKENS {
+        3
+    } else {
+        2
+    }
+}
+
+/// The tokens in `ts`, a group's delimiters counted as one.
+fn tokens(ts: TokenStream) -> usize {
+    ts.into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Group(g) => 1 + tokens(g.stream()),
+            _ => 1,
+        })
+        .sum()
 }
 
 /// What one task adds for its sequential version.
@@ -87,22 +113,25 @@ pub fn seq_task(
     let name = &task.sig.ident;
     let seq_fn = lower::seq_fn_ident(name);
     let counted_fn = lower::seq_counted_fn_ident(name);
-    let inline_fn = lower::seq_inline_fn_ident(name);
     let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
     let vis = &task.vis;
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
     let plain = lower::lower_seq((*task.block).clone(), tasks, siblings, None);
-    let unroll = unrolls(name, &plain.seq_calls);
-    // Unrolled: the out-of-line body calls the inlined copy, whose body is the plain one.
-    let (outer, inner) = if unroll {
-        let outer = lower::lower_seq((*task.block).clone(), tasks, siblings, Some(name));
-        (outer.block, Some(plain.block))
-    } else {
-        (plain.block, None)
-    };
+    let levels = levels(name, &plain.seq_calls, &task.block);
+    // Body `k` (0: the out-of-line version) calls inlined copy `k + 1`; the last copy's is
+    // the plain body, which calls the out-of-line version.
+    let mut bodies: Vec<syn::Block> = (1..levels)
+        .map(|next| {
+            let to = lower::seq_inline_fn_ident(name, next);
+            lower::lower_seq((*task.block).clone(), tasks, siblings, Some((name, to))).block
+        })
+        .collect();
+    bodies.push(plain.block);
+    let mut bodies = bodies.into_iter();
+    let outer = bodies.next().expect("one body at least");
     // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
-    // would otherwise hold two levels of the body, whose registers count for the whole kernel.
-    let never = unroll.then(|| quote!(#[inline(never)]));
+    // would otherwise hold every level of the body, whose registers count for the kernel.
+    let never = (levels > 1).then(|| quote!(#[inline(never)]));
     let mut counted_params = params.clone();
     counted_params.push(syn::parse_quote!(mut #spawns: u32));
     let doc = format!(
@@ -111,13 +140,14 @@ pub fn seq_task(
     );
     // No lints, and none of the task's attributes: the body is the task's, whose frame
     // already reports them (rustc would report each twice, once per copy).
-    let inlined = inner.map(|inner| {
+    let inlined = bodies.enumerate().map(|(k, body)| {
+        let inline_fn = lower::seq_inline_fn_ident(name, k + 1);
         quote! {
             #[doc(hidden)]
             #[allow(warnings, clippy::all)]
             #[inline(always)]
             #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
-                let __gtap_result: #ret = (|| -> #ret #inner)();
+                let __gtap_result: #ret = (|| -> #ret #body)();
                 (__gtap_result, #spawns)
             }
         }
@@ -131,7 +161,7 @@ pub fn seq_task(
             (__gtap_result, #spawns)
         }
 
-        #inlined
+        #( #inlined )*
 
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
