@@ -942,7 +942,7 @@ mod tests {
     }
 
     #[test]
-    fn a_small_self_recursive_sequential_version_runs_three_levels_per_call() {
+    fn a_small_self_recursive_sequential_version_runs_four_levels_per_call() {
         let text = expand_text(quote! {
             #[gtap::task]
             fn f(n: u32) -> u64 {
@@ -952,39 +952,67 @@ mod tests {
                 a.get() + b.get()
             }
         });
-        // The out-of-line version is never inlined and calls the first inlined copy, which
-        // calls the second, which calls the out-of-line one.
-        for (signature, calls) in [
-            (
+        // The out-of-line version is never inlined and calls the first inlined copy, each
+        // copy the next, the last the out-of-line one.
+        assert_chain(
+            &text,
+            &[
                 "#[inline(never)]fn__gtap_seqc_f(",
-                "=__gtap_seqi1_f(n-1,__gtap_spawns+1);",
-            ),
-            (
                 "#[inline(always)]fn__gtap_seqi1_f(",
-                "=__gtap_seqi2_f(n-1,__gtap_spawns+1);",
-            ),
-            (
                 "#[inline(always)]fn__gtap_seqi2_f(",
-                "=__gtap_seqc_f(n-1,__gtap_spawns+1);",
-            ),
-        ] {
+                "#[inline(always)]fn__gtap_seqi3_f(",
+            ],
+            [
+                "__gtap_seqi1_f",
+                "__gtap_seqi2_f",
+                "__gtap_seqi3_f",
+                "__gtap_seqc_f",
+            ],
+        );
+        assert!(!text.contains("__gtap_seqi4_"), "{text}");
+    }
+
+    /// That each of `signatures` in `text` calls the function of the same place in `calls`
+    /// where its task recursed (`f(n - 1)`).
+    fn assert_chain<const N: usize>(text: &str, signatures: &[&str; N], calls: [&str; N]) {
+        for (signature, call) in signatures.iter().zip(calls) {
             let at = text
                 .find(signature)
                 .unwrap_or_else(|| panic!("{signature}: {text}"));
             // From the signature to the next function's.
             let body = &text[at + signature.len()..];
             let body = &body[..body.find("fn__gtap_").unwrap_or(body.len())];
+            let call = format!("={call}(n-1,__gtap_spawns+1);");
             assert!(
-                body.contains(calls),
-                "{signature} should call {calls}: {text}"
+                body.contains(&call),
+                "{signature} should call {call}: {text}"
             );
         }
-        assert!(!text.contains("__gtap_seqi3_"), "{text}");
     }
 
     #[test]
-    fn a_large_self_recursive_sequential_version_runs_two_levels_per_call() {
-        let text = expand_text(quote! {
+    fn a_larger_self_recursive_sequential_version_runs_fewer_levels_per_call() {
+        // About 90 tokens: three levels.
+        let medium = expand_text(quote! {
+            #[gtap::task]
+            fn f(n: u32, a: u32, b: u32) -> u64 {
+                if n < 2 {
+                    return (a ^ b) as u64;
+                }
+                let x = a.wrapping_mul(3).wrapping_add(b).rotate_left(5);
+                let p = spawn!(f(n - 1, x, b));
+                let q = spawn!(f(n - 2, b, x));
+                taskwait!();
+                p.get().wrapping_add(q.get())
+            }
+        });
+        assert!(
+            medium.contains("#[inline(always)]fn__gtap_seqi2_f("),
+            "{medium}"
+        );
+        assert!(!medium.contains("__gtap_seqi3_"), "{medium}");
+        // Over 120: two.
+        let large = expand_text(quote! {
             #[gtap::task]
             fn f(n: u32, a: u32, b: u32, c: u32) -> u64 {
                 if n < 2 {
@@ -999,12 +1027,15 @@ mod tests {
                 p.get().wrapping_add(q.get()).wrapping_mul((x ^ y ^ z) as u64 | 1)
             }
         });
-        assert!(text.contains("#[inline(never)]fn__gtap_seqc_f("), "{text}");
         assert!(
-            text.contains("#[inline(always)]fn__gtap_seqi1_f("),
-            "{text}"
+            large.contains("#[inline(never)]fn__gtap_seqc_f("),
+            "{large}"
         );
-        assert!(!text.contains("__gtap_seqi2_"), "{text}");
+        assert!(
+            large.contains("#[inline(always)]fn__gtap_seqi1_f("),
+            "{large}"
+        );
+        assert!(!large.contains("__gtap_seqi2_"), "{large}");
     }
 
     #[test]

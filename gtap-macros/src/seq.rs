@@ -22,10 +22,10 @@
 //! ```
 //!
 //! A task that calls only itself, at one or two sites (fib, nqueens, the trees), also gets
-//! inlined copies with the same body, `__gtap_seqi1_fib` and, for a small body,
-//! `__gtap_seqi2_fib`: the counting version calls the first where it recurses and is never
+//! inlined copies with the same body, `__gtap_seqi1_fib`, `__gtap_seqi2_fib`, .. (more for
+//! a smaller body): the counting version calls the first where it recurses and is never
 //! inlined itself, each copy calls the next and the last calls the counting version, so
-//! each real call runs two or three levels of the recursion ([`levels`]).
+//! each real call runs two to four levels of the recursion ([`levels`]).
 //!
 //! Users call `seq::fib(40)`; a runtime calls the counting version through
 //! `Program::run_seq` when it runs a spawn inline instead of making it a task, and learns
@@ -45,30 +45,31 @@ use crate::lower;
 /// The most direct calls of sequential versions in a body that is unrolled ([`levels`]).
 const UNROLL_MAX_CALLS: usize = 2;
 
-/// The largest body, in tokens, whose sequential version runs three levels per call rather
-/// than two ([`levels`]).
-const SMALL_BODY_TOKENS: usize = 120;
+/// How many levels per call a self-recursive body of at most so many tokens runs
+/// ([`levels`]), smallest bodies first; a larger one runs two.
+const LEVELS_BY_SIZE: [(usize, usize); 2] = [(60, 4), (120, 3)];
 
 /// How many levels of its recursion the sequential version of task `name`, whose body
 /// `block` calls the sequential versions of `calls` (one entry per call site), runs per
-/// call through the GPU's call ABI: 1 (not unrolled), 2 or 3. A recursion through that ABI
+/// call through the GPU's call ABI: 1 (not unrolled) to 4. A recursion through that ABI
 /// pays at every call (the registers it saves and restores in local memory), and a call
 /// that runs several levels pays once for them all: its out-of-line version calls an
 /// inlined copy of the body where it recurses, that copy the next, and the last copy the
 /// out-of-line version. Only a task that calls itself, at one or two sites and nowhere
 /// else: each site is a copy of the body, and a call of another task would copy that
-/// task's body. Three levels only for a small body: the copies are inlined into the
-/// out-of-line version, whose registers count for every kernel that can call it, and three
-/// copies of a large body (a loop of placements with its own helpers inlined, say) take
-/// more registers than the kernel needs otherwise.
+/// task's body. The smaller the body, the more levels ([`LEVELS_BY_SIZE`]): the copies are
+/// inlined into the out-of-line version, whose registers count for every kernel that can
+/// call it, and many copies of a large body (a loop of placements with its own helpers
+/// inlined, say) take more registers than the kernel needs otherwise.
 fn levels(name: &syn::Ident, calls: &[syn::Ident], block: &syn::Block) -> usize {
     if !(1..=UNROLL_MAX_CALLS).contains(&calls.len()) || calls.iter().any(|c| c != name) {
-        1
-    } else if tokens(quote!(#block)) <= SMALL_BODY_TOKENS {
-        3
-    } else {
-        2
+        return 1;
     }
+    let size = tokens(quote!(#block));
+    LEVELS_BY_SIZE
+        .iter()
+        .find(|&&(most, _)| size <= most)
+        .map_or(2, |&(_, levels)| levels)
 }
 
 /// The tokens in `ts`, a group's delimiters counted as one.
