@@ -953,23 +953,29 @@ mod tests {
             }
         });
         // The out-of-line version is never inlined and calls the first inlined copy, each
-        // copy the next, the last the out-of-line one.
+        // copy the next, the last the out-of-line one: four levels on the GPU, three on
+        // the CPU.
+        let gpu = "#[cfg(target_arch=\"nvptx64\")]";
+        let cpu = "#[cfg(not(target_arch=\"nvptx64\"))]";
         assert_chain(
             &text,
             &[
                 "#[inline(never)]fn__gtap_seqc_f(",
                 "#[inline(always)]fn__gtap_seqi1_f(",
-                "#[inline(always)]fn__gtap_seqi2_f(",
-                "#[inline(always)]fn__gtap_seqi3_f(",
+                &format!("#[inline(always)]{gpu}fn__gtap_seqi2_f("),
+                &format!("#[inline(always)]{gpu}fn__gtap_seqi3_f("),
+                &format!("#[inline(always)]{cpu}fn__gtap_seqi2_f("),
             ],
             [
                 "__gtap_seqi1_f",
                 "__gtap_seqi2_f",
                 "__gtap_seqi3_f",
                 "__gtap_seqc_f",
+                "__gtap_seqc_f",
             ],
         );
         assert!(!text.contains("__gtap_seqi4_"), "{text}");
+        assert!(!text.contains(&format!("{cpu}fn__gtap_seqi3_f")), "{text}");
     }
 
     /// That each of `signatures` in `text` calls the function of the same place in `calls`

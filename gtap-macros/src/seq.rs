@@ -72,6 +72,34 @@ fn levels(name: &syn::Ident, calls: &[syn::Ident], block: &syn::Block) -> usize 
         .map_or(2, |&(_, levels)| levels)
 }
 
+/// The most levels per call on the CPU (`levels` are the GPU's): a call costs little there,
+/// and a fourth copy of the body made the recursion slower, not faster.
+const CPU_MAX_LEVELS: usize = 3;
+
+/// The inlined copies of a sequential version that runs `levels` levels per call on the
+/// GPU and at most [`CPU_MAX_LEVELS`] on the CPU: for each, its number (from 1), the copy
+/// its body calls (`None`: the out-of-line version), and the `cfg` of the target it is for
+/// (empty: both). A copy whose next differs between the targets is there twice.
+fn copies(levels: usize) -> Vec<(usize, Option<usize>, TokenStream)> {
+    let cpu_levels = levels.min(CPU_MAX_LEVELS);
+    let next = |k: usize, chain: usize| (k + 1 < chain).then_some(k + 1);
+    let gpu = quote!(#[cfg(target_arch = "nvptx64")]);
+    let cpu = quote!(#[cfg(not(target_arch = "nvptx64"))]);
+    let mut out = Vec::new();
+    for k in 1..levels {
+        let (on_gpu, on_cpu) = (next(k, levels), next(k, cpu_levels));
+        if k >= cpu_levels {
+            out.push((k, on_gpu, gpu.clone()));
+        } else if on_gpu == on_cpu {
+            out.push((k, on_gpu, TokenStream::new()));
+        } else {
+            out.push((k, on_gpu, gpu.clone()));
+            out.push((k, on_cpu, cpu.clone()));
+        }
+    }
+    out
+}
+
 /// The tokens in `ts`, a group's delimiters counted as one.
 fn tokens(ts: TokenStream) -> usize {
     ts.into_iter()
@@ -119,17 +147,15 @@ pub fn seq_task(
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
     let plain = lower::lower_seq((*task.block).clone(), tasks, siblings, None);
     let levels = levels(name, &plain.seq_calls, &task.block);
-    // Body `k` (0: the out-of-line version) calls inlined copy `k + 1`; the last copy's is
-    // the plain body, which calls the out-of-line version.
-    let mut bodies: Vec<syn::Block> = (1..levels)
-        .map(|next| {
-            let to = lower::seq_inline_fn_ident(name, next);
+    // The body that calls inlined copy `to`, or the out-of-line version (the plain body).
+    let calling = |to: Option<usize>| match to {
+        Some(to) => {
+            let to = lower::seq_inline_fn_ident(name, to);
             lower::lower_seq((*task.block).clone(), tasks, siblings, Some((name, to))).block
-        })
-        .collect();
-    bodies.push(plain.block);
-    let mut bodies = bodies.into_iter();
-    let outer = bodies.next().expect("one body at least");
+        }
+        None => plain.block.clone(),
+    };
+    let outer = calling((levels > 1).then_some(1));
     // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
     // would otherwise hold every level of the body, whose registers count for the kernel.
     let never = (levels > 1).then(|| quote!(#[inline(never)]));
@@ -141,12 +167,14 @@ pub fn seq_task(
     );
     // No lints, and none of the task's attributes: the body is the task's, whose frame
     // already reports them (rustc would report each twice, once per copy).
-    let inlined = bodies.enumerate().map(|(k, body)| {
-        let inline_fn = lower::seq_inline_fn_ident(name, k + 1);
+    let inlined = copies(levels).into_iter().map(|(k, next, target)| {
+        let inline_fn = lower::seq_inline_fn_ident(name, k);
+        let body = calling(next);
         quote! {
             #[doc(hidden)]
             #[allow(warnings, clippy::all)]
             #[inline(always)]
+            #target
             #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
                 let __gtap_result: #ret = (|| -> #ret #body)();
                 (__gtap_result, #spawns)
