@@ -83,13 +83,13 @@ pub fn lower(block: Block, block_task: bool, siblings: &[Sibling]) -> Lowered {
 /// version when the call names one of `tasks` (name and number of arguments), and
 /// `taskwait!()` evaluates its queue and re-binds the handles as joined. The rules checked
 /// are the task's: a body that lowers without errors as a task lowers without errors here.
-/// `redirect`: the direct calls of task `.0` go to function `.1` (one of its inlined
-/// sequential versions, [`seq_inline_fn_ident`]) rather than its out-of-line one.
+/// `redirect`: the direct calls of task `.0` go to its inlined sequential version number
+/// `.1` ([`seq_inline_fn_ident`]) rather than its out-of-line one.
 pub fn lower_seq(
     block: Block,
     tasks: &[(Ident, usize)],
     siblings: &[Sibling],
-    redirect: Option<(&Ident, Ident)>,
+    redirect: Option<(&Ident, usize)>,
 ) -> Lowered {
     lower_with(
         block,
@@ -105,7 +105,7 @@ fn lower_with(
     block_task: bool,
     seq: Option<Vec<(Ident, usize)>>,
     siblings: &[Sibling],
-    seq_redirect: Option<(Ident, Ident)>,
+    seq_redirect: Option<(Ident, usize)>,
 ) -> Lowered {
     let mut l = Lowerer {
         block_task,
@@ -162,9 +162,9 @@ struct Lowerer {
     /// Lowering a task's sequential version: the program's thread tasks that have one, with
     /// their numbers of arguments.
     seq: Option<Vec<(Ident, usize)>>,
-    /// In a sequential version: a task whose direct calls go to another function than its
-    /// out-of-line version, and that function.
-    seq_redirect: Option<(Ident, Ident)>,
+    /// In a sequential version: a task whose direct calls go to one of its inlined copies
+    /// rather than its out-of-line version, and that copy's number.
+    seq_redirect: Option<(Ident, usize)>,
     /// In a sequential version: the tasks of the direct calls lowered so far.
     seq_calls: Vec<Ident>,
     /// Every task of the program: a call of one outside `spawn!` is an error.
@@ -632,8 +632,10 @@ impl Lowerer {
             && let Some(name) = direct_task(&p.path)
             && tasks.iter().any(|(t, n)| t == name && *n == c.args.len())
         {
+            // Named from the call's own `name`, whose span the call's errors then point at,
+            // as the task's own lowering's do (rustc reports them once, not once per copy).
             let seq_fn = match &self.seq_redirect {
-                Some((task, to)) if task == name => to.clone(),
+                Some((task, level)) if task == name => seq_inline_fn_ident(name, *level),
                 _ => seq_counted_fn_ident(name),
             };
             self.seq_calls.push(name.clone());

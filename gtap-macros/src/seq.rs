@@ -150,7 +150,6 @@ pub fn seq_task(
     // The body that calls inlined copy `to`, or the out-of-line version (the plain body).
     let calling = |to: Option<usize>| match to {
         Some(to) => {
-            let to = lower::seq_inline_fn_ident(name, to);
             lower::lower_seq((*task.block).clone(), tasks, siblings, Some((name, to))).block
         }
         None => plain.block.clone(),
