@@ -1066,7 +1066,7 @@ mod tests {
                     let b = spawn!(f(n - 2));
                     let c = spawn!(f(n - 3));
                     taskwait!();
-                    a.get() + b.get() + c.get()
+                    a.get().max(b.get()).max(c.get())
                 }
             },
         ] {
@@ -1074,6 +1074,154 @@ mod tests {
             assert!(!text.contains("__gtap_seqi"), "{text}");
             assert!(!text.contains("inline(never)"), "{text}");
         }
+    }
+
+    /// Whether the sequential version of the one task in `text` is the summing loop.
+    fn sums(text: &str) -> bool {
+        text.contains("SumStack::new(")
+    }
+
+    #[test]
+    fn a_task_that_sums_its_children_gets_a_loop_instead_of_a_recursion() {
+        // nqueens' shape: children in a loop, into slots, summed; a base case first.
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn q(n: u32, row: u32, cols: u32) -> u64 {
+                if row == n {
+                    return 1;
+                }
+                let mut free = !cols & ((1u32 << n) - 1);
+                let counts = slots!(u64; 32);
+                while free != 0 {
+                    let bit = free & free.wrapping_neg();
+                    free ^= bit;
+                    spawn!(into counts, queue(0), q(n, row + 1, cols | bit));
+                }
+                taskwait!();
+                counts.iter().sum()
+            }
+        });
+        assert!(sums(&text), "{text}");
+        assert!(
+            !text.contains("__gtap_seqi1_q"),
+            "no inlined copies: {text}"
+        );
+        // The loop's function is kept out of its callers; a full stack runs the child by
+        // it; each spawn takes one of its slots' 32, as the task's would.
+        assert!(text.contains("#[inline(never)]fn__gtap_seqc_q("), "{text}");
+        assert!(
+            text.contains("=__gtap_seqc_q(__gtap_a0,__gtap_a1,__gtap_a2,__gtap_spawns+1);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("seq_slot_taken(&mut__gtap_taken_counts,__gtap_cap_counts)"),
+            "{text}"
+        );
+        assert!(text.contains("let__gtap_cap_counts:usize=32;"), "{text}");
+        // Handles read whole, plus a term of its own: that term is the body's part.
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn nodes(d: u32, width: u32, pad0: u32, pad1: u32, pad2: u32, pad3: u32) -> usize {
+                if d == 0 {
+                    return 1;
+                }
+                let x = (pad0 ^ pad1).wrapping_add(pad2.rotate_left(3)) ^ pad3.wrapping_mul(7);
+                let y = x.wrapping_mul(31) ^ (pad0 | pad3).wrapping_sub(pad1 & pad2);
+                let a = spawn!(nodes(d - 1, width, x, y, pad2, pad3));
+                let b = spawn!(nodes(d - 1, width, y, x, pad3, pad2));
+                taskwait!();
+                (a.get() + 1) + b.get()
+            }
+        });
+        assert!(
+            !sums(&text),
+            "`(a.get() + 1)` is a term that names a handle: {text}"
+        );
+    }
+
+    #[test]
+    fn a_task_that_does_not_only_sum_its_children_keeps_its_recursion() {
+        // Each body is nqueens-sized (two levels per call), so that only the summing test
+        // tells them apart; the first is the one that qualifies.
+        let body = |ret: TokenStream, tail: TokenStream, extra: TokenStream| {
+            expand_text(quote! {
+                #[gtap::task]
+                fn f(n: u32, a: u32, b: u32, c: u32) -> #ret {
+                    if n < 2 {
+                        return (a ^ b ^ c) as #ret;
+                    }
+                    let x = a.wrapping_mul(3).wrapping_add(b).rotate_left(5) ^ c.wrapping_sub(a);
+                    let y = b.wrapping_mul(7).wrapping_add(c).rotate_left(3) ^ a.wrapping_sub(b);
+                    let z = c.wrapping_mul(11).wrapping_add(a).rotate_left(7) ^ b.wrapping_sub(c);
+                    let p = spawn!(f(n - 1, x, y, z));
+                    let q = spawn!(f(n - 2, y, z, x));
+                    #extra
+                    taskwait!();
+                    #tail
+                }
+            })
+        };
+        let sum = quote!(p.get() + q.get() + (x as u64));
+        assert!(
+            sums(&body(quote!(u64), sum.clone(), quote!())),
+            "the control"
+        );
+        for (why, text) in [
+            (
+                "a float sum depends on its order",
+                body(quote!(f64), quote!(p.get() + q.get()), quote!()),
+            ),
+            (
+                "a signed sum may overflow in another order",
+                body(quote!(i64), quote!(p.get() + q.get()), quote!()),
+            ),
+            (
+                "not a sum",
+                body(quote!(u64), quote!(p.get() * q.get()), quote!()),
+            ),
+            (
+                "a handle missing",
+                body(quote!(u64), quote!(p.get() + 1), quote!()),
+            ),
+            (
+                "a handle twice",
+                body(quote!(u64), quote!(p.get() + p.get() + q.get()), quote!()),
+            ),
+            (
+                "a return after a spawn",
+                body(
+                    quote!(u64),
+                    sum.clone(),
+                    quote!(if x == 0 {
+                        return 0;
+                    }),
+                ),
+            ),
+            (
+                "a detached child",
+                body(quote!(u64), sum.clone(), quote!(spawn!(f(0, x, y, z));)),
+            ),
+            (
+                "a child of another task",
+                body(quote!(u64), sum.clone(), quote!(spawn!(g(x));)),
+            ),
+            (
+                "a second taskwait",
+                body(quote!(u64), sum.clone(), quote!(taskwait!();)),
+            ),
+        ] {
+            assert!(!sums(&text), "{why}: {text}");
+        }
+        // A parameter that borrows: its pending tuples could not be stored.
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn h(n: u32, v: gtap::View<'_, u32>) -> u64 {
+                let a = spawn!(h(n - 1, v));
+                taskwait!();
+                a.get()
+            }
+        });
+        assert!(!sums(&text), "{text}");
     }
 
     #[test]

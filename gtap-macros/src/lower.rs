@@ -919,7 +919,7 @@ fn checked_call(args: &SpawnArgs) -> TokenStream {
 }
 
 /// The task a call's path names, if it is a bare name or `self::name`.
-fn direct_task(path: &syn::Path) -> Option<&Ident> {
+pub fn direct_task(path: &syn::Path) -> Option<&Ident> {
     let segs: Vec<_> = path.segments.iter().collect();
     let last = match segs.as_slice() {
         [last] => last,

@@ -27,6 +27,10 @@
 //! inlined itself, each copy calls the next and the last calls the counting version, so
 //! each real call runs two to four levels of the recursion ([`levels`]).
 //!
+//! A task whose result is the sum of its children's gets a loop over a stack of pending
+//! calls instead of the recursion ([`seq_sum`]), unless it is small enough for three or
+//! four levels per call and reads its children through handles ([`SUM_MAX_LEVELS`]).
+//!
 //! Users call `seq::fib(40)`; a runtime calls the counting version through
 //! `Program::run_seq` when it runs a spawn inline instead of making it a task, and learns
 //! how many spawns the call ran as plain calls. The body keeps its handles, so that it reads
@@ -40,7 +44,7 @@ use syn::punctuated::Punctuated;
 use syn::token::Comma;
 use syn::{FnArg, ItemFn, Visibility};
 
-use crate::lower;
+use crate::{lower, seq_sum};
 
 /// The most direct calls of sequential versions in a body that is unrolled ([`levels`]).
 const UNROLL_MAX_CALLS: usize = 2;
@@ -110,6 +114,81 @@ fn tokens(ts: TokenStream) -> usize {
         .sum()
 }
 
+/// The most levels per call of a recursive sequential version for which a summing task whose
+/// children's results come through handles runs its summing loop instead ([`seq_sum`]): a
+/// body small enough for more levels (fib) ran its recursion as fast as the loop on the GPU
+/// and faster on the CPU. A task whose children's results go to `slots!` (nqueens) always
+/// runs the loop: the recursion clears and sums the slots at every call, and was several
+/// times slower.
+const SUM_MAX_LEVELS: usize = 2;
+
+/// The body of task `task`'s summing loop, when it qualifies ([`seq_sum::summing_body`]) and
+/// the loop is the faster version ([`SUM_MAX_LEVELS`]); `levels`: what its recursion would
+/// run per call.
+fn summing(
+    task: &ItemFn,
+    params: &Punctuated<FnArg, Comma>,
+    ret: &TokenStream,
+    levels: usize,
+) -> Option<syn::Block> {
+    let types: Vec<TokenStream> = params
+        .iter()
+        .map(|p| match p {
+            FnArg::Typed(t) => {
+                let ty = &t.ty;
+                quote!(#ty)
+            }
+            FnArg::Receiver(_) => quote!(&self),
+        })
+        .collect();
+    let t = seq_sum::Task {
+        name: &task.sig.ident,
+        params: params.len(),
+    };
+    let sum = seq_sum::summing_body(&t, &task.block, ret, &types)?;
+    (sum.slots || levels <= SUM_MAX_LEVELS).then_some(sum.body)
+}
+
+/// A summing task's counting version, the loop over `body`, and the function that builds
+/// its children's tuples of arguments.
+fn summing_items(
+    task: &ItemFn,
+    params: &Punctuated<FnArg, Comma>,
+    arg_names: &[syn::Ident],
+    ret: &TokenStream,
+    counted_params: &Punctuated<FnArg, Comma>,
+    body: &syn::Block,
+) -> TokenStream {
+    let name = &task.sig.ident;
+    let vis = &task.vis;
+    let counted_fn = lower::seq_counted_fn_ident(name);
+    let args_fn = seq_sum::args_fn_ident(name);
+    let (pats, types): (Vec<&syn::Pat>, Vec<&syn::Type>) = params
+        .iter()
+        .filter_map(|p| match p {
+            FnArg::Typed(t) => Some((&*t.pat, &*t.ty)),
+            FnArg::Receiver(_) => None,
+        })
+        .unzip();
+    let head = quote! {
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #[inline(never)]
+        #vis fn #counted_fn(#counted_params) -> (#ret, u32)
+    };
+    let lp = seq_sum::summing_fn(head, &pats, arg_names, ret, body);
+    quote! {
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #[inline(always)]
+        #vis fn #args_fn(#params) -> (#( #types, )*) {
+            (#( #arg_names, )*)
+        }
+
+        #lp
+    }
+}
+
 /// What one task adds for its sequential version.
 pub struct SeqOut {
     /// The hidden sequential fn.
@@ -147,49 +226,26 @@ pub fn seq_task(
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
     let plain = lower::lower_seq((*task.block).clone(), tasks, siblings, None);
     let levels = levels(name, &plain.seq_calls, &task.block);
-    // The body that calls inlined copy `to`, or the out-of-line version (the plain body).
-    let calling = |to: Option<usize>| match to {
-        Some(to) => {
-            lower::lower_seq((*task.block).clone(), tasks, siblings, Some((name, to))).block
-        }
-        None => plain.block.clone(),
-    };
-    let outer = calling((levels > 1).then_some(1));
-    // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
-    // would otherwise hold every level of the body, whose registers count for the kernel.
-    let never = (levels > 1).then(|| quote!(#[inline(never)]));
     let mut counted_params = params.clone();
     counted_params.push(syn::parse_quote!(mut #spawns: u32));
+    let counted = match summing(task, params, ret, levels) {
+        Some(body) => summing_items(task, params, arg_names, ret, &counted_params, &body),
+        None => recursive_items(
+            task,
+            tasks,
+            siblings,
+            plain.block,
+            levels,
+            &counted_params,
+            ret,
+        ),
+    };
     let doc = format!(
         "The sequential version of task `{name}`: its body with every `spawn!` a call and \
          every `taskwait!()` nothing (generated)."
     );
-    // No lints, and none of the task's attributes: the body is the task's, whose frame
-    // already reports them (rustc would report each twice, once per copy).
-    let inlined = copies(levels).into_iter().map(|(k, next, target)| {
-        let inline_fn = lower::seq_inline_fn_ident(name, k);
-        let body = calling(next);
-        quote! {
-            #[doc(hidden)]
-            #[allow(warnings, clippy::all)]
-            #[inline(always)]
-            #target
-            #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
-                let __gtap_result: #ret = (|| -> #ret #body)();
-                (__gtap_result, #spawns)
-            }
-        }
-    });
     let items = quote! {
-        #[doc(hidden)]
-        #[allow(warnings, clippy::all)]
-        #never
-        #vis fn #counted_fn(#counted_params) -> (#ret, u32) {
-            let __gtap_result: #ret = (|| -> #ret #outer)();
-            (__gtap_result, #spawns)
-        }
-
-        #( #inlined )*
+        #counted
 
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
@@ -216,6 +272,62 @@ pub fn seq_task(
         items,
         arm,
         reexport,
+    }
+}
+
+/// The recursive counting version of task `task`, whose body lowered for its sequential
+/// version is `plain`, running `levels` levels per call ([`levels`]): the out-of-line
+/// version and its inlined copies.
+fn recursive_items(
+    task: &ItemFn,
+    tasks: &[(syn::Ident, usize)],
+    siblings: &[lower::Sibling],
+    plain: syn::Block,
+    levels: usize,
+    counted_params: &Punctuated<FnArg, Comma>,
+    ret: &TokenStream,
+) -> TokenStream {
+    let name = &task.sig.ident;
+    let vis = &task.vis;
+    let counted_fn = lower::seq_counted_fn_ident(name);
+    let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
+    // The body that calls inlined copy `to`, or the out-of-line version (the plain body).
+    let calling = |to: Option<usize>| match to {
+        Some(to) => {
+            lower::lower_seq((*task.block).clone(), tasks, siblings, Some((name, to))).block
+        }
+        None => plain.clone(),
+    };
+    let outer = calling((levels > 1).then_some(1));
+    // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
+    // would otherwise hold every level of the body, whose registers count for the kernel.
+    let never = (levels > 1).then(|| quote!(#[inline(never)]));
+    // No lints, and none of the task's attributes: the body is the task's, whose frame
+    // already reports them (rustc would report each twice, once per copy).
+    let inlined = copies(levels).into_iter().map(|(k, next, target)| {
+        let inline_fn = lower::seq_inline_fn_ident(name, k);
+        let body = calling(next);
+        quote! {
+            #[doc(hidden)]
+            #[allow(warnings, clippy::all)]
+            #[inline(always)]
+            #target
+            #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
+                let __gtap_result: #ret = (|| -> #ret #body)();
+                (__gtap_result, #spawns)
+            }
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #never
+        #vis fn #counted_fn(#counted_params) -> (#ret, u32) {
+            let __gtap_result: #ret = (|| -> #ret #outer)();
+            (__gtap_result, #spawns)
+        }
+
+        #( #inlined )*
     }
 }
 

@@ -239,6 +239,26 @@ pub mod program {
         below.get()
     }
 
+    /// The sum of `weight + offset` over the nodes of a tree of `width` children per node
+    /// (at most 16) and `depth` levels below this one, where a node's children have its
+    /// offset plus their index: a task that sums its children, whose sequential version is
+    /// the summing loop. Its arguments are 32 bytes, so that a tree of width 6 and depth 5
+    /// keeps more calls pending than the loop's stack holds.
+    #[gtap::task]
+    pub fn weights(depth: u64, width: u64, weight: u64, offset: u64) -> u64 {
+        if depth == 0 {
+            return weight + offset;
+        }
+        let parts = slots!(u64; 16);
+        let mut i = 0;
+        while i < width {
+            spawn!(into parts, weights(depth - 1, width, weight, offset + i));
+            i += 1;
+        }
+        taskwait!();
+        parts.iter().sum::<u64>() + weight + offset
+    }
+
     /// Spawns more children than its program allows between two taskwaits.
     #[gtap::task]
     pub fn too_many(n: u32) {
@@ -283,6 +303,16 @@ impl Counter {
     pub fn get(self) -> u64 {
         self.atomic().load::<Relaxed>()
     }
+}
+
+/// What [`program::weights`] computes, and how many nodes its tree has, by plain recursion.
+pub fn weights_reference(depth: u64, width: u64, weight: u64, offset: u64) -> (u64, u64) {
+    if depth == 0 {
+        return (weight + offset, 1);
+    }
+    (0..width)
+        .map(|i| weights_reference(depth - 1, width, weight, offset + i))
+        .fold((weight + offset, 1), |(s, n), (cs, cn)| (s + cs, n + cn))
 }
 
 /// What [`program::branches`] computes, sequentially.

@@ -47,6 +47,24 @@ fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
 }
 
 #[test]
+fn a_summing_task_gives_the_same_results_with_the_policy_on_and_off() {
+    // Deep enough for the policy to inline (its loop then runs whole subtrees).
+    let (want, nodes) = lang::weights_reference(7, 5, 3, 2);
+    let (off, off_stats) = runtime(2, false)
+        .run(lang::program::weights(7, 5, 3, 2))
+        .unwrap();
+    assert_eq!(off, want);
+    assert_eq!(off_stats.tasks_executed, nodes);
+    for threads in [1, 2, 4] {
+        let (on, stats) = runtime(threads, true)
+            .run(lang::program::weights(7, 5, 3, 2))
+            .unwrap();
+        assert_eq!(on, want, "{threads} threads");
+        assert!(stats.spawns_inlined > 0, "{threads} threads: {stats:?}");
+    }
+}
+
+#[test]
 fn a_forced_spawn_is_always_a_task() {
     let (v, stats) = runtime(2, true).run(lang::program::fib_forced(18)).unwrap();
     assert_eq!(v, fib::reference(18));

@@ -68,6 +68,34 @@ fn a_spawn_into_another_queue_is_a_task_on_the_gpu() {
     assert_eq!(apart.tasks, 2 * 75_025 - 1, "one task per call");
 }
 
+/// A task that sums its children (its sequential version the summing loop) gives its
+/// reference with the policy off, and inlining from depth 1 on, where the loop runs whole
+/// subtrees on the GPU, some deeper than its stack (width 6, depth 5).
+fn a_summing_task_gives_its_reference_with_its_loop_inline_on_the_gpu() {
+    for (on, depth) in [(false, None), (true, Some(1)), (true, None)] {
+        let mut cfg = config().auto_granularity(on).inline_min_queued(0);
+        if let Some(d) = depth {
+            cfg = cfg.inline_min_depth(d);
+        }
+        let Some(mut rt) = common::runtime(gtap_tests::PTX, cfg) else {
+            return;
+        };
+        for (d, width) in [(5, 6), (7, 4), (3, 16)] {
+            let (want, nodes) = gtap_tests::lang::weights_reference(d, width, 7, 1);
+            let (got, stats) = rt.run(lang::weights(d, width, 7, 1)).unwrap();
+            assert_eq!(
+                got, want,
+                "depth {d}, width {width}, policy {on}, from {depth:?}"
+            );
+            if on && depth.is_some() {
+                assert!(stats.spawns_inlined > 0, "{stats:?}");
+            } else if !on {
+                assert_eq!(stats.tasks, nodes, "one task per node");
+            }
+        }
+    }
+}
+
 fn fire_and_forget_children_all_run_on_the_gpu() {
     let Some(mut rt) = common::runtime(gtap_tests::PTX, config()) else {
         return;
@@ -360,6 +388,7 @@ fn a_panic_inside_a_task_is_a_trap() {
 gtap_host::gpu_test_main!(
     language_features_on_the_gpu,
     a_spawn_into_another_queue_is_a_task_on_the_gpu,
+    a_summing_task_gives_its_reference_with_its_loop_inline_on_the_gpu,
     fire_and_forget_children_all_run_on_the_gpu,
     a_program_without_taskwait_ends_when_every_task_has_run,
     limits_end_with_typed_errors_and_the_runtime_stays_usable,

@@ -352,6 +352,30 @@ fn nqueens_is_correct_on_every_shape() {
     }
 }
 
+/// nqueens without a cutoff in the source, its spawns run inline from row 3 (and 6): its
+/// sequential version (the summing loop) counts whole subtrees on the GPU.
+fn nqueens_without_a_cutoff_is_correct_with_its_loop_inline() {
+    for depth in [3, 6] {
+        let config = GpuConfig::new()
+            .inline_min_depth(depth)
+            .inline_min_queued(0);
+        let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
+            return;
+        };
+        for n in [1, 5, 8, 11, 12] {
+            let (v, stats) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, n)).unwrap();
+            assert_eq!(
+                v,
+                nqueens::KNOWN[n as usize],
+                "nqueens({n}), inline from {depth}"
+            );
+            if n >= 11 {
+                assert!(stats.spawns_inlined > 0, "nqueens({n}): {stats:?}");
+            }
+        }
+    }
+}
+
 fn detached_nqueens_is_correct_on_every_shape() {
     for mut rt in runtimes() {
         for n in 1..=11u32 {
@@ -454,6 +478,7 @@ gtap_host::gpu_test_main!(
     top_up_runs_nqueens_16_to_the_end_again_and_again,
     the_benchmark_sizes_are_correct,
     nqueens_is_correct_on_every_shape,
+    nqueens_without_a_cutoff_is_correct_with_its_loop_inline,
     detached_nqueens_is_correct_on_every_shape,
     sorts_are_correct_on_every_shape,
     trees_are_correct_on_every_shape,

@@ -149,3 +149,41 @@ fn sequential_versions_count_the_spawns_they_run_as_calls() {
         );
     }
 }
+
+#[test]
+fn a_summing_sequential_version_matches_its_reference_past_its_stack() {
+    use gtap::__private::into_call;
+    // Width 6, depth 5: up to 26 calls pending, past the 24 tuples of 32 bytes that the
+    // loop's stack holds, so some children run by a call of the loop on a stack of its own.
+    for (depth, width) in [(0, 3), (1, 0), (1, 16), (3, 4), (5, 6), (2, 11)] {
+        let (want, nodes) = lang::weights_reference(depth, width, 7, 1);
+        assert_eq!(
+            lang::program::seq::weights(depth, width, 7, 1),
+            want,
+            "depth {depth}, width {width}"
+        );
+        let (got, spawns) =
+            into_call::<lang::program::Program, _>(lang::program::weights(depth, width, 7, 1))
+                .__run_seq_counted(0);
+        assert_eq!(got, want);
+        assert_eq!(
+            u64::from(spawns),
+            nodes - 1,
+            "every node but the root is a spawn"
+        );
+    }
+}
+
+#[test]
+fn a_summing_sequential_version_stops_at_its_slots_capacity() {
+    // 17 children into `slots!(u64; 16)`: the task would fail with `SlotsFull`, its
+    // sequential version panics, as the recursive one does.
+    let panic = std::panic::catch_unwind(|| lang::program::seq::weights(1, 17, 0, 0))
+        .expect_err("past the slots' capacity");
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or_default();
+    assert!(message.contains("past the 16 slots"), "{message}");
+}

@@ -264,6 +264,20 @@ pub fn seq_spawn_into<R, const N: usize>(slots: &PendingSlots<'_, '_, R, N>, val
     }
 }
 
+/// `spawn!(into hs, ..)` in a summing sequential version, which keeps no slots (the child's
+/// result goes into the running sum): counts the slot the child takes of the `capacity` of
+/// `hs`'s `slots!`, so that a spawn past them fails as in [`seq_spawn_into`].
+///
+/// # Panics
+/// If `taken` already equals `capacity`.
+#[inline(always)]
+pub fn seq_slot_taken(taken: &mut usize, capacity: usize) {
+    if *taken >= capacity {
+        seq_slots_full(capacity);
+    }
+    *taken += 1;
+}
+
 #[cold]
 #[inline(never)]
 fn seq_slots_full(capacity: usize) -> ! {

@@ -24,6 +24,7 @@
 //! | [`handle`] | result slots and the pending/joined handle types |
 //! | [`checks`] | the compile-time frame-size check and the stand-in for a task called like a function |
 //! | [`gpu_root`] | whether a call's arguments hold references (it may not be a GPU root then) |
+//! | [`sum_stack`] | the pending calls of a summing sequential version |
 
 pub mod block;
 pub mod checks;
@@ -31,6 +32,7 @@ pub mod ctx;
 pub mod gpu_root;
 pub mod handle;
 pub mod program;
+pub mod sum_stack;
 
 pub use block::{AgreeDomain, Block};
 pub use ctx::Ctx;
