@@ -1209,6 +1209,10 @@ mod tests {
                 "a second taskwait",
                 body(quote!(u64), sum.clone(), quote!(taskwait!();)),
             ),
+            (
+                "a handle used elsewhere",
+                body(quote!(u64), sum.clone(), quote!(let _kept = &p;)),
+            ),
         ] {
             assert!(!sums(&text), "{why}: {text}");
         }

@@ -201,6 +201,8 @@ struct Census {
     handles: Vec<Ident>,
     /// `let hs = slots!(T; N)` at the top level, with `N`.
     slots: Vec<(Ident, Expr)>,
+    /// For each of `slots`, the `spawn!(into hs, ..)` that name it.
+    into: Vec<usize>,
     spawns: usize,
 }
 
@@ -234,6 +236,7 @@ impl Census {
                     Kind::Slots => {
                         let args: SlotsArgs = m.mac.parse_body().ok()?;
                         c.slots.push((p.ident.clone(), args.len));
+                        c.into.push(0);
                     }
                     Kind::Taskwait => return None,
                 }
@@ -249,12 +252,31 @@ impl Census {
         let distinct = names
             .iter()
             .all(|a| names.iter().filter(|b| *b == a).count() == 1);
-        distinct.then_some(c)
+        (distinct && !c.named_elsewhere(stmts)).then_some(c)
+    }
+
+    /// Whether a statement other than a handle's own `let` names a handle other than as
+    /// the target of a `spawn!(into ..)`: the loop keeps no handles, so such a use (a
+    /// handle passed on, say) would name nothing.
+    fn named_elsewhere(&self, stmts: &[Stmt]) -> bool {
+        let uses = |name: &Ident| -> usize {
+            stmts
+                .iter()
+                .filter(|s| !is_task_macro_let(s))
+                .map(|s| count_ident(quote!(#s), name))
+                .sum()
+        };
+        self.handles.iter().any(|h| uses(h) != 0)
+            || self
+                .slots
+                .iter()
+                .zip(&self.into)
+                .any(|((hs, _), &n)| uses(hs) != n)
     }
 
     /// The spawns inside a statement other than a top-level `let` of a task macro: each must
     /// be `spawn!(into hs, ..)` as a statement, into one of this census's slots.
-    fn nested(&self, stmt: &Stmt, task: &Task<'_>) -> Option<usize> {
+    fn nested(&mut self, stmt: &Stmt, task: &Task<'_>) -> Option<usize> {
         /// Each task macro, and whether it is a statement of its own.
         struct Macros<'a> {
             found: Vec<(&'a Macro, bool)>,
@@ -289,14 +311,33 @@ impl Census {
             let Expr::Path(p) = into else {
                 return None;
             };
-            let known = self.slots.iter().any(|(s, _)| p.path.is_ident(s));
-            if !known || !calls_itself(&args.call, task) {
+            let slot = self.slots.iter().position(|(s, _)| p.path.is_ident(s))?;
+            if !calls_itself(&args.call, task) {
                 return None;
             }
+            self.into[slot] += 1;
             spawns += 1;
         }
         Some(spawns)
     }
+}
+
+/// Whether `stmt` is `let NAME = spawn!(..)`, `slots!(..)` or `taskwait!(..)`.
+fn is_task_macro_let(stmt: &&Stmt) -> bool {
+    matches!(stmt, Stmt::Local(local)
+        if local.init.as_ref().is_some_and(|i| matches!(&*i.expr,
+            Expr::Macro(m) if Kind::of(&m.mac).is_some())))
+}
+
+/// How many times `ts` holds the identifier `name`, inside groups and macros too.
+fn count_ident(ts: TokenStream, name: &Ident) -> usize {
+    ts.into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => usize::from(i == *name),
+            proc_macro2::TokenTree::Group(g) => count_ident(g.stream(), name),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Whether `call` is a call of `task` itself with all its arguments.
