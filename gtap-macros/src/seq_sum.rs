@@ -40,7 +40,8 @@
 //!   the top level of the body or `spawn!(into hs, ..)` into a `let hs = slots!(..)` of the
 //!   top level;
 //! - the body ends with its only `taskwait!()` and then an expression that adds each handle
-//!   once, as `h.get()` or `hs.iter().sum()`, to terms that name no handle;
+//!   once, as `h.get()` or `hs.iter().sum()`, to terms that name no handle, and no other
+//!   statement names a handle (but a `spawn!(into hs, ..)` its `hs`);
 //! - nothing returns from the first statement that spawns on (an early `return` after a
 //!   spawn would drop the children's results, which the loop has already counted).
 
