@@ -487,7 +487,7 @@ impl Rewrite<'_> {
     }
 
     /// The statement that runs one spawn: the child's arguments pushed, or, with the stack
-    /// full, the child run by the recursive version and its result added. `into`: the
+    /// full, the child run by a call of this summing version and its result added. `into`: the
     /// `slots!` it takes a slot of, counted as the task's would be.
     fn push(&self, args: &SpawnArgs, into: Option<&Ident>) -> Stmt {
         let Expr::Call(call) = &args.call else {
@@ -501,7 +501,7 @@ impl Rewrite<'_> {
         // argument then gives the same error at the same place, which rustc reports once.
         let args_fn = args_fn_ident(name);
         // With the stack full, the child runs by this same version, on a stack of its own.
-        let recursive = seq_counted_fn_ident(self.task.name);
+        let again = seq_counted_fn_ident(self.task.name);
         let values = call.args.iter();
         let parts: Vec<Ident> = (0..self.task.params)
             .map(|i| format_ident!("__gtap_a{i}"))
@@ -520,7 +520,7 @@ impl Rewrite<'_> {
                 match #stack.push(__gtap_child) {
                     ::core::result::Result::Ok(()) => #spawns += 1,
                     ::core::result::Result::Err((#( #parts, )*)) => {
-                        let (__gtap_value, __gtap_after) = #recursive(#( #parts, )* #spawns + 1);
+                        let (__gtap_value, __gtap_after) = #again(#( #parts, )* #spawns + 1);
                         #spawns = __gtap_after;
                         #sum += __gtap_value;
                     }
