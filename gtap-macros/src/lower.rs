@@ -896,7 +896,7 @@ fn unsafe_block(inner: TokenStream) -> TokenStream {
 }
 
 /// The queue index expression, typed as `u32` without silent conversions.
-fn queue_expr(queue: Option<&Expr>) -> TokenStream {
+pub fn queue_expr(queue: Option<&Expr>) -> TokenStream {
     match queue {
         None => quote!(0u32),
         Some(q) => quote_spanned! {q.span()=> { let __gtap_queue: u32 = #q; __gtap_queue } },

@@ -52,15 +52,15 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Macro, Pat, Stmt};
 
-use crate::lower::{SPAWNS, direct_task, seq_counted_fn_ident};
+use crate::lower::{SPAWNS, direct_task, queue_expr, seq_counted_fn_ident};
 use crate::syntax::{Kind, SlotsArgs, SpawnArgs, TaskwaitArgs};
 
 /// Result types whose sum the loop may reorder.
 const SUMMABLE: [&str; 6] = ["u8", "u16", "u32", "u64", "u128", "usize"];
 
 /// The hidden names the summing body uses (besides [`SPAWNS`]).
-pub const STACK: &str = "__gtap_stack";
-pub const SUM: &str = "__gtap_sum";
+const STACK: &str = "__gtap_stack";
+const SUM: &str = "__gtap_sum";
 
 /// The task a body belongs to, as the summing form needs it.
 pub struct Task<'a> {
@@ -104,7 +104,12 @@ pub fn summing_body(
         return None;
     }
     let first_spawn = stmts.iter().position(has_spawn)?;
-    if stmts[first_spawn..].iter().any(|s| exits(quote!(#s))) || exits(quote!(#tail)) {
+    let mut exits = Exits(false);
+    stmts[first_spawn..]
+        .iter()
+        .for_each(|s| exits.visit_stmt(s));
+    exits.visit_expr(&tail);
+    if exits.0 {
         return None;
     }
     let rest = tail_rest(&tail, &census)?;
@@ -140,23 +145,20 @@ fn borrows(ty: &TokenStream) -> bool {
     any(ty.clone())
 }
 
-/// The queue expression of a `taskwait!(..);` statement, or `None` for another statement.
-fn taskwait_queue(stmt: &Stmt) -> Option<TokenStream> {
-    let mac = match stmt {
-        Stmt::Macro(m) => &m.mac,
-        Stmt::Expr(Expr::Macro(m), Some(_)) => &m.mac,
-        _ => return None,
-    };
-    (Kind::of(mac) == Some(Kind::Taskwait)).then_some(())?;
-    let args: TaskwaitArgs = mac.parse_body().ok()?;
-    Some(queue_tokens(args.queue.as_ref()))
+/// The macro a statement of its own is (`m!(..);`), if it is one.
+fn stmt_macro(stmt: &Stmt) -> Option<&Macro> {
+    match stmt {
+        Stmt::Macro(m) => Some(&m.mac),
+        Stmt::Expr(Expr::Macro(m), Some(_)) => Some(&m.mac),
+        _ => None,
+    }
 }
 
-fn queue_tokens(queue: Option<&Expr>) -> TokenStream {
-    match queue {
-        Some(q) => quote!(#q),
-        None => quote!(0u32),
-    }
+/// The queue expression of a `taskwait!(..);` statement, or `None` for another statement.
+fn taskwait_queue(stmt: &Stmt) -> Option<TokenStream> {
+    let mac = stmt_macro(stmt).filter(|m| Kind::of(m) == Some(Kind::Taskwait))?;
+    let args: TaskwaitArgs = mac.parse_body().ok()?;
+    Some(queue_expr(args.queue.as_ref()))
 }
 
 /// Whether a statement holds a `spawn!`.
@@ -172,27 +174,20 @@ fn has_spawn(stmt: &Stmt) -> bool {
     v.0
 }
 
-/// Whether `ts` returns from the function: a `return` or a `?` outside closures, async
-/// blocks and nested items (their own returns are theirs).
-fn exits(ts: TokenStream) -> bool {
-    struct Exits(bool);
-    impl<'a> Visit<'a> for Exits {
-        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_try(&mut self, _: &'a syn::ExprTry) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
-        fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
-        fn visit_item(&mut self, _: &'a syn::Item) {}
+/// Finds whether what it visits returns from the function: a `return` or a `?` outside
+/// closures, async blocks and nested items (their own returns are theirs).
+struct Exits(bool);
+
+impl<'a> Visit<'a> for Exits {
+    fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+        self.0 = true;
     }
-    let Ok(block) = syn::parse2::<Block>(quote!({ #ts })) else {
-        return true;
-    };
-    let mut v = Exits(false);
-    v.visit_block(&block);
-    v.0
+    fn visit_expr_try(&mut self, _: &'a syn::ExprTry) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'a syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'a syn::Item) {}
 }
 
 /// The handles of a body and its task macros, when they are all of the summing form's kinds.
@@ -284,12 +279,7 @@ impl Census {
         }
         impl<'a> Visit<'a> for Macros<'a> {
             fn visit_stmt(&mut self, s: &'a Stmt) {
-                let mac = match s {
-                    Stmt::Macro(m) => Some(&m.mac),
-                    Stmt::Expr(Expr::Macro(m), Some(_)) => Some(&m.mac),
-                    _ => None,
-                };
-                match mac {
+                match stmt_macro(s) {
                     Some(m) if Kind::of(m).is_some() => self.found.push((m, true)),
                     _ => syn::visit::visit_stmt(self, s),
                 }
@@ -506,7 +496,7 @@ impl Rewrite<'_> {
         let parts: Vec<Ident> = (0..self.task.params)
             .map(|i| format_ident!("__gtap_a{i}"))
             .collect();
-        let queue = queue_tokens(args.queue.as_ref());
+        let queue = queue_expr(args.queue.as_ref());
         let (stack, sum, spawns) = hidden();
         let take = into.map(|hs| {
             let (taken, cap) = slot_counter(hs);
@@ -532,12 +522,7 @@ impl Rewrite<'_> {
 
 impl VisitMut for Rewrite<'_> {
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
-        let mac = match &*s {
-            Stmt::Macro(m) => Some(m.mac.clone()),
-            Stmt::Expr(Expr::Macro(m), Some(_)) => Some(m.mac.clone()),
-            _ => None,
-        };
-        if let Some(mac) = mac
+        if let Some(mac) = stmt_macro(s).cloned()
             && Kind::of(&mac) == Some(Kind::Spawn)
         {
             let args: SpawnArgs = mac.parse_body().expect("parsed by the census");
