@@ -135,6 +135,10 @@ pub struct GpuArgs {
     /// cost inlines from a level deeper; 0: not weighed [default: 8].
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_task_rounds: Option<u32>,
+    /// The granularity policy: tasks a warp makes at one depth before it inlines from the
+    /// next depth on, as from --inline-min-depth; 0: never [default: 4096].
+    #[arg(long, global = true, value_name = "TASKS")]
+    pub inline_wide_tasks: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
     /// inline [default: 16384].
     #[arg(long, global = true, value_name = "BYTES")]
@@ -268,6 +272,9 @@ impl GpuArgs {
         }
         if let Some(r) = self.inline_task_rounds {
             c = c.inline_task_rounds(r);
+        }
+        if let Some(t) = self.inline_wide_tasks {
+            c = c.inline_wide_tasks(t);
         }
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);

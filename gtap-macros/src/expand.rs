@@ -79,6 +79,8 @@ struct TaskOut {
     seq: Option<SeqOut>,
     /// A block task (`#[gtap::task(block)]`).
     block: bool,
+    /// Its body has a spawn the granularity policy weighs ([`lower::Lowered::weighs`]).
+    weighs: bool,
 }
 
 fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
@@ -343,8 +345,10 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
             quote!(Args::#name(never) => match never {},)
         }
     });
+    let weighs = outs.iter().any(|o| o.weighs && o.seq.is_some());
     quote! {
         const SEQ: bool = true;
+        const WEIGHS: bool = #weighs;
 
         #[inline(always)]
         unsafe fn run_seq(args: Args, out: *mut u8) -> u32 {
@@ -613,6 +617,7 @@ fn expand_task(
         fallback: false,
         seq,
         block,
+        weighs: lowered.weighs,
     };
     (out, lowered.has_taskwait, lowered.errors)
 }
@@ -849,6 +854,7 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
         fallback: true,
         seq: None,
         block: false,
+        weighs: false,
     }
 }
 
@@ -895,6 +901,30 @@ mod tests {
         assert!(text.contains("letmutm=m;"), "{text}");
         // Left as a capture, so that the compiler still warns that it is unused.
         assert!(!text.contains("letmutunused=unused;"), "{text}");
+    }
+
+    #[test]
+    fn a_program_weighs_its_spawns_unless_every_one_is_a_task() {
+        let weighed = expand_text(quote! {
+            #[gtap::task]
+            pub fn f(n: u32) -> u64 {
+                let a = spawn!(task, f(n - 1));
+                let b = spawn!(f(n - 2));
+                taskwait!();
+                a.get() + b.get()
+            }
+        });
+        assert!(weighed.contains("constWEIGHS:bool=true;"), "{weighed}");
+        let forced = expand_text(quote! {
+            #[gtap::task]
+            pub fn f(n: u32) {
+                if n > 0 {
+                    spawn!(task, f(n - 1));
+                    spawn!(task, f(n - 2));
+                }
+            }
+        });
+        assert!(forced.contains("constWEIGHS:bool=false;"), "{forced}");
     }
 
     #[test]

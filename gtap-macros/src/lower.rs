@@ -63,6 +63,8 @@ pub struct Lowered {
     /// In a sequential version: the spawns lowered to direct calls of a sequential version,
     /// each with the task it calls.
     pub seq_calls: Vec<Ident>,
+    /// A thread task with a spawn the granularity policy weighs (one not marked `task`).
+    pub weighs: bool,
 }
 
 /// The name of the coroutine's resume argument, invisible to user code (mixed-site hygiene).
@@ -119,6 +121,7 @@ fn lower_with(
         loop_depth: 0,
         opaque_depth: 0,
         has_taskwait: false,
+        weighs: false,
         errors: Vec::new(),
         counter: 0,
     };
@@ -128,6 +131,7 @@ fn lower_with(
         has_taskwait: l.has_taskwait,
         errors: l.errors,
         seq_calls: l.seq_calls,
+        weighs: l.weighs,
     }
 }
 
@@ -177,6 +181,8 @@ struct Lowerer {
     /// >0 inside closures, async blocks and nested items, where no task macro may appear.
     opaque_depth: usize,
     has_taskwait: bool,
+    /// See [`Lowered::weighs`].
+    weighs: bool,
     errors: Vec<syn::Error>,
     counter: usize,
 }
@@ -353,6 +359,7 @@ impl Lowerer {
         let ctx = &self.ctx;
         let call = &args.call;
         let queue = queue_expr(args.queue.as_ref());
+        self.weighs |= weighed(&args, self.block_task, &self.seq);
         let checked = checked_call(&args);
         // The call is checked on its own first, so a wrong call is one error.
         out.push(syn::parse_quote_spanned! {call.span()=>
@@ -456,6 +463,7 @@ impl Lowerer {
                     Some(into) => {
                         let (ctx, call) = (&self.ctx, &args.call);
                         let queue = queue_expr(args.queue.as_ref());
+                        self.weighs |= weighed(&args, self.block_task, &self.seq);
                         let checked = checked_call(&args);
                         let spawn = unsafe_block(quote_spanned! {call.span()=>
                             ::gtap::__private::spawn_into(#ctx, &#into, #checked, #queue)
@@ -489,6 +497,7 @@ impl Lowerer {
         }
         let (ctx, call) = (&self.ctx, &args.call);
         let queue = queue_expr(args.queue.as_ref());
+        self.weighs |= weighed(args, self.block_task, &self.seq);
         let checked = checked_call(args);
         // No handle holds the borrow until a taskwait: the child may take only what lives
         // for this task's argument lifetime (this task is not complete before the child is).
@@ -916,6 +925,12 @@ fn checked_call(args: &SpawnArgs) -> TokenStream {
     } else {
         checked
     }
+}
+
+/// Whether the granularity policy weighs a spawn with `args` in the body being lowered: a
+/// spawn not marked `task`, in a thread task's own body (not in a sequential version).
+fn weighed(args: &SpawnArgs, block_task: bool, seq: &Option<Vec<(Ident, usize)>>) -> bool {
+    !args.task && !block_task && seq.is_none()
 }
 
 /// The task a call's path names, if it is a bare name or `self::name`.

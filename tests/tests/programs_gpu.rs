@@ -376,6 +376,27 @@ fn nqueens_without_a_cutoff_is_correct_with_its_loop_inline() {
     }
 }
 
+/// The policy's wide-level rule (`GpuConfig::inline_wide_tasks`): nqueens' tree never
+/// reaches the default `inline_min_depth`, so without the rule every spawn is a task; with
+/// it a warp that made that many tasks at one row runs the rows below inline.
+fn a_wide_tree_runs_below_its_wide_level_inline() {
+    for wide in [0, 64] {
+        let config = GpuConfig::new().inline_wide_tasks(wide);
+        let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
+            return;
+        };
+        for n in [8, 12] {
+            let (v, stats) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, n)).unwrap();
+            assert_eq!(v, nqueens::KNOWN[n as usize], "nqueens({n}), wide {wide}");
+            if wide == 0 {
+                assert_eq!(stats.spawns_inlined, 0, "nqueens({n}): {stats:?}");
+            } else if n == 12 {
+                assert!(stats.spawns_inlined > 0, "nqueens({n}): {stats:?}");
+            }
+        }
+    }
+}
+
 fn detached_nqueens_is_correct_on_every_shape() {
     for mut rt in runtimes() {
         for n in 1..=11u32 {
@@ -479,6 +500,7 @@ gtap_host::gpu_test_main!(
     the_benchmark_sizes_are_correct,
     nqueens_is_correct_on_every_shape,
     nqueens_without_a_cutoff_is_correct_with_its_loop_inline,
+    a_wide_tree_runs_below_its_wide_level_inline,
     detached_nqueens_is_correct_on_every_shape,
     sorts_are_correct_on_every_shape,
     trees_are_correct_on_every_shape,

@@ -37,6 +37,17 @@
 //! ([`costs_more_than_it_saves`]). The CPU runs one task per thread, with no warp to hold
 //! up, and does not back off.
 //!
+//! The depth from which spawns may run inline is `min_depth` (the host's, from the number of
+//! lanes: enough levels of a binary tree for every lane to have tasks), or shallower where
+//! the tree is wider: a GPU warp that has made `wide_tasks` tasks at one depth (128 for each
+//! of its lanes, by default) inlines from the next depth on ([`SpawnView::from_depth`]). A
+//! search with up to sixteen children per node (nqueens) has that many tasks after seven
+//! or eight levels, where `min_depth`, made for two children per node, would wait for
+//! twenty-one, which its tree never reaches. A binary tree reaches `wide_tasks` at a warp
+//! no sooner than `min_depth`, so the rule changes nothing there; a program with a
+//! hand-written cutoff whose leaves sit just below a wide level has them inlined until the
+//! back-off (above) moves the warp down a level.
+//!
 //! The decision is [`run_inline`], one function for both backends, over what each backend
 //! sees cheaply at a spawn ([`SpawnView`]: its own queue, its free records, the child's
 //! depth); the settings ([`Granularity`]) come from the host's configuration (the GPU's
@@ -69,7 +80,14 @@ pub struct Granularity {
     /// have cost inlines from one level deeper, and does not come back while they do
     /// ([`adjust_backoff`]). Zero: the calls' cost against the tasks saved is not weighed.
     pub task_rounds: u32,
+    /// Tasks a GPU warp makes at one depth (shallower than [`LEVELS`]) before it inlines
+    /// from the next depth on, as from `min_depth` ([`SpawnView::from_depth`]). Zero: never.
+    pub wide_tasks: u32,
 }
+
+/// The depths at which a GPU warp counts the tasks it makes, for `wide_tasks`: deeper than
+/// any `min_depth` a grid derives.
+pub const LEVELS: u32 = 32;
 
 impl Granularity {
     /// The policy off: every spawn is a task.
@@ -80,6 +98,7 @@ impl Granularity {
         reserve: 0,
         backoff_ratio: 0,
         task_rounds: 0,
+        wide_tasks: 0,
     };
 }
 
@@ -100,6 +119,10 @@ pub struct SpawnView {
     pub backoff: u32,
     /// The child goes to another queue than the one the running task was taken from.
     pub other_queue: bool,
+    /// The depth from which the spawning worker inlines, before its back-off: the policy's
+    /// `min_depth`, or on a GPU one level below the shallowest depth at which the warp has
+    /// made `wide_tasks` tasks, if that is shallower.
+    pub from_depth: u32,
 }
 
 /// Whether the spawn `view` describes runs inline (the child's sequential version, now)
@@ -110,7 +133,7 @@ pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
         return false;
     }
     let short = view.free_records <= policy.reserve || view.queue_room <= policy.reserve;
-    let deep = view.depth >= policy.min_depth.saturating_add(view.backoff);
+    let deep = view.depth >= view.from_depth.saturating_add(view.backoff);
     short || (deep && view.queued >= policy.min_queued && !view.other_queue)
 }
 
@@ -218,6 +241,7 @@ mod tests {
         reserve: 16,
         backoff_ratio: 0,
         task_rounds: 0,
+        wide_tasks: 0,
     };
 
     fn view(depth: u32, queued: u32) -> SpawnView {
@@ -228,6 +252,7 @@ mod tests {
             queue_room: 1000,
             backoff: 0,
             other_queue: false,
+            from_depth: ON.min_depth,
         }
     }
 
@@ -240,6 +265,7 @@ mod tests {
             queue_room: 0,
             backoff: 0,
             other_queue: false,
+            from_depth: 0,
         };
         assert!(!run_inline(&Granularity::OFF, v));
     }
@@ -295,6 +321,29 @@ mod tests {
             ..at(0, MAX_BACKOFF)
         };
         assert!(run_inline(&ON, short), "memory short");
+    }
+
+    #[test]
+    fn a_worker_inlines_from_its_own_depth_and_backs_off_from_there() {
+        // A GPU warp below a wide level: from depth 2, above the policy's `min_depth` 4.
+        let wide = |depth, backoff| SpawnView {
+            from_depth: 2,
+            backoff,
+            ..view(depth, 1000)
+        };
+        assert!(!run_inline(&ON, wide(1, 0)), "above the wide level");
+        assert!(
+            run_inline(&ON, wide(2, 0)),
+            "at its depth, above min_depth 4"
+        );
+        assert!(run_inline(&ON, wide(3, 0)), "below it");
+        assert!(!run_inline(&ON, wide(2, 1)), "backed off a level");
+        assert!(run_inline(&ON, wide(3, 1)));
+        let queue_short = SpawnView {
+            queued: 7,
+            ..wide(3, 0)
+        };
+        assert!(!run_inline(&ON, queue_short), "the queue test still holds");
     }
 
     /// One inline call of `cycles` that saved `spawns` tasks, in a round that took as long

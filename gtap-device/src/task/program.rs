@@ -64,6 +64,12 @@ pub trait Program: Sized + 'static {
     /// runs a spawn inline only when this is true.
     const SEQ: bool = false;
 
+    /// Whether some task of the program has a spawn the granularity policy weighs (one not
+    /// marked `spawn!(task, ..)`, in a program with sequential versions). A GPU warp counts
+    /// its tasks' children by depth for the policy's wide-level rule only in such programs,
+    /// so that a program whose every spawn is a task pays nothing for it.
+    const WEIGHS: bool = false;
+
     /// Runs the task that `args` calls to its end on the calling thread, as its sequential
     /// version (the serial elision: every `spawn!` a plain call, every `taskwait!()`
     /// nothing), and writes its result to `out`. No task record, queue or join is involved.

@@ -220,6 +220,7 @@ impl CpuRuntime {
             reserve: (smaller / 4).min(64),
             backoff_ratio: 0,
             task_rounds: 0,
+            wide_tasks: 0,
         }
     }
 

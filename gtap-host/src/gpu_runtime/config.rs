@@ -169,6 +169,7 @@ pub struct GpuTuning {
     pub(crate) inline_min_queued: u32,
     pub(crate) inline_backoff_ratio: u32,
     pub(crate) inline_task_rounds: u32,
+    pub(crate) inline_wide_tasks: u32,
 }
 
 impl GpuTuning {
@@ -275,6 +276,16 @@ impl GpuTuning {
     pub fn inline_task_rounds(&self) -> u32 {
         self.inline_task_rounds
     }
+
+    /// The granularity policy: tasks a warp makes at one depth before it runs spawns inline
+    /// from the next depth on, as from `inline_min_depth` (default 4096, 128 per lane; 0:
+    /// never). The default `inline_min_depth` is the depth at which a tree of two children
+    /// per node has tasks for every lane; a tree with more children per node (a search over
+    /// 16 columns) has them far sooner, and this finds where (README, "Automatic
+    /// granularity").
+    pub fn inline_wide_tasks(&self) -> u32 {
+        self.inline_wide_tasks
+    }
 }
 
 /// The most scratch bytes per block [`GpuConfig::block_scratch`] accepts (the largest shared
@@ -344,6 +355,7 @@ impl Default for GpuConfig {
                 inline_min_queued: 32,
                 inline_backoff_ratio: 4,
                 inline_task_rounds: 8,
+                inline_wide_tasks: 4096,
             },
         }
     }
@@ -519,6 +531,13 @@ impl GpuConfig {
     /// of one lane ([`GpuTuning::inline_task_rounds`], default 8; 0: not weighed).
     pub fn inline_task_rounds(mut self, rounds: u32) -> Self {
         self.tuning.inline_task_rounds = rounds;
+        self
+    }
+
+    /// Sets the tasks a warp makes at one depth before it inlines from the next
+    /// ([`GpuTuning::inline_wide_tasks`], default 4096; 0: never).
+    pub fn inline_wide_tasks(mut self, tasks: u32) -> Self {
+        self.tuning.inline_wide_tasks = tasks;
         self
     }
 

@@ -133,6 +133,7 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
         reserve: (smaller / 4).min(64),
         backoff_ratio: cfg.tuning.inline_backoff_ratio,
         task_rounds: cfg.tuning.inline_task_rounds,
+        wide_tasks: cfg.tuning.inline_wide_tasks,
     }
 }
 

@@ -758,6 +758,8 @@ impl<P: Program> Worker<'_, '_, P> {
             // One task per thread: no warp for an inline call to hold up.
             backoff: 0,
             other_queue: queue != from,
+            // `min_depth` alone: a CPU has few workers, so it is shallow for any tree.
+            from_depth: policy.min_depth,
         };
         let inline = granularity::run_inline(policy, view);
         self.stats.spawns_inlined += u64::from(inline);

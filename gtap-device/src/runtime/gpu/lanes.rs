@@ -153,6 +153,13 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> (Option<R
     // SAFETY: the frame is pinned in its record and only this lane resumes it now.
     let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
     let n = ctx.spawned;
+    // The step's children, counted at their depth for the policy's wide-level rule
+    // (`granularity`'s docs); compiled out of programs whose every spawn is a task.
+    if P::WEIGHS && n != 0 && w.run().granularity.on != 0 {
+        // SAFETY: the task is live and ours; its header was published with it.
+        let depth = unsafe { Record::depth(rec) };
+        super::spawn::count_children(w, depth + 1, n);
+    }
     match step {
         Step::Wait => {
             // SAFETY: we run the task; readers of `queue` come after the join RMW.

@@ -34,8 +34,9 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 3 * 8
     + 6 * 4 * MAX_QUEUES
-    + 18 * 4
-    + 4 * 64)
+    + 19 * 4
+    + 4 * 64
+    + 4 * crate::runtime::granularity::LEVELS)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 
 /// "No record": the end of a free list, the root's parent.

@@ -5,7 +5,7 @@ use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::arch::time::clock64;
 use crate::runtime::RunError;
-use crate::runtime::granularity::{self, SpawnView};
+use crate::runtime::granularity::{self, LEVELS, SpawnView};
 use crate::runtime::record::Record;
 use crate::task::{Ctx, Program};
 
@@ -76,6 +76,33 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     }
 }
 
+/// Counts the `n` children at depth `at` that a task step made (the spawns the granularity
+/// policy weighed there, [`run_inline`], and any others of the step) in the warp's
+/// `level_left`, and when they are the policy's `wide_tasks`th there, lowers the warp's
+/// `inline_from` to the depth below ([`SpawnView::from_depth`]). Once per task step rather
+/// than per spawn: the spawn path is the kernel's tightest on registers.
+#[inline(always)]
+pub fn count_children(w: &WarpCtx, at: u32, n: u32) {
+    let sh = w.sh;
+    // SAFETY: fields of this warp's shared state that lanes change during a round only by
+    // `.cta` atomics; `at < LEVELS` is checked first. Relaxed: counts and a bound that only
+    // steer the policy; a lane that reads `inline_from` before it is lowered makes one more
+    // task, which is as correct as the inline call it would have made.
+    unsafe {
+        if at >= LEVELS {
+            return;
+        }
+        // Adding `n.wrapping_neg()` subtracts `n`, wrapping: the count crosses zero once.
+        let left = u32::fetch_add::<Cta, Relaxed>(
+            &raw mut (*sh).level_left[at as usize],
+            n.wrapping_neg(),
+        );
+        if left != 0 && left <= n {
+            u32::fetch_min::<Cta, Relaxed>(&raw mut (*sh).inline_from, at + 1);
+        }
+    }
+}
+
 /// The device side of the granularity policy ([`granularity::run_inline`]) for a spawn by
 /// the running task into `queue`: what the lane's warp sees, from its shared state, and
 /// the child's depth. Counts a spawn it runs inline in the warp's statistics.
@@ -102,10 +129,10 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     let q = queue as usize;
     // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp`, `fresh`, the windows and
     // `backoff` before this round's barrier and lanes only read them during the round;
-    // `staged` and `alloc_taken` are bumped by lanes during the round, so they are read
-    // atomically (relaxed, `.cta`: a snapshot of this warp's own counters, which orders
-    // nothing). `q < MAX_QUEUES`.
-    let (queued, room, free, backoff) = unsafe {
+    // `staged`, `alloc_taken` and `inline_from` are changed by lanes during the round, so
+    // they are read atomically (relaxed, `.cta`: a snapshot of this warp's own counters,
+    // which orders nothing). `q < MAX_QUEUES`.
+    let (queued, room, free, backoff, from_depth) = unsafe {
         let staged = u32::load::<Cta, Relaxed>(&raw const (*sh).staged[q]);
         let taken = u32::load::<Cta, Relaxed>(&raw const (*sh).alloc_taken);
         let queued = ((*sh).tail[q])
@@ -115,7 +142,8 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
         let lent = (*sh).win_left[0] + (*sh).win_left[1];
         let free = ((*sh).sp + (run.tasks_per_warp - (*sh).fresh) + lent).saturating_sub(taken);
         let room = (*sh).room[q].saturating_sub(staged);
-        (queued, room, free, (*sh).backoff)
+        let from = u32::load::<Cta, Relaxed>(&raw const (*sh).inline_from);
+        (queued, room, free, (*sh).backoff, from)
     };
     let parent = w.record::<P::Task>(ctx.record);
     // SAFETY: the running task's own record is live, its header written before it ran (its
@@ -128,6 +156,7 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
         queue_room: room,
         backoff,
         other_queue: queue != from,
+        from_depth,
     };
     let inline = granularity::run_inline(policy, view);
     if inline {

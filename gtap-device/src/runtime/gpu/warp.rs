@@ -16,6 +16,7 @@ use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::runtime::RunError;
 use crate::runtime::deque::DequeState;
+use crate::runtime::granularity::LEVELS;
 use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
@@ -100,11 +101,22 @@ pub struct WarpShared {
     /// The part of a remote free list lane 0 took but has not moved onto the free stack yet
     /// (`close::refill_free_stack`), linked as the list was; `NONE` when there is none.
     pub remote_rest: u32,
+    /// The depth from which the warp's spawns may run inline, before its back-off
+    /// (`granularity::SpawnView::from_depth`): the policy's `min_depth`, lowered to one below
+    /// the first depth at which the warp has made the policy's `wide_tasks` tasks. Lowered
+    /// by lanes (`.cta` atomic min) during rounds; read by lanes.
+    pub inline_from: u32,
     /// The round's batch as lane 0 took it ([`Batch::words`](super::batch::Batch)): lane 0
     /// writes it before the take step's barrier, every lane reads it after. Shared memory
     /// rather than shuffles: the warp reaches that barrier diverged (lane 0's take has
     /// loops), so each shuffle after it would run on the slow, collective path.
     pub batch: [u32; 4],
+    /// Per depth below `granularity::LEVELS`: the tasks the warp's lanes may still make
+    /// at it, with the granularity policy on, before it lowers `inline_from` (the policy's
+    /// `wide_tasks` at the start; `u32::MAX` when that is 0: never in practice). Counted down
+    /// by lanes (`.cta` atomic) after each task step that made children, in programs whose
+    /// spawns the policy weighs (`spawn::count_children`).
+    pub level_left: [u32; LEVELS as usize],
     /// Ids freed this round, pushed onto the free stack by lane 0 at the round's end.
     pub freed: [u32; FREED_CAP],
 }
@@ -607,6 +619,11 @@ pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
         copy_words(&mut sh.cfg, cfg);
     }
     sh.remote_rest = super::layout::NONE;
+    sh.inline_from = cfg.granularity.min_depth;
+    let wide = cfg.granularity.wide_tasks;
+    for left in &mut sh.level_left {
+        *left = if wide == 0 { u32::MAX } else { wide };
+    }
     sh.started_ns = crate::arch::time::global_timer_ns();
     let _ = warp;
 }
