@@ -929,10 +929,11 @@ mod tests {
         }
     }
 
-    /// A device as small as can be: little shared memory, a small grid, 64 MiB of memory.
+    /// A device as small as can be: shared memory for two warps' state per block, a small
+    /// grid, 64 MiB of memory.
     fn tiny_gpu() -> DeviceProps {
         DeviceProps {
-            shared_mem_per_block: 1024,
+            shared_mem_per_block: 2 * WARP_SHARED_BYTES as usize,
             max_grid_dim_x: 1000,
             total_mem: 64 << 20,
             ..crate::props::tests::h100()
