@@ -1139,10 +1139,13 @@ mod tests {
         // The loop's function is kept out of its callers; a full stack runs the child by
         // it; each spawn takes one of its slots' 32, as the task's would.
         assert!(text.contains("#[inline(never)]fn__gtap_seqc_q("), "{text}");
+        // `n` passes unchanged to every child: the stack leaves it out, and a full stack's
+        // call passes the parameter itself.
         assert!(
-            text.contains("=__gtap_seqc_q(__gtap_a0,__gtap_a1,__gtap_a2,__gtap_spawns+1);"),
+            text.contains("=__gtap_seqc_q(n,__gtap_a1,__gtap_a2,__gtap_spawns+1);"),
             "{text}"
         );
+        assert!(text.contains("Err((__gtap_a1,__gtap_a2,))"), "{text}");
         assert!(
             text.contains("seq_slot_taken(&mut__gtap_taken_counts,__gtap_cap_counts)"),
             "{text}"
@@ -1166,6 +1169,83 @@ mod tests {
         assert!(
             !sums(&text),
             "`(a.get() + 1)` is a term that names a handle: {text}"
+        );
+    }
+
+    /// The parameters a summing loop's stack leaves out, by `Err((..))`'s parts: only those
+    /// each spawn passes on as they are, unbound again, of a scalar type.
+    #[test]
+    fn a_summing_loop_stacks_only_the_arguments_that_change() {
+        let stacked = |sig: TokenStream, prelude: TokenStream, call: TokenStream| {
+            let text = expand_text(quote! {
+                #[gtap::task]
+                fn q #sig -> u64 {
+                    if row == 9 {
+                        return 1;
+                    }
+                    #prelude
+                    let counts = slots!(u64; 4);
+                    spawn!(into counts, #call);
+                    spawn!(into counts, #call);
+                    taskwait!();
+                    counts.iter().sum()
+                }
+            });
+            assert!(sums(&text), "{text}");
+            let at = text.find("Err((").expect("a push") + 5;
+            text[at..at + text[at..].find("))").unwrap()].to_string()
+        };
+        let sig = quote!((n: u32, row: u32, k: u64));
+        assert_eq!(
+            stacked(sig.clone(), quote!(), quote!(q(n, row + 1, k))),
+            "__gtap_a1,"
+        );
+        // Changed at a spawn, or bound again before it: stacked.
+        assert_eq!(
+            stacked(sig.clone(), quote!(), quote!(q(n + 0, row + 1, k))),
+            "__gtap_a0,__gtap_a1,"
+        );
+        assert_eq!(
+            stacked(
+                sig.clone(),
+                quote!(let n = n + 1;),
+                quote!(q(n, row + 1, k))
+            ),
+            "__gtap_a0,__gtap_a1,"
+        );
+        assert_eq!(
+            stacked(
+                sig.clone(),
+                quote!(let f = |k: u64| k;),
+                quote!(q(n, row + 1, k))
+            ),
+            "__gtap_a1,__gtap_a2,"
+        );
+        // A macro that might bind it, against one that cannot.
+        assert_eq!(
+            stacked(sig.clone(), quote!(my_macro!(n);), quote!(q(n, row + 1, k))),
+            "__gtap_a0,__gtap_a1,"
+        );
+        assert_eq!(
+            stacked(sig, quote!(assert!(n > 0);), quote!(q(n, row + 1, k))),
+            "__gtap_a1,"
+        );
+        // `mut`, or not a scalar: stacked.
+        assert_eq!(
+            stacked(
+                quote!((mut n: u32, row: u32)),
+                quote!(),
+                quote!(q(n, row + 1))
+            ),
+            "__gtap_a0,__gtap_a1,"
+        );
+        assert_eq!(
+            stacked(
+                quote!((n: [u32; 2], row: u32)),
+                quote!(),
+                quote!(q(n, row + 1))
+            ),
+            "__gtap_a0,__gtap_a1,"
         );
     }
 

@@ -42,6 +42,7 @@ mod locals;
 mod lower;
 mod plain;
 mod seq;
+mod seq_fixed;
 mod seq_sum;
 mod syntax;
 mod valid;

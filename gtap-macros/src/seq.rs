@@ -128,9 +128,10 @@ const SUM_MAX_LEVELS: usize = 2;
 fn summing(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
+    arg_names: &[syn::Ident],
     ret: &TokenStream,
     levels: usize,
-) -> Option<syn::Block> {
+) -> Option<seq_sum::Summing> {
     let types: Vec<TokenStream> = params
         .iter()
         .map(|p| match p {
@@ -143,46 +144,56 @@ fn summing(
         .collect();
     let t = seq_sum::Task {
         name: &task.sig.ident,
-        params: params.len(),
+        params,
+        names: arg_names,
     };
     let sum = seq_sum::summing_body(&t, &task.block, ret, &types)?;
-    (sum.slots || levels <= SUM_MAX_LEVELS).then_some(sum.body)
+    (sum.slots || levels <= SUM_MAX_LEVELS).then_some(sum)
 }
 
-/// A summing task's counting version, the loop over `body`, and the function that builds
-/// its children's tuples of arguments.
+/// A summing task's counting version, the loop over its body, and the function that builds
+/// its children's tuples of the arguments it stacks (all but the fixed ones).
 fn summing_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
     arg_names: &[syn::Ident],
     ret: &TokenStream,
     counted_params: &Punctuated<FnArg, Comma>,
-    body: &syn::Block,
+    sum: &seq_sum::Summing,
 ) -> TokenStream {
     let name = &task.sig.ident;
     let vis = &task.vis;
     let counted_fn = lower::seq_counted_fn_ident(name);
     let args_fn = seq_sum::args_fn_ident(name);
+    let stacked = |i: &usize| !sum.fixed[*i];
     let (pats, types): (Vec<&syn::Pat>, Vec<&syn::Type>) = params
         .iter()
-        .filter_map(|p| match p {
+        .enumerate()
+        .filter(|(i, _)| stacked(i))
+        .filter_map(|(_, p)| match p {
             FnArg::Typed(t) => Some((&*t.pat, &*t.ty)),
             FnArg::Receiver(_) => None,
         })
         .unzip();
+    let names: Vec<&syn::Ident> = arg_names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| stacked(i))
+        .map(|(_, n)| n)
+        .collect();
     let head = quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #[inline(never)]
         #vis fn #counted_fn(#counted_params) -> (#ret, u32)
     };
-    let lp = seq_sum::summing_fn(head, &pats, arg_names, ret, body);
+    let lp = seq_sum::summing_fn(head, &pats, &names, ret, &sum.body);
     quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #[inline(always)]
         #vis fn #args_fn(#params) -> (#( #types, )*) {
-            (#( #arg_names, )*)
+            (#( #names, )*)
         }
 
         #lp
@@ -228,8 +239,8 @@ pub fn seq_task(
     let levels = levels(name, &plain.seq_calls, &task.block);
     let mut counted_params = params.clone();
     counted_params.push(syn::parse_quote!(mut #spawns: u32));
-    let counted = match summing(task, params, ret, levels) {
-        Some(body) => summing_items(task, params, arg_names, ret, &counted_params, &body),
+    let counted = match summing(task, params, arg_names, ret, levels) {
+        Some(sum) => summing_items(task, params, arg_names, ret, &counted_params, &sum),
         None => recursive_items(
             task,
             tasks,

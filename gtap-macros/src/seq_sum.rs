@@ -28,6 +28,10 @@
 //! does not depend on the order, and no partial sum exceeds the total, so the loop's result
 //! and overflow behaviour are the recursion's.
 //!
+//! The arguments that every child gets unchanged from its parent (nqueens' `n` and `cutoff`)
+//! stay out of the stack: the loop reads them from its own parameters
+//! ([`seq_fixed`](crate::seq_fixed)).
+//!
 //! A push that finds the stack full runs that child by a call of this same version, on a
 //! stack of its own (`gtap_device::task::sum_stack`). The function is recursive for that
 //! reason too: ptxas inlines a non-recursive device function into the kernel, whose
@@ -47,10 +51,12 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
+use syn::token::Comma;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{BinOp, Block, Expr, Ident, Macro, Pat, Stmt};
+use syn::{BinOp, Block, Expr, FnArg, Ident, Macro, Pat, Stmt};
 
 use crate::lower::{SPAWNS, direct_task, queue_expr, seq_counted_fn_ident};
 use crate::syntax::{Kind, SlotsArgs, SpawnArgs, TaskwaitArgs};
@@ -65,7 +71,9 @@ const SUM: &str = "__gtap_sum";
 /// The task a body belongs to, as the summing form needs it.
 pub struct Task<'a> {
     pub name: &'a Ident,
-    pub params: usize,
+    pub params: &'a Punctuated<FnArg, Comma>,
+    /// The parameters' names (plain-name patterns, one per parameter).
+    pub names: &'a [Ident],
 }
 
 /// The name of the function that builds a child's tuple of arguments (hidden), spanned at
@@ -74,10 +82,12 @@ pub fn args_fn_ident(name: &Ident) -> Ident {
     Ident::new(&format!("__gtap_seqa_{name}"), name.span())
 }
 
-/// A summing task's loop body, and whether its children's results went to `slots!`.
+/// A summing task's loop body, whether its children's results went to `slots!`, and which
+/// parameters its stack leaves out ([`seq_fixed`](crate::seq_fixed)).
 pub struct Summing {
     pub body: Block,
     pub slots: bool,
+    pub fixed: Vec<bool>,
 }
 
 /// The body of the summing loop for `block` (the task's own body), or `None` when the task
@@ -113,9 +123,11 @@ pub fn summing_body(
         return None;
     }
     let rest = tail_rest(&tail, &census)?;
+    let fixed = crate::seq_fixed::fixed_params(task.params, block);
     let mut rewrite = Rewrite {
         task,
         slots: &census.slots,
+        fixed: &fixed,
     };
     let mut out: Vec<Stmt> = Vec::new();
     for stmt in stmts {
@@ -130,6 +142,7 @@ pub fn summing_body(
             stmts: out,
         },
         slots: !census.slots.is_empty(),
+        fixed,
     })
 }
 
@@ -338,7 +351,7 @@ fn calls_itself(call: &Expr, task: &Task<'_>) -> bool {
         && p.qself.is_none()
         && let Some(name) = direct_task(&p.path)
     {
-        return name == task.name && c.args.len() == task.params;
+        return name == task.name && c.args.len() == task.params.len();
     }
     false
 }
@@ -439,6 +452,8 @@ fn names_any(ts: TokenStream, census: &Census) -> bool {
 struct Rewrite<'a> {
     task: &'a Task<'a>,
     slots: &'a [(Ident, Expr)],
+    /// Per parameter: kept out of the stack, read from the function's own parameter.
+    fixed: &'a [bool],
 }
 
 impl Rewrite<'_> {
@@ -493,8 +508,16 @@ impl Rewrite<'_> {
         // With the stack full, the child runs by this same version, on a stack of its own.
         let again = seq_counted_fn_ident(self.task.name);
         let values = call.args.iter();
-        let parts: Vec<Ident> = (0..self.task.params)
+        // The stacked parts come back from a full stack; the fixed ones are the parameters.
+        let stacked: Vec<Ident> = (0..self.fixed.len())
+            .filter(|&i| !self.fixed[i])
             .map(|i| format_ident!("__gtap_a{i}"))
+            .collect();
+        let parts: Vec<Ident> = (0..self.fixed.len())
+            .map(|i| match self.fixed[i] {
+                true => self.task.names[i].clone(),
+                false => format_ident!("__gtap_a{i}"),
+            })
             .collect();
         let queue = queue_expr(args.queue.as_ref());
         let (stack, sum, spawns) = hidden();
@@ -509,7 +532,7 @@ impl Rewrite<'_> {
                 #take
                 match #stack.push(__gtap_child) {
                     ::core::result::Result::Ok(()) => #spawns += 1,
-                    ::core::result::Result::Err((#( #parts, )*)) => {
+                    ::core::result::Result::Err((#( #stacked, )*)) => {
                         let (__gtap_value, __gtap_after) = #again(#( #parts, )* #spawns + 1);
                         #spawns = __gtap_after;
                         #sum += __gtap_value;
@@ -561,11 +584,12 @@ fn hidden() -> (Ident, Ident, Ident) {
 
 /// The summing sequential version `counted_fn(params.., spawns) -> (ret, u32)` around
 /// `body` (from [`summing_body`]): the loop over the stack of pending calls. `pats`: the
-/// parameters' patterns; `arg_names`: their names.
+/// patterns of the parameters it stacks; `arg_names`: their names (the fixed ones are the
+/// function's own parameters throughout).
 pub fn summing_fn(
     head: TokenStream,
     pats: &[&Pat],
-    arg_names: &[Ident],
+    arg_names: &[&Ident],
     ret: &TokenStream,
     body: &Block,
 ) -> TokenStream {
