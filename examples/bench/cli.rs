@@ -136,7 +136,7 @@ pub struct GpuArgs {
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_task_rounds: Option<u32>,
     /// The granularity policy: tasks a warp makes at one depth before it inlines from the
-    /// next depth on, as from --inline-min-depth; 0: never [default: 4096].
+    /// next depth on, as from --inline-min-depth; 0: never [default: 2048].
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_wide_tasks: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs

@@ -394,6 +394,16 @@ fn a_wide_tree_runs_below_its_wide_level_inline() {
                 assert!(stats.spawns_inlined > 0, "nqueens({n}): {stats:?}");
             }
         }
+        // A hand-written cutoff below the wide level: its leaves inlined until a round of
+        // them moves the warp down (`granularity::inlined_leaves`), the count unchanged.
+        let (v, stats) = rt
+            .run(nqueens::program::nqueens(12, 0, 0, 0, 0, 5))
+            .unwrap();
+        assert_eq!(
+            v,
+            nqueens::KNOWN[12],
+            "nqueens(12) cutoff 5, wide {wide}: {stats:?}"
+        );
     }
 }
 

@@ -39,14 +39,17 @@
 //!
 //! The depth from which spawns may run inline is `min_depth` (the host's, from the number of
 //! lanes: enough levels of a binary tree for every lane to have tasks), or shallower where
-//! the tree is wider: a GPU warp that has made `wide_tasks` tasks at one depth (128 for each
-//! of its lanes, by default) inlines from the next depth on ([`SpawnView::from_depth`]). A
-//! search with up to sixteen children per node (nqueens) has that many tasks after seven
-//! or eight levels, where `min_depth`, made for two children per node, would wait for
-//! twenty-one, which its tree never reaches. A binary tree reaches `wide_tasks` at a warp
-//! no sooner than `min_depth`, so the rule changes nothing there; a program with a
-//! hand-written cutoff whose leaves sit just below a wide level has them inlined until the
-//! back-off (above) moves the warp down a level.
+//! the tree is wider: a GPU warp that has made `wide_tasks` tasks at one depth (64 for each
+//! of its lanes, by default) inlines from the next depth on ([`SpawnView::from_depth`]),
+//! and every other warp takes up the shallowest such depth within a few rounds (the grid
+//! shares it: a warp that stole its first tasks deep in the tree would otherwise find a
+//! deeper one of its own). A search with up to sixteen children per node (nqueens) has
+//! that many tasks after seven or eight levels, where `min_depth`, made for two children
+//! per node, would wait for twenty-one, which its tree never reaches. A binary tree
+//! reaches `wide_tasks` at a warp no sooner than `min_depth`, so the rule changes little
+//! there. A program with a hand-written cutoff whose leaves sit just below a wide level
+//! would have them inlined, each a whole sequential search; a round of such calls that ran
+//! only leaves moves the warp a level down ([`inlined_leaves`]).
 //!
 //! The decision is [`run_inline`], one function for both backends, over what each backend
 //! sees cheaply at a spawn ([`SpawnView`]: its own queue, its free records, the child's
@@ -152,12 +155,16 @@ pub struct InlineRound {
     pub spawns: u64,
     /// The round's own cycles (its tasks' run, inline calls included).
     pub took: u64,
+    /// The warp inlined from above the policy's `min_depth` (by the wide-level rule,
+    /// [`SpawnView::from_depth`], past its back-off).
+    pub wide: bool,
 }
 
 /// A worker's new back-off after a round whose inline calls did `inline`, where its
 /// ordinary rounds (without inline calls) take `round_cycles`:
 /// - one level more if the calls took more than `backoff_ratio` rounds on average, or (with
-///   `task_rounds` set) if they cost more than they saved ([`costs_more_than_it_saves`]);
+///   `task_rounds` set) if they cost more than they saved ([`costs_more_than_it_saves`]),
+///   or if they ran only leaves above `min_depth` ([`inlined_leaves`]);
 /// - else one level less (not below 0) if they took less than a quarter of `backoff_ratio`
 ///   rounds;
 /// - else the same.
@@ -181,6 +188,7 @@ pub fn adjust_backoff(
     let limit = round_cycles.saturating_mul(u64::from(policy.backoff_ratio));
     if costs_more_than_it_saves(policy, inline, round_cycles)
         || (policy.backoff_ratio != 0 && each > limit)
+        || inlined_leaves(inline)
     {
         (backoff + 1).min(MAX_BACKOFF)
     } else if each.saturating_mul(4) < limit {
@@ -188,6 +196,25 @@ pub fn adjust_backoff(
     } else {
         backoff
     }
+}
+
+/// Whether a round's inline calls, run above the policy's `min_depth` (by the wide-level
+/// rule), were at least a warp's width of leaves of the task tree: each saved its own task
+/// and no other (its sequential version ran no spawn).
+///
+/// The wide-level rule inlines from where a warp has made enough tasks for its lanes, which
+/// pays where what is inlined is a subtree of many tasks (nqueens without a cutoff). A
+/// program with a hand-written cutoff just below that level has leaves there, each a whole
+/// sequential search: inlined, they save a task each and pile their work onto the lanes
+/// whose tasks spawned them while other warps run out of tasks, and their rounds are not
+/// long enough for the ratio to tell. So leaves move the warp a level down, as calls that
+/// cost more than they save do. A few calls that happen to be leaves say little: in a
+/// random tree (UTS's geometric ones) a node near the bottom often has no children, and
+/// backing off for those made the tree's joined program 16% slower; a warp's width of them,
+/// and no call with a subtree, is a level of leaves.
+#[inline(always)]
+pub fn inlined_leaves(inline: InlineRound) -> bool {
+    inline.wide && inline.calls >= WARP_SIZE && inline.spawns <= u64::from(inline.calls)
 }
 
 /// Whether a round's inline calls cost the warp more than the tasks they saved would have:
@@ -354,6 +381,7 @@ mod tests {
             cycles,
             spawns,
             took: 100,
+            wide: false,
         }
     }
 
@@ -408,6 +436,7 @@ mod tests {
             cycles: 32 * 150,
             spawns: 320,
             took: 300,
+            wide: false,
         };
         assert!(!costs_more_than_it_saves(&p, side_by_side, 100));
         // 67 cycles past an ordinary round is not more (2,144); 75 is (2,400 > 2,150).
@@ -426,8 +455,47 @@ mod tests {
             cycles: u64::MAX,
             spawns: u64::MAX,
             took: u64::MAX,
+            wide: false,
         };
         assert!(!costs_more_than_it_saves(&p, huge, 1));
+    }
+
+    #[test]
+    fn leaves_inlined_above_min_depth_back_off_a_level() {
+        let p = Granularity {
+            backoff_ratio: 4,
+            task_rounds: 8,
+            ..ON
+        };
+        // Short calls that saved only themselves: a level down above `min_depth` (the
+        // wide-level rule's), as before below it (there they come back a level).
+        let leaves = InlineRound {
+            calls: 32,
+            spawns: 32,
+            wide: true,
+            ..call(320, 0)
+        };
+        assert!(inlined_leaves(leaves));
+        assert_eq!(adjust_backoff(&p, 1, leaves, 100), 2);
+        let below = InlineRound {
+            wide: false,
+            ..leaves
+        };
+        assert_eq!(adjust_backoff(&p, 1, below, 100), 0);
+        // One call that ran a subtree: not leaves.
+        let subtree = InlineRound {
+            spawns: 33,
+            ..leaves
+        };
+        assert!(!inlined_leaves(subtree));
+        assert_eq!(adjust_backoff(&p, 1, subtree, 100), 0);
+        // Fewer leaves than a warp's width: not evidence enough.
+        let few = InlineRound {
+            calls: 31,
+            spawns: 31,
+            ..leaves
+        };
+        assert!(!inlined_leaves(few));
     }
 
     #[test]

@@ -278,8 +278,8 @@ impl GpuTuning {
     }
 
     /// The granularity policy: tasks a warp makes at one depth before it runs spawns inline
-    /// from the next depth on, as from `inline_min_depth` (default 4096, 128 per lane; 0:
-    /// never). The default `inline_min_depth` is the depth at which a tree of two children
+    /// from the next depth on, as from `inline_min_depth` (default 2048, 64 per lane; 0:
+    /// never), and so does every other warp within a few rounds. The default `inline_min_depth` is the depth at which a tree of two children
     /// per node has tasks for every lane; a tree with more children per node (a search over
     /// 16 columns) has them far sooner, and this finds where (README, "Automatic
     /// granularity").
@@ -355,7 +355,7 @@ impl Default for GpuConfig {
                 inline_min_queued: 32,
                 inline_backoff_ratio: 4,
                 inline_task_rounds: 8,
-                inline_wide_tasks: 4096,
+                inline_wide_tasks: 2048,
             },
         }
     }
@@ -535,7 +535,7 @@ impl GpuConfig {
     }
 
     /// Sets the tasks a warp makes at one depth before it inlines from the next
-    /// ([`GpuTuning::inline_wide_tasks`], default 4096; 0: never).
+    /// ([`GpuTuning::inline_wide_tasks`], default 2048; 0: never).
     pub fn inline_wide_tasks(mut self, tasks: u32) -> Self {
         self.tuning.inline_wide_tasks = tasks;
         self

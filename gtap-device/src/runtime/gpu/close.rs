@@ -2,16 +2,20 @@
 //! warp's allocator, returning freed records, and publishing the round's new tasks to the
 //! queues (`close_round`). The block workers' leader runs the same functions.
 
-use super::layout::{NONE, tuning};
+use core::mem::offset_of;
+
+use super::layout::{GpuRun, NONE, tuning};
 use super::sched::Scheduler;
 use super::warp::{FREED_CAP, WarpCtx};
+use crate::arch::ops::AtomicInt;
+use crate::arch::order::{Gpu, Relaxed};
 use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::granularity::{InlineRound, adjust_backoff};
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
-use crate::runtime::sync::Ordering;
+use crate::runtime::sync::{AtomicU32, Ordering};
 use crate::task::Program;
 
 /// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
@@ -74,17 +78,28 @@ pub(super) fn time_round(w: &WarpCtx) {
         sh.stats.round_cycles = sh.round_cycles;
         return;
     }
+    weigh_inline_round(w, sh, took);
+}
+
+/// Lane 0, after a round with inline calls that took `took` cycles: the warp's new back-off
+/// ([`adjust_backoff`]) and its statistics.
+// Out of line, for the reason `share_wide_level` is: registers (and only rounds with inline
+// calls pay for the call).
+#[inline(never)]
+fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) {
+    let policy = &w.run().granularity;
     let inline = InlineRound {
-        calls: n,
+        calls: sh.round_inlined,
         cycles: sh.round_inline_cycles,
         spawns: u64::from(sh.round_inline_spawns),
         took: took.into(),
+        wide: sh.inline_from.saturating_add(sh.backoff) < policy.min_depth,
     };
     if sh.round_cycles > 0 {
-        sh.backoff = adjust_backoff(&run.granularity, sh.backoff, inline, sh.round_cycles.into());
+        sh.backoff = adjust_backoff(policy, sh.backoff, inline, sh.round_cycles.into());
         sh.stats.backoff = sh.stats.backoff.max(sh.backoff);
     }
-    sh.stats.inlined += u64::from(n);
+    sh.stats.inlined += u64::from(inline.calls);
     sh.stats.inline_cycles += inline.cycles;
     sh.stats.spawns_elided += inline.spawns;
     (
@@ -92,6 +107,35 @@ pub(super) fn time_round(w: &WarpCtx) {
         sh.round_inline_cycles,
         sh.round_inline_spawns,
     ) = (0, 0, 0);
+}
+
+/// Lane 0, between rounds: offers the depth from which the warp inlines by the wide-level
+/// rule (`WarpShared::inline_from`, lowered by `spawn::count_children`) to the grid, and
+/// takes the grid's if that is shallower, in one atomic on `GpuRun::wide_from_not`.
+///
+/// Why the grid's: a warp counts only the tasks it makes, and a warp that stole its first
+/// tasks deep in the tree never makes many at the upper levels, so on its own it would find
+/// a deeper, finer level than the warps that made the upper ones, and its run more tasks.
+// Out of line: inlined into the worker loop, its addresses were computed once before the
+// loop and held in registers for the whole kernel, past the count that fits 12 warps per SM
+// for some programs; called every few rounds, the call costs nothing measurable.
+#[inline(never)]
+pub(super) fn share_wide_level(stop: &AtomicU32, sh: &mut super::warp::WarpShared) {
+    // Addressed from `stop`, which the worker loop keeps in registers anyway.
+    const FROM_STOP: usize = offset_of!(GpuRun, wide_from_not) - offset_of!(GpuRun, stop);
+    let own = sh.inline_from;
+    // SAFETY: `stop` is the control block's `stop`, so this is its `wide_from_not`, a word
+    // of the control block, which lives for the run, changed by warps only by `.gpu`
+    // atomics. Relaxed: a bound that only steers the policy (a warp that reads it late
+    // makes a few more tasks, as correct as the inline calls it would have made); the lanes
+    // read `inline_from` after the round's barrier. Negated: the host's zero is "none".
+    let grid = !unsafe {
+        let word = (stop as *const AtomicU32 as *mut u8)
+            .add(FROM_STOP)
+            .cast::<u32>();
+        u32::fetch_max::<Gpu, Relaxed>(word, !own)
+    };
+    sh.inline_from = own.min(grid);
 }
 
 /// `avg` moved towards `x` by `1 / 2^ROUND_AVERAGE_SHIFT`; `x` itself when `avg` is 0 (no

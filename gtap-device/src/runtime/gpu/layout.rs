@@ -388,8 +388,11 @@ pub struct GpuRun {
     /// Resident sessions, with [`inject_flags::ONE_READER`]: reads of the header so far (the
     /// reader reads `shutdown` on every `SHUTDOWN_EVERY`-th); zeroed by the host.
     pub inject_reads: u32,
-    /// Unused (zero).
-    pub _pad_inject: u32,
+    /// The granularity policy's wide-level rule across the grid: the shallowest depth from
+    /// which a warp inlines by that rule (`WarpShared::inline_from`), stored negated
+    /// (`!depth`) so that the host's zero means none yet. Each warp's lane 0 offers its own
+    /// and takes this one every few rounds, by `fetch_max` (`close::share_wide_level`).
+    pub wide_from_not: u32,
     /// The record reserve's [`ReserveState`](crate::runtime::reserve::ReserveState), set up
     /// by the host (see `runtime::reserve`).
     pub reserve: u64,

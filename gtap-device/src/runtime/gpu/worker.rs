@@ -255,7 +255,11 @@ pub(super) unsafe fn stop_requested(w: &WarpCtx, lane: u32, idle: bool, stop: &A
     if lane == 0 {
         // SAFETY: lane 0 between rounds.
         let sh = unsafe { w.lane0() };
-        if idle || sh.stats.rounds % FLAG_PERIOD == 0 {
+        let period = sh.stats.rounds % FLAG_PERIOD == 0;
+        if period && sh.cfg.granularity.wide_tasks != 0 {
+            super::close::share_wide_level(stop, sh);
+        }
+        if idle || period {
             // Relaxed: a stopping warp reads nothing more of the run.
             flags = stop.load(Ordering::Relaxed);
             let (started, timeout) = (sh.started_ns, sh.cfg.timeout_ns);
