@@ -210,8 +210,9 @@ pub fn adjust_backoff(
 /// long enough for the ratio to tell. So leaves move the warp a level down, as calls that
 /// cost more than they save do. A few calls that happen to be leaves say little: in a
 /// random tree (UTS's geometric ones) a node near the bottom often has no children, and
-/// backing off for those made the tree's joined program 16% slower; a warp's width of them,
-/// and no call with a subtree, is a level of leaves.
+/// backing off for those made the tree's joined program run more tasks, and slower
+/// (`results/2026-11-29-grid-wide-level-h200.md`); a warp's width of them, and no call with
+/// a subtree, is a level of leaves.
 #[inline(always)]
 pub fn inlined_leaves(inline: InlineRound) -> bool {
     inline.wide && inline.calls >= WARP_SIZE && inline.spawns <= u64::from(inline.calls)
