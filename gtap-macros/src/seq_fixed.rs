@@ -25,12 +25,12 @@
 //! - and at least one parameter is not kept out (a call whose children all get its own
 //!   arguments never ends).
 
-use proc_macro2::{TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
 use syn::token::Comma;
 use syn::visit::Visit;
 use syn::{Block, Expr, FnArg, Ident, Macro, Pat, Type};
 
+use crate::locals::mentions;
 use crate::syntax::{Kind, SpawnArgs};
 
 /// Types whose values the loop may read from its parameters in every iteration.
@@ -158,17 +158,8 @@ impl<'a> Visit<'a> for Rebinds<'_> {
                 .segments
                 .last()
                 .is_some_and(|s| NON_BINDING.contains(&s.ident.to_string().as_str()));
-        if !known && mentions(m.tokens.clone(), self.name) {
+        if !known && mentions(&m.tokens, self.name) {
             self.found = true;
         }
     }
-}
-
-/// Whether `ts` holds the identifier `name`, inside groups too.
-fn mentions(ts: TokenStream, name: &Ident) -> bool {
-    ts.into_iter().any(|t| match t {
-        TokenTree::Ident(i) => i == *name,
-        TokenTree::Group(g) => mentions(g.stream(), name),
-        _ => false,
-    })
 }
