@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use gtap::device::runtime::granularity::MAX_BACKOFF;
 use gtap::host::gpu_runtime::{GpuRunError, GpuStats};
 
 use crate::cli::Common;
@@ -321,12 +322,16 @@ impl Harness {
         if s.spawns_inlined > 0 || s.round_cycles > 0 {
             eprintln!(
                 "    inline calls {:.0} cycles each, {:.0} per task saved ({} saved), ordinary \
-                 rounds {} cycles, back-off up to {} levels",
+                 rounds {} cycles, {}",
                 s.inline_cycles as f64 / s.spawns_inlined.max(1) as f64,
                 s.inline_cycles as f64 / s.spawns_elided.max(1) as f64,
                 s.spawns_elided,
                 s.round_cycles,
-                s.backoff
+                if s.backoff >= MAX_BACKOFF {
+                    "inlining stopped by heavy leaves".to_string()
+                } else {
+                    format!("back-off up to {} levels", s.backoff)
+                }
             );
         }
     }

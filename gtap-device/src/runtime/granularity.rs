@@ -247,6 +247,40 @@ pub fn costs_more_than_it_saves(
     policy.task_rounds != 0 && held > saved
 }
 
+/// Rounds of heavy leaf tasks ([`heavy_leaf_round`]) after which a GPU warp stops running
+/// spawns inline (but where memory is short): a few, so that one slow round (a cache miss
+/// storm, a round that waited on a lock) does not turn the policy off for a fine-grained
+/// program.
+pub const HEAVY_LEAF_ROUNDS: u32 = 4;
+
+/// Whether an ordinary round (no inline call) of `took` cycles that ran `ran` tasks and
+/// made `spawned` ran heavy leaf tasks: it made fewer tasks than it ran (most of its tasks
+/// were leaves, or parents resumed after their taskwait), and it took more than
+/// `task_rounds` of the warp's fastest ordinary rounds (`fastest`, the round's fixed cost at
+/// the most).
+///
+/// Inlining saves a task's fixed cost, and commits the child's whole subtree to one lane.
+/// Where a leaf alone costs many rounds' fixed cost (below a hand-written cutoff, a leaf
+/// that sorts or walks a list) there is little to save and a subtree of such leaves on one
+/// lane holds its warp, and at the end of a run the whole grid, for a long time: measured
+/// only after the call (the back-off), the first calls had already done that damage, and
+/// every warp made its own. Leaf rounds come early in such programs, before the tree is
+/// deep enough to inline, so a warp that has seen [`HEAVY_LEAF_ROUNDS`] of them stops
+/// inlining before its first call. Fine-grained trees (fib, nqueens without a cutoff) have
+/// leaves that cost about a round's fixed cost.
+#[inline(always)]
+pub fn heavy_leaf_round(
+    policy: &Granularity,
+    took: u64,
+    fastest: u64,
+    spawned: u32,
+    ran: u32,
+) -> bool {
+    spawned < ran
+        && policy.task_rounds != 0
+        && took > fastest.saturating_mul(u64::from(policy.task_rounds))
+}
+
 /// `ceil(log2(n))`, 0 for `n <= 1`: the depth at which a binary tree has `n` nodes at one
 /// level, from which the hosts derive `min_depth` (enough tasks near the root for every
 /// worker before any subtree is committed to one).
@@ -497,6 +531,26 @@ mod tests {
             ..leaves
         };
         assert!(!inlined_leaves(few));
+    }
+
+    #[test]
+    fn only_leaf_rounds_far_past_the_fastest_round_are_heavy() {
+        let p = Granularity {
+            task_rounds: 8,
+            ..ON
+        };
+        assert!(heavy_leaf_round(&p, 801, 100, 0, 32));
+        assert!(heavy_leaf_round(&p, 801, 100, 31, 32), "mostly leaves");
+        assert!(!heavy_leaf_round(&p, 800, 100, 0, 32), "not past 8 rounds");
+        assert!(
+            !heavy_leaf_round(&p, 10_000, 100, 32, 32),
+            "as many children as tasks"
+        );
+        let off = Granularity {
+            task_rounds: 0,
+            ..p
+        };
+        assert!(!heavy_leaf_round(&off, 10_000, 100, 0, 32), "not weighed");
     }
 
     #[test]

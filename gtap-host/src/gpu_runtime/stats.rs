@@ -40,7 +40,9 @@ pub struct GpuStats {
     /// when they left: the yardstick of the policy's back-off
     /// ([`GpuTuning::inline_backoff_ratio`](super::GpuTuning::inline_backoff_ratio)).
     pub round_cycles: u64,
-    /// The most levels any warp backed off its inline depth.
+    /// The most levels any warp backed off its inline depth; `granularity::MAX_BACKOFF`
+    /// (`gtap_device::runtime::granularity`) when a warp stopped inlining because its leaf
+    /// tasks were heavy (README, "Automatic granularity").
     pub backoff: u32,
     /// The most records of its own slab any one warp used.
     pub peak_records_per_warp: u32,

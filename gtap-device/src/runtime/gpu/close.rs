@@ -12,7 +12,9 @@ use crate::arch::order::{Gpu, Relaxed};
 use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
-use crate::runtime::granularity::{InlineRound, adjust_backoff};
+use crate::runtime::granularity::{
+    Granularity, HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, heavy_leaf_round,
+};
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
 use crate::runtime::sync::{AtomicU32, Ordering};
@@ -76,9 +78,39 @@ pub(super) fn time_round(w: &WarpCtx) {
     if n == 0 {
         sh.round_cycles = average(sh.round_cycles, took);
         sh.stats.round_cycles = sh.round_cycles;
+        // Most rounds are neither the fastest yet nor far past it: they skip the call.
+        let fastest = sh.fastest_round;
+        let far = fastest.saturating_mul(run.granularity.task_rounds);
+        if took < fastest || fastest == 0 || took > far {
+            note_round_extremes(&run.granularity, sh, took);
+        }
         return;
     }
     weigh_inline_round(w, sh, took);
+}
+
+/// Lane 0, after an ordinary round of `took` cycles that is the warp's fastest so far or
+/// far past it: the fastest round, and the warp's count of heavy leaf rounds, past which it
+/// stops inlining ([`heavy_leaf_round`]: its back-off goes past any tree).
+// Out of line, for the reason `share_wide_level` is: registers.
+#[inline(never)]
+fn note_round_extremes(policy: &Granularity, sh: &mut super::warp::WarpShared, took: u32) {
+    let fastest = match sh.fastest_round {
+        0 => took,
+        fastest => fastest.min(took),
+    };
+    sh.fastest_round = fastest;
+    // The tasks the round ran (`Batch::words`' packing: the count in the low byte).
+    let ran = sh.batch[0] & 0xff;
+    if sh.heavy_leaves < HEAVY_LEAF_ROUNDS
+        && heavy_leaf_round(policy, took.into(), fastest.into(), sh.alloc_taken, ran)
+    {
+        sh.heavy_leaves += 1;
+        if sh.heavy_leaves == HEAVY_LEAF_ROUNDS {
+            sh.backoff = MAX_BACKOFF;
+            sh.stats.backoff = MAX_BACKOFF;
+        }
+    }
 }
 
 /// Lane 0, after a round with inline calls that took `took` cycles: the warp's new back-off

@@ -34,8 +34,8 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 3 * 8
     + 6 * 4 * MAX_QUEUES
-    + 19 * 4
-    + 4 * 64
+    + 21 * 4
+    + 4 * 62
     + 4 * crate::runtime::granularity::LEVELS)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 

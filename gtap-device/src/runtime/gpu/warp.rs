@@ -21,8 +21,11 @@ use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
 /// How many records freed by their own warp one round can hold before the rest go through
-/// the warp's remote list.
-pub const FREED_CAP: usize = 64;
+/// the warp's remote list. Two short of 64 so that [`WarpShared`] keeps the size it had
+/// before its last two fields: with every other field where it was, a change of the
+/// struct's size alone moved several kernels' register counts (one past the 168 that fit
+/// 12 warps per SM).
+pub const FREED_CAP: usize = 62;
 
 /// The warp's state in shared memory (one per warp of the block, in dynamic shared memory).
 #[repr(C)]
@@ -119,6 +122,12 @@ pub struct WarpShared {
     pub level_left: [u32; LEVELS as usize],
     /// Ids freed this round, pushed onto the free stack by lane 0 at the round's end.
     pub freed: [u32; FREED_CAP],
+    /// The cycles of the warp's fastest ordinary round so far (0: none yet). Lane 0 alone,
+    /// between rounds.
+    pub fastest_round: u32,
+    /// Ordinary rounds so far that ran heavy leaf tasks (`granularity::heavy_leaf_round`),
+    /// up to `granularity::HEAVY_LEAF_ROUNDS`, when the warp stops inlining. Lane 0 alone.
+    pub heavy_leaves: u32,
 }
 
 const _: () = assert!(
