@@ -100,8 +100,8 @@ fn note_round_extremes(policy: &Granularity, sh: &mut super::warp::WarpShared, t
         fastest => fastest.min(took),
     };
     sh.fastest_round = fastest;
-    // The tasks the round ran (`Batch::words`' packing: the count in the low byte).
-    let ran = sh.batch[0] & 0xff;
+    // The tasks the round ran, from the batch lane 0 took (the profiler's source unused).
+    let ran = super::batch::Batch::from_words(sh.batch, 0).n;
     if sh.heavy_leaves < HEAVY_LEAF_ROUNDS
         && heavy_leaf_round(policy, took.into(), fastest.into(), sh.alloc_taken, ran)
     {
