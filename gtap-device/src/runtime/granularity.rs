@@ -34,7 +34,11 @@
 //! lane-rounds for each task they saved (the generated sequential versions count the
 //! spawns they run as calls, `Program::run_seq`). Calls that cost more than they save move
 //! the warp down a level, round after round, until it no longer inlines
-//! ([`costs_more_than_it_saves`]). The CPU runs one task per thread, with no warp to hold
+//! ([`costs_more_than_it_saves`]). Both measure a call only after it ran, and each warp
+//! learns alone; where the leaves are heavy, each warp's first calls are already the
+//! damage. So a warp also counts its ordinary rounds of heavy leaf tasks, which such a
+//! program runs long before its tree is deep enough to inline, and after a few it stops
+//! inlining ([`heavy_leaf_round`]). The CPU runs one task per thread, with no warp to hold
 //! up, and does not back off.
 //!
 //! The depth from which spawns may run inline is `min_depth` (the host's, from the number of
