@@ -139,6 +139,11 @@ pub struct GpuArgs {
     /// next depth on, as from --inline-min-depth; 0: never [default: 2048].
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_wide_tasks: Option<u32>,
+    /// The granularity policy: rounds of heavy leaf tasks across the grid from which every
+    /// warp stops inlining (where they are also one in 128 of its busy rounds); 0: each warp judges
+    /// alone [default: one for every four warps].
+    #[arg(long, global = true, value_name = "ROUNDS")]
+    pub inline_grid_heavy_rounds: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
     /// inline [default: 16384].
     #[arg(long, global = true, value_name = "BYTES")]
@@ -275,6 +280,9 @@ impl GpuArgs {
         }
         if let Some(t) = self.inline_wide_tasks {
             c = c.inline_wide_tasks(t);
+        }
+        if let Some(r) = self.inline_grid_heavy_rounds {
+            c = c.inline_grid_heavy_rounds(r);
         }
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);

@@ -322,7 +322,7 @@ impl Harness {
         if s.spawns_inlined > 0 || s.round_cycles > 0 {
             eprintln!(
                 "    inline calls {:.0} cycles each, {:.0} per task saved ({} saved), ordinary \
-                 rounds {} cycles, {}",
+                 rounds {} cycles, {} ({} heavy leaf rounds)",
                 s.inline_cycles as f64 / s.spawns_inlined.max(1) as f64,
                 s.inline_cycles as f64 / s.spawns_elided.max(1) as f64,
                 s.spawns_elided,
@@ -331,7 +331,8 @@ impl Harness {
                     "inlining stopped by heavy leaves".to_string()
                 } else {
                     format!("back-off up to {} levels", s.backoff)
-                }
+                },
+                s.heavy_leaf_rounds
             );
         }
     }

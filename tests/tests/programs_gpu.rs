@@ -407,6 +407,29 @@ fn a_wide_tree_runs_below_its_wide_level_inline() {
     }
 }
 
+/// The policy's heavy-leaf rule across the grid (`GpuConfig::inline_grid_heavy_rounds`):
+/// below a cutoff of 18, rounds of fib's sequential leaves are heavy, and the warps count
+/// them in the grid's statistic; the result and the tasks are the same whichever warps stop
+/// inlining, at the default count, with the rule off (0), and at the lowest (1).
+fn heavy_leaves_counted_by_the_grid_change_no_result() {
+    for rounds in [None, Some(0), Some(1)] {
+        let config = match rounds {
+            Some(r) => GpuConfig::new().inline_grid_heavy_rounds(r),
+            None => GpuConfig::new(),
+        };
+        let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
+            return;
+        };
+        for leaf in [Leaf::Stack, Leaf::Calls] {
+            let (v, stats) = rt.run(fib::epaq::fib_cutoff(36, 18, 0, leaf)).unwrap();
+            let what = format!("fib(36) cutoff 18, {leaf:?} leaves, grid rounds {rounds:?}");
+            assert_eq!(v, fib::reference(36), "{what}");
+            assert_eq!(stats.tasks, fib::cutoff_task_count(36, 18), "{what}");
+            assert!(stats.heavy_leaf_rounds > 0, "{what}: {stats:?}");
+        }
+    }
+}
+
 fn detached_nqueens_is_correct_on_every_shape() {
     for mut rt in runtimes() {
         for n in 1..=11u32 {
@@ -511,6 +534,7 @@ gtap_host::gpu_test_main!(
     nqueens_is_correct_on_every_shape,
     nqueens_without_a_cutoff_is_correct_with_its_loop_inline,
     a_wide_tree_runs_below_its_wide_level_inline,
+    heavy_leaves_counted_by_the_grid_change_no_result,
     detached_nqueens_is_correct_on_every_shape,
     sorts_are_correct_on_every_shape,
     trees_are_correct_on_every_shape,

@@ -38,8 +38,10 @@
 //! learns alone; where the leaves are heavy, each warp's first calls are already the
 //! damage. So a warp also counts its ordinary rounds of heavy leaf tasks, which such a
 //! program runs long before its tree is deep enough to inline, and after a few it stops
-//! inlining ([`heavy_leaf_round`]). The CPU runs one task per thread, with no warp to hold
-//! up, and does not back off.
+//! inlining ([`heavy_leaf_round`]); so does every warp once the grid has seen enough of
+//! them, and they are common among its rounds ([`grid_heavy_leaves`]: most warps of such a
+//! program run too few leaf rounds to judge alone). The CPU runs one task per thread, with
+//! no warp to hold up, and does not back off.
 //!
 //! The depth from which spawns may run inline is `min_depth` (the host's, from the number of
 //! lanes: enough levels of a binary tree for every lane to have tasks), or shallower where
@@ -283,6 +285,29 @@ pub fn heavy_leaf_round(
     spawned < ran
         && policy.task_rounds != 0
         && took > fastest.saturating_mul(u64::from(policy.task_rounds))
+}
+
+/// Heavy leaf rounds stop the grid's inlining only where at least one busy round in this
+/// many is one. Below a hand-written cutoff they are a few in every hundred; in a
+/// fine-grained tree (fib, nqueens, UTS without a cutoff) they are rounds that waited on
+/// something else, far rarer, but their count grows with the run, so that a count alone
+/// would stop a long enough run (results/2026-11-29-grid-heavy-leaves-h200.md).
+pub const GRID_HEAVY_SHARE: u64 = 128;
+
+/// Whether `seen` rounds of heavy leaf tasks ([`heavy_leaf_round`]) across a grid of
+/// `warps` stop a warp's inlining, the warp having run `busy` rounds with tasks: at least
+/// `threshold` (the host's; 0: never), and at least one in [`GRID_HEAVY_SHARE`] of the
+/// grid's busy rounds, which the warp estimates as its own times `warps` (a warp sees only
+/// its own; one busier than most errs on the side of inlining).
+///
+/// Why the grid's: below a hand-written cutoff, most warps run only a round or two of
+/// leaves before the tree is deep enough to inline, too few to judge alone, and one inline
+/// call of a subtree of such leaves holds its lane past the rest of the run.
+#[inline(always)]
+pub fn grid_heavy_leaves(threshold: u32, seen: u32, busy: u64, warps: u32) -> bool {
+    threshold != 0
+        && seen >= threshold
+        && u64::from(seen) * GRID_HEAVY_SHARE >= busy.saturating_mul(u64::from(warps))
 }
 
 /// `ceil(log2(n))`, 0 for `n <= 1`: the depth at which a binary tree has `n` nodes at one
@@ -555,6 +580,21 @@ mod tests {
             ..p
         };
         assert!(!heavy_leaf_round(&off, 10_000, 100, 0, 32), "not weighed");
+    }
+
+    #[test]
+    fn the_grid_stops_inlining_only_where_heavy_leaves_are_common() {
+        // 1584 warps, 10 busy rounds each: 400 heavy rounds are 2.5% of them.
+        assert!(grid_heavy_leaves(400, 400, 10, 1584));
+        assert!(!grid_heavy_leaves(400, 399, 10, 1584), "too few");
+        // A long fine-grained run: 400 heavy rounds among 160 busy rounds per warp (0.16%).
+        assert!(!grid_heavy_leaves(400, 400, 160, 1584), "too rare");
+        let share = 1584 * 160 / GRID_HEAVY_SHARE as u32;
+        assert!(
+            grid_heavy_leaves(400, share, 160, 1584),
+            "one in GRID_HEAVY_SHARE"
+        );
+        assert!(!grid_heavy_leaves(0, 10_000, 1, 1584), "off");
     }
 
     #[test]

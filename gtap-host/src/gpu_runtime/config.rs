@@ -170,6 +170,7 @@ pub struct GpuTuning {
     pub(crate) inline_backoff_ratio: u32,
     pub(crate) inline_task_rounds: u32,
     pub(crate) inline_wide_tasks: u32,
+    pub(crate) inline_grid_heavy_rounds: Option<u32>,
 }
 
 impl GpuTuning {
@@ -286,6 +287,16 @@ impl GpuTuning {
     pub fn inline_wide_tasks(&self) -> u32 {
         self.inline_wide_tasks
     }
+
+    /// The granularity policy: rounds of heavy leaf tasks across the grid from which every
+    /// warp stops running spawns inline, as a warp does after four of its own, where they
+    /// are also at least one in 128 of the grid's busy rounds (default `None`: one for
+    /// every four warps of the grid; 0: each warp judges alone). Below a hand-written
+    /// cutoff most warps run too few leaf rounds to judge before the tree is deep enough
+    /// to inline (README, "Automatic granularity").
+    pub fn inline_grid_heavy_rounds(&self) -> Option<u32> {
+        self.inline_grid_heavy_rounds
+    }
 }
 
 /// The most scratch bytes per block [`GpuConfig::block_scratch`] accepts (the largest shared
@@ -356,6 +367,7 @@ impl Default for GpuConfig {
                 inline_backoff_ratio: 4,
                 inline_task_rounds: 8,
                 inline_wide_tasks: 2048,
+                inline_grid_heavy_rounds: None,
             },
         }
     }
@@ -538,6 +550,13 @@ impl GpuConfig {
     /// ([`GpuTuning::inline_wide_tasks`], default 2048; 0: never).
     pub fn inline_wide_tasks(mut self, tasks: u32) -> Self {
         self.tuning.inline_wide_tasks = tasks;
+        self
+    }
+
+    /// Sets the heavy leaf rounds across the grid from which every warp stops inlining
+    /// ([`GpuTuning::inline_grid_heavy_rounds`], default one for every four warps; 0: never).
+    pub fn inline_grid_heavy_rounds(mut self, rounds: u32) -> Self {
+        self.tuning.inline_grid_heavy_rounds = Some(rounds);
         self
     }
 

@@ -68,6 +68,7 @@ pub(super) fn control_block(
         profile_capacity: plan.profile_capacity,
         tuning: tuning_bits(cfg, kind),
         granularity: granularity(cfg, plan),
+        grid_heavy_rounds: grid_heavy_rounds(cfg, plan),
         ..GpuRun::default()
     }
 }
@@ -136,6 +137,23 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
         wide_tasks: cfg.tuning.inline_wide_tasks,
     }
 }
+
+/// The heavy leaf rounds across the grid that stop every warp's inlining (0: never).
+fn grid_heavy_rounds(cfg: &GpuConfig, plan: &RunPlan) -> u32 {
+    if granularity(cfg, plan).on == 0 {
+        return 0;
+    }
+    let default = (plan.warps as u32 / GRID_HEAVY_WARPS).max(1);
+    cfg.tuning.inline_grid_heavy_rounds.unwrap_or(default)
+}
+
+/// The default heavy leaf rounds across the grid that stop every warp's inlining
+/// ([`GpuTuning::inline_grid_heavy_rounds`](super::GpuTuning::inline_grid_heavy_rounds)): one
+/// for every this many warps. Few enough that, below a hand-written cutoff, the grid gets
+/// there before the tree is deep enough to inline; more than a fine-grained program's
+/// warps see in a run of fib(40) or nqueens(16) (the device's share rule covers longer
+/// ones; results/2026-11-29-grid-heavy-leaves-h200.md).
+const GRID_HEAVY_WARPS: u32 = 4;
 
 /// The most tasks a worker keeps unpublished.
 fn keep_max(cfg: &GpuConfig, kind: ProgramKind) -> u32 {

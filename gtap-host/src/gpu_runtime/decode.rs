@@ -137,6 +137,8 @@ pub(super) fn gpu_stats(
         spawns_elided: total.spawns_elided,
         round_cycles: u64::from(total.round_cycles) / (plan.warps as u64).max(1),
         backoff: total.backoff,
+        // The control block's, filled in by the caller.
+        heavy_leaf_rounds: 0,
         peak_records_per_warp: total.records_touched,
         chunks_borrowed: total.chunks_borrowed,
         reserve_records: u64::from(plan.reserve_chunks)

@@ -561,7 +561,9 @@ impl GpuRuntime {
         } else {
             None
         };
-        Ok((values, decode::gpu_stats(&total, plan, kernel_ms, profile)))
+        let mut stats = decode::gpu_stats(&total, plan, kernel_ms, profile);
+        stats.heavy_leaf_rounds = done.heavy_rounds;
+        Ok((values, stats))
     }
 
     /// `error`, as [`GpuRunError::InRoot`] when the run was a batch and the kernel noted the

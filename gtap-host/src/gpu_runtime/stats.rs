@@ -44,6 +44,9 @@ pub struct GpuStats {
     /// (`gtap_device::runtime::granularity`) when a warp stopped inlining because its leaf
     /// tasks were heavy (README, "Automatic granularity").
     pub backoff: u32,
+    /// Rounds of heavy leaf tasks the warps saw (each warp's first four), the count the
+    /// grid stops inlining at ([`GpuTuning::inline_grid_heavy_rounds`](super::GpuTuning::inline_grid_heavy_rounds)).
+    pub heavy_leaf_rounds: u32,
     /// The most records of its own slab any one warp used.
     pub peak_records_per_warp: u32,
     /// Chunks of the device-wide record reserve that warps borrowed when their slab ran

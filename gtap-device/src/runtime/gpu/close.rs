@@ -13,7 +13,8 @@ use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::granularity::{
-    Granularity, HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, heavy_leaf_round,
+    Granularity, HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, grid_heavy_leaves,
+    heavy_leaf_round,
 };
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
@@ -82,7 +83,7 @@ pub(super) fn time_round(w: &WarpCtx) {
         let fastest = sh.fastest_round;
         let far = fastest.saturating_mul(run.granularity.task_rounds);
         if took < fastest || fastest == 0 || took > far {
-            note_round_extremes(&run.granularity, sh, took);
+            note_round_extremes(w.run, sh, took);
         }
         return;
     }
@@ -91,10 +92,12 @@ pub(super) fn time_round(w: &WarpCtx) {
 
 /// Lane 0, after an ordinary round of `took` cycles that is the warp's fastest so far or
 /// far past it: the fastest round, and the warp's count of heavy leaf rounds, past which it
-/// stops inlining ([`heavy_leaf_round`]: its back-off goes past any tree).
-// Out of line, for the reason `share_wide_level` is: registers.
+/// stops inlining ([`heavy_leaf_round`]: its back-off goes past any tree). Each heavy round
+/// also counts in the grid's `GpuRun::heavy_rounds`, from whose `GpuRun::grid_heavy_rounds`
+/// every warp stops where they are common enough (here, or in [`share_grid_policy`]).
+// Out of line, for the reason `share_grid_policy` is: registers.
 #[inline(never)]
-fn note_round_extremes(policy: &Granularity, sh: &mut super::warp::WarpShared, took: u32) {
+fn note_round_extremes(run: *mut GpuRun, sh: &mut super::warp::WarpShared, took: u32) {
     let fastest = match sh.fastest_round {
         0 => took,
         fastest => fastest.min(took),
@@ -103,19 +106,45 @@ fn note_round_extremes(policy: &Granularity, sh: &mut super::warp::WarpShared, t
     // The tasks the round ran, from the batch lane 0 took (the profiler's source unused).
     let ran = super::batch::Batch::from_words(sh.batch, 0).n;
     if sh.heavy_leaves < HEAVY_LEAF_ROUNDS
-        && heavy_leaf_round(policy, took.into(), fastest.into(), sh.alloc_taken, ran)
+        && heavy_leaf_round(
+            &sh.cfg.granularity,
+            took.into(),
+            fastest.into(),
+            sh.alloc_taken,
+            ran,
+        )
     {
         sh.heavy_leaves += 1;
-        if sh.heavy_leaves == HEAVY_LEAF_ROUNDS {
-            sh.backoff = MAX_BACKOFF;
-            sh.stats.backoff = MAX_BACKOFF;
+        // SAFETY: `run` is the control block (`WarpCtx::run`), which lives for the run; the
+        // facade's atomics have the layout of `u32`.
+        let grid = unsafe { &*(&raw mut (*run).heavy_rounds as *const AtomicU32) };
+        // Relaxed: a count that only steers the policy (a warp that sees it late makes a
+        // few more inline calls, as correct as tasks); `.gpu` scope, as every atomic of
+        // the facade on the device.
+        let seen = grid.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        if sh.heavy_leaves == HEAVY_LEAF_ROUNDS || grid_heavy(sh, seen) {
+            stop_inlining(sh);
         }
     }
 }
 
+/// Whether `seen` heavy leaf rounds across the grid stop the inlining of a warp whose
+/// own state is `sh` ([`grid_heavy_leaves`], from the warp's busy rounds).
+#[inline(always)]
+fn grid_heavy(sh: &super::warp::WarpShared, seen: u32) -> bool {
+    let busy = sh.stats.rounds.saturating_sub(sh.stats.idle_rounds);
+    grid_heavy_leaves(sh.cfg.grid_heavy_rounds, seen, busy, sh.cfg.num_warps)
+}
+
+/// The warp runs no more spawns inline, but where memory is short.
+fn stop_inlining(sh: &mut super::warp::WarpShared) {
+    sh.backoff = MAX_BACKOFF;
+    sh.stats.backoff = MAX_BACKOFF;
+}
+
 /// Lane 0, after a round with inline calls that took `took` cycles: the warp's new back-off
 /// ([`adjust_backoff`]) and its statistics.
-// Out of line, for the reason `share_wide_level` is: registers (and only rounds with inline
+// Out of line, for the reason `share_grid_policy` is: registers (and only rounds with inline
 // calls pay for the call).
 #[inline(never)]
 fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) {
@@ -141,33 +170,53 @@ fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) 
     ) = (0, 0, 0);
 }
 
-/// Lane 0, between rounds: offers the depth from which the warp inlines by the wide-level
-/// rule (`WarpShared::inline_from`, lowered by `spawn::count_children`) to the grid, and
-/// takes the grid's if that is shallower, in one atomic on `GpuRun::wide_from_not`.
+/// Lane 0, between rounds, with the granularity policy on: what the warps learn together.
 ///
-/// Why the grid's: a warp counts only the tasks it makes, and a warp that stole its first
-/// tasks deep in the tree never makes many at the upper levels, so on its own it would find
-/// a deeper, finer level than the warps that made the upper ones, and its run more tasks.
+/// The wide level: offers the depth from which the warp inlines by the wide-level rule
+/// (`WarpShared::inline_from`, lowered by `spawn::count_children`) to the grid, and takes
+/// the grid's if that is shallower, in one atomic on `GpuRun::wide_from_not`. Why the
+/// grid's: a warp counts only the tasks it makes, and a warp that stole its first tasks
+/// deep in the tree never makes many at the upper levels, so on its own it would find a
+/// deeper, finer level than the warps that made the upper ones, and its run more tasks.
+///
+/// Heavy leaves: stops the warp's inlining once the grid has seen
+/// `GpuRun::grid_heavy_rounds` rounds of heavy leaf tasks (`GpuRun::heavy_rounds`), if they
+/// are common enough ([`grid_heavy_leaves`]). Why the grid's: below a hand-written cutoff
+/// most warps run only a leaf round or two before the tree is deep enough to inline, too
+/// few to judge alone, and one inline call of a subtree of such leaves holds a lane past
+/// the rest of the run.
 // Out of line: inlined into the worker loop, its addresses were computed once before the
 // loop and held in registers for the whole kernel, past the count that fits 12 warps per SM
 // for some programs; called every few rounds, the call costs nothing measurable.
 #[inline(never)]
-pub(super) fn share_wide_level(stop: &AtomicU32, sh: &mut super::warp::WarpShared) {
+pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShared) {
     // Addressed from `stop`, which the worker loop keeps in registers anyway.
     const FROM_STOP: usize = offset_of!(GpuRun, wide_from_not) - offset_of!(GpuRun, stop);
-    let own = sh.inline_from;
-    // SAFETY: `stop` is the control block's `stop`, so this is its `wide_from_not`, a word
-    // of the control block, which lives for the run, changed by warps only by `.gpu`
-    // atomics. Relaxed: a bound that only steers the policy (a warp that reads it late
-    // makes a few more tasks, as correct as the inline calls it would have made); the lanes
-    // read `inline_from` after the round's barrier. Negated: the host's zero is "none".
-    let grid = !unsafe {
-        let word = (stop as *const AtomicU32 as *mut u8)
-            .add(FROM_STOP)
-            .cast::<u32>();
-        u32::fetch_max::<Gpu, Relaxed>(word, !own)
-    };
-    sh.inline_from = own.min(grid);
+    const HEAVY_FROM_STOP: usize = offset_of!(GpuRun, heavy_rounds) - offset_of!(GpuRun, stop);
+    let stop = stop as *const AtomicU32 as *mut u8;
+    if sh.cfg.granularity.wide_tasks != 0 {
+        let own = sh.inline_from;
+        // SAFETY: `stop` is the control block's `stop`, so this is its `wide_from_not`, a
+        // word of the control block, which lives for the run, changed by warps only by
+        // `.gpu` atomics. Relaxed: a bound that only steers the policy (a warp that reads it
+        // late makes a few more tasks, as correct as the inline calls it would have made);
+        // the lanes read `inline_from` after the round's barrier. Negated: the host's zero
+        // is "none".
+        let grid = !unsafe {
+            let word = stop.add(FROM_STOP).cast::<u32>();
+            u32::fetch_max::<Gpu, Relaxed>(word, !own)
+        };
+        sh.inline_from = own.min(grid);
+    }
+    if sh.cfg.grid_heavy_rounds != 0 && sh.backoff < MAX_BACKOFF {
+        // SAFETY: as above, the control block's `heavy_rounds`. Relaxed: as its increment
+        // (`note_round_extremes`); the lanes read `backoff` after the round's barrier.
+        let seen =
+            unsafe { &*stop.add(HEAVY_FROM_STOP).cast::<AtomicU32>() }.load(Ordering::Relaxed);
+        if grid_heavy(sh, seen) {
+            stop_inlining(sh);
+        }
+    }
 }
 
 /// `avg` moved towards `x` by `1 / 2^ROUND_AVERAGE_SHIFT`; `x` itself when `avg` is 0 (no

@@ -301,6 +301,11 @@ pub struct GpuRun {
     /// Victims a warp tries, in the same queue, to fill up a batch its own deque left short
     /// of a warp's width (0: it runs the short batch as it is); see `GpuConfig::top_up`.
     pub top_up: u32,
+    /// The granularity policy's heavy-leaf rule across the grid: the rounds of heavy leaf
+    /// tasks (`heavy_rounds`) from which every warp stops inlining, where they are also
+    /// common enough (`granularity::grid_heavy_leaves`; 0: each warp judges alone). The
+    /// host's. (Here, in what was padding before `counters`.)
+    pub grid_heavy_rounds: u32,
     /// [`TaskCounts`], one per warp, zeroed by the host: how a program without `taskwait!`
     /// detects its end (see `worker::quiescent`).
     pub counters: u64,
@@ -391,8 +396,13 @@ pub struct GpuRun {
     /// The granularity policy's wide-level rule across the grid: the shallowest depth from
     /// which a warp inlines by that rule (`WarpShared::inline_from`), stored negated
     /// (`!depth`) so that the host's zero means none yet. Each warp's lane 0 offers its own
-    /// and takes this one every few rounds, by `fetch_max` (`close::share_wide_level`).
+    /// and takes this one every few rounds, by `fetch_max` (`close::share_grid_policy`).
     pub wide_from_not: u32,
+    /// The granularity policy's heavy-leaf rule across the grid: rounds of heavy leaf tasks
+    /// (`granularity::heavy_leaf_round`) the warps have seen so far, counted by `.gpu`
+    /// atomics (`close::note_round_extremes`); zeroed by the host, read back as
+    /// `GpuStats::heavy_leaf_rounds`. (Here, in what was padding before `reserve`.)
+    pub heavy_rounds: u32,
     /// The record reserve's [`ReserveState`](crate::runtime::reserve::ReserveState), set up
     /// by the host (see `runtime::reserve`).
     pub reserve: u64,

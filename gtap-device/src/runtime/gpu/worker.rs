@@ -256,8 +256,8 @@ pub(super) unsafe fn stop_requested(w: &WarpCtx, lane: u32, idle: bool, stop: &A
         // SAFETY: lane 0 between rounds.
         let sh = unsafe { w.lane0() };
         let period = sh.stats.rounds % FLAG_PERIOD == 0;
-        if period && sh.cfg.granularity.wide_tasks != 0 {
-            super::close::share_wide_level(stop, sh);
+        if period && sh.cfg.granularity.on != 0 {
+            super::close::share_grid_policy(stop, sh);
         }
         if idle || period {
             // Relaxed: a stopping warp reads nothing more of the run.
