@@ -13,7 +13,7 @@ use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::granularity::{
-    Granularity, HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, grid_heavy_leaves,
+    HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, grid_heavy_leaves,
     heavy_leaf_round,
 };
 use crate::runtime::record::Record;
