@@ -140,8 +140,8 @@ pub struct GpuArgs {
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_wide_tasks: Option<u32>,
     /// The granularity policy: rounds of heavy leaf tasks across the grid from which every
-    /// warp stops inlining (where they are also one in 128 of its busy rounds); 0: each warp judges
-    /// alone [default: one for every four warps].
+    /// warp stops inlining (where they are also one in 128 of the grid's busy rounds); 0:
+    /// each warp judges alone [default: one for every four warps].
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_grid_heavy_rounds: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs

@@ -181,10 +181,7 @@ fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) 
 ///
 /// Heavy leaves: stops the warp's inlining once the grid has seen
 /// `GpuRun::grid_heavy_rounds` rounds of heavy leaf tasks (`GpuRun::heavy_rounds`), if they
-/// are common enough ([`grid_heavy_leaves`]). Why the grid's: below a hand-written cutoff
-/// most warps run only a leaf round or two before the tree is deep enough to inline, too
-/// few to judge alone, and one inline call of a subtree of such leaves holds a lane past
-/// the rest of the run.
+/// are common enough ([`grid_heavy_leaves`], which says why the grid's).
 // Out of line: inlined into the worker loop, its addresses were computed once before the
 // loop and held in registers for the whole kernel, past the count that fits 12 warps per SM
 // for some programs; called every few rounds, the call costs nothing measurable.
