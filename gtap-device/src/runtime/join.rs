@@ -36,7 +36,10 @@
 //!
 //! The GPU's thread workers make every RMW AcqRel instead and take no fence ([`Acquire::InRmw`]):
 //! the same edges, with the acquire inside the RMW (a fence there is one more `MEMBAR.GPU`).
-//! Both variants go through [`rmw`], and the loom tests check each.
+//! Both variants go through [`rmw`], and the loom tests check each. Their children reach a
+//! queue only when the round that spawned them closes, so their taskwait and return need no
+//! RMW at all: [`wait_unstarted`] and [`finish_unstarted`] store what the RMW would add, and
+//! what publishes the children carries the store (loom checks that too).
 //!
 //! On the GPU these are `atom.<order>.gpu.add` (not `core`'s `fetch_add`, which the NVPTX
 //! backend lowers to a relaxed atomic: rust-lang/rust#136480).
@@ -221,6 +224,48 @@ pub fn finish_with(join: &AtomicI32, n: u32, how: Acquire) -> AfterReturn {
     next
 }
 
+/// [`wait`] where none of the `n` children can have started: the GPU's thread workers,
+/// whose spawned children reach a queue only when the round that spawned them closes, after
+/// this call (a warp's kept tasks run in its next round, published ones after the close's
+/// Release). The counter is then 0 (every earlier epoch ended there) and nobody else
+/// touches it until the children run, so a Relaxed store of what [`wait`] would add does
+/// the same, without the round trip of an RMW and the fence of its Release: whatever makes
+/// the children visible to a worker (the publishing Release and the thief's Acquire, or the
+/// warp's own barrier for the tasks it keeps) also carries this store and the frame to the
+/// child that fires the trigger, and the children's RMWs come after the store in the
+/// counter's order (they happen after it). `Continue` only when `n` is 0.
+///
+/// # Safety
+/// No child of this epoch can run before the caller's writes so far, this store included,
+/// are visible to the worker that runs it.
+#[inline(always)]
+pub unsafe fn wait_unstarted(join: &AtomicI32, n: u32) -> AfterWait {
+    debug_assert!(n <= MAX_OUTSTANDING);
+    if n == 0 {
+        return AfterWait::Continue;
+    }
+    // Relaxed: see above; what publishes the children publishes this.
+    join.store(step::wait_delta(n), Ordering::Relaxed);
+    AfterWait::Suspended
+}
+
+/// [`finish`] where none of the `n` children can have started (as for [`wait_unstarted`]):
+/// `Complete` only when `n` is 0; else a Relaxed store of what [`finish`] would add, and the
+/// last child completes the task.
+///
+/// # Safety
+/// As for [`wait_unstarted`].
+#[inline(always)]
+pub unsafe fn finish_unstarted(join: &AtomicI32, n: u32) -> AfterReturn {
+    debug_assert!(n <= MAX_OUTSTANDING);
+    if n == 0 {
+        return AfterReturn::Complete;
+    }
+    // Relaxed: as in `wait_unstarted`.
+    join.store(step::finish_delta(n), Ordering::Relaxed);
+    AfterReturn::Pending
+}
+
 /// A child of the task owning `parent_join` completed.
 #[inline]
 pub fn child_completed(parent_join: &AtomicI32) -> ParentNext {
@@ -276,6 +321,24 @@ mod tests {
         let j = AtomicI32::new(0);
         assert_eq!(child_completed(&j), ParentNext::Nothing);
         assert_eq!(finish(&j, 1), AfterReturn::Complete);
+    }
+
+    #[test]
+    fn unstarted_children_store_what_the_rmw_would_add() {
+        let j = AtomicI32::new(0);
+        // SAFETY: no child runs before the calls below return (there are none yet).
+        assert_eq!(unsafe { wait_unstarted(&j, 0) }, AfterWait::Continue);
+        assert_eq!(j.load(Ordering::Relaxed), 0);
+        // SAFETY: as above.
+        assert_eq!(unsafe { wait_unstarted(&j, 2) }, AfterWait::Suspended);
+        assert_eq!(child_completed(&j), ParentNext::Nothing);
+        assert_eq!(child_completed(&j), ParentNext::Resume);
+        // SAFETY: as above.
+        assert_eq!(unsafe { finish_unstarted(&j, 0) }, AfterReturn::Complete);
+        // SAFETY: as above.
+        assert_eq!(unsafe { finish_unstarted(&j, 2) }, AfterReturn::Pending);
+        assert_eq!(child_completed(&j), ParentNext::Nothing);
+        assert_eq!(child_completed(&j), ParentNext::Complete);
     }
 
     #[test]
@@ -390,6 +453,51 @@ mod loom_tests {
                     completions += usize::from(c.join().unwrap());
                 }
                 assert_eq!(completions, 1);
+            });
+        }
+    }
+
+    /// Runs child `i` of a parent whose frame is `frame`; the child that fires the trigger
+    /// returns what the resumed parent reads: its frame and both results.
+    fn run_child(
+        p: &Parent,
+        frame: &UnsafeCell<u32>,
+        i: usize,
+        how: Acquire,
+    ) -> Option<(u32, (u32, u32))> {
+        if child(p, i, how) != ParentNext::Resume {
+            return None;
+        }
+        // SAFETY: the parent wrote its frame before its children could run; loom checks that
+        // the trigger orders this read after it.
+        let f = frame.with(|f| unsafe { *f });
+        Some((f, read_results(p)))
+    }
+
+    /// The GPU thread workers' taskwait: the parent stores its count (`wait_unstarted`)
+    /// before either child can run; one child goes to another worker (its thread's spawn
+    /// orders what came before it, as the close's Release and a thief's Acquire claim do),
+    /// the other runs later on the parent's own worker (a task the warp kept). The child
+    /// that fires the trigger must see the parent's frame and both results.
+    #[test]
+    fn loom_taskwait_with_unstarted_children() {
+        for how in VARIANTS {
+            loom::model(move || {
+                let p = parent();
+                let frame = Arc::new(UnsafeCell::new(0u32));
+                // SAFETY: no child exists yet; loom checks the later reads' ordering.
+                frame.with_mut(|f| unsafe { *f = 7 });
+                // SAFETY: neither child runs before the spawn below.
+                let next = unsafe { wait_unstarted(&p.join, 2) };
+                assert_eq!(next, AfterWait::Suspended);
+                let thief = {
+                    let (p, frame) = (p.clone(), frame.clone());
+                    thread::spawn(move || run_child(&p, &frame, 0, how))
+                };
+                let mut resumed: Vec<_> = run_child(&p, &frame, 1, how).into_iter().collect();
+                resumed.extend(thief.join().unwrap());
+                // Exactly one child resumes the parent, and it sees the frame and both results.
+                assert_eq!(resumed, std::vec![(7, (10, 11))]);
             });
         }
     }

@@ -23,27 +23,20 @@ enum Next {
     Complete(u32),
 }
 
-/// What a lane's join RMW is for, to interpret the old value it returns.
-#[derive(Clone, Copy)]
-enum Rmw {
-    /// `wait`: task `id` added its `n` children at a taskwait.
-    Wait { id: u32, n: u32 },
-    /// `finish`: task `id` returned with `n` children not waited for.
-    Finish { id: u32, n: u32 },
-    /// `child_completed`: a child of `parent` completed.
-    Child { parent: u32 },
-}
-
 /// Runs the lanes' tasks (lane `i` has task `first`, or `NONE`) until each suspended for good
 /// or completed, completing ancestors as the join protocol says.
 ///
 /// The work alternates between a divergent part (resuming a frame, freeing a record) and one
-/// join RMW per lane (`atom.acq_rel.gpu.add` on a join counter, see
-/// [`crate::runtime::join`]), issued by all lanes that have one at the same instruction. A
-/// release RMW waits for the lane's earlier writes (`MEMBAR.GPU`); issued from several
-/// divergent places, those waits would run one after another, while from one place they
-/// overlap. Its Acquire half replaces the fence `join` puts after a trigger, which would be
-/// one more `MEMBAR.GPU`. Returns (resumes, tasks completed) for this lane.
+/// join RMW per lane whose task completed (`atom.acq_rel.gpu.add` on its parent's join
+/// counter, see [`crate::runtime::join`]), issued by all lanes that have one at the same
+/// instruction. A release RMW waits for the lane's earlier writes (`MEMBAR.GPU`); issued
+/// from several divergent places, those waits would run one after another, while from one
+/// place they overlap. Its Acquire half replaces the fence `join` puts after a trigger,
+/// which would be one more `MEMBAR.GPU`. A task that suspends at a taskwait, or returns,
+/// with children of this round needs no RMW on its own counter: its children reach a queue
+/// only when the round closes, so it stores their count ([`join::wait_unstarted`]), and a
+/// round in which no task completes issues no RMW at all. Returns (resumes, tasks
+/// completed) for this lane.
 ///
 /// # Safety
 /// The whole warp calls this together; a lane's `first` task was claimed by it this round.
@@ -57,7 +50,8 @@ pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32
     let (mut resumes, mut completed) = (0u32, 0u32);
     loop {
         // Divergent part: run until this lane needs a join RMW (or has nothing left).
-        let mut rmw = None;
+        // The parent to tell of a completion (`NONE`: none), the task to resume at once.
+        let (mut tell, mut again) = (NONE, NONE);
         // The record this lane completed in this step, freed in the converged part.
         let mut freed = NONE;
         match next {
@@ -66,14 +60,19 @@ pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32
                 resumes += 1;
                 // SAFETY: this lane owns task `id` now (contract, or the join protocol handed it
                 // to this lane).
-                let (r, done) = unsafe { resume::<P>(w, id, &mut freed) };
-                rmw = r;
-                completed += u32::from(done);
+                match unsafe { resume::<P>(w, id, &mut freed) } {
+                    Resumed::Tell(parent) => {
+                        completed += 1;
+                        tell = parent;
+                    }
+                    Resumed::Again => again = id,
+                    Resumed::Left => {}
+                }
             }
             Next::Complete(id) => {
                 completed += 1;
                 // SAFETY: the join protocol chose this lane to complete task `id`.
-                rmw = unsafe { complete::<P>(w, id, &mut freed) };
+                tell = unsafe { complete::<P>(w, id, &mut freed) };
             }
         }
         // SAFETY: every lane of the warp runs this loop until all are idle (the ballot below
@@ -81,50 +80,21 @@ pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32
         unsafe { sync_warp(FULL) };
         // SAFETY: converged; `freed` is a record this lane completed in the step above.
         unsafe { w.free_all::<P::Task>(freed) };
-        // Converged part: one release RMW per lane that needs one, at this one instruction.
-        let mut prev = 0;
-        let (target, delta) = match rmw {
-            Some(Rmw::Wait { id, n }) => (id, join::step::wait_delta(n)),
-            Some(Rmw::Finish { id, n }) => (id, join::step::finish_delta(n)),
-            Some(Rmw::Child { parent }) => (parent, join::step::CHILD_DELTA),
-            None => (NONE, 0),
-        };
-        if target != NONE {
-            // SAFETY: the record is live (the task itself, or a parent that outlives its
-            // children); its join counter is an atomic.
-            let j = unsafe { Record::join(w.record::<P::Task>(target)) };
+        // Converged part: one release RMW per lane that completed a task, at this one
+        // instruction.
+        next = if again != NONE {
+            Next::Resume(again)
+        } else if tell != NONE {
+            // SAFETY: the parent outlives its children; its join counter is an atomic.
+            let j = unsafe { Record::join(w.record::<P::Task>(tell)) };
             // AcqRel (`InRmw`): the Release half is `join`'s (see its "Memory ordering"); the
             // Acquire half stands in for the fence that `join` puts after a trigger. On the
             // GPU an acquire fence is one more `MEMBAR.GPU` for the lanes that take it, while
             // the RMW's Acquire half only invalidates L1 once its value is back.
-            prev = join::rmw(j, delta, join::Acquire::InRmw);
-        }
-        next = match rmw {
-            None => Next::Idle,
-            Some(Rmw::Wait { id, n }) => match join::step::after_wait(prev, n) {
-                AfterWait::Continue => Next::Resume(id),
-                AfterWait::Suspended => Next::Idle,
-            },
-            Some(Rmw::Finish { id, n }) => match join::step::after_finish(prev, n) {
-                AfterReturn::Complete => Next::Complete(id),
-                AfterReturn::Pending => Next::Idle,
-            },
-            Some(Rmw::Child { parent }) => match join::step::after_child(prev) {
-                ParentNext::Resume => {
-                    // The parent waits at a taskwait and this was its last child.
-                    // SAFETY: the parent's `queue` was written before its join RMW, acquired
-                    // by ours (AcqRel).
-                    let q = unsafe { Record::queue(w.record::<P::Task>(parent)) };
-                    if inline && q == current {
-                        Next::Resume(parent)
-                    } else {
-                        w.stage(q, parent);
-                        Next::Idle
-                    }
-                }
-                ParentNext::Complete => Next::Complete(parent),
-                ParentNext::Nothing => Next::Idle,
-            },
+            let prev = join::rmw(j, join::step::CHILD_DELTA, join::Acquire::InRmw);
+            after_child::<P>(w, tell, prev, inline, current)
+        } else {
+            Next::Idle
         };
         // A lane that goes on with a task whose children completed (`Resume`, `Complete`)
         // sees their results and subtrees: its RMW above was AcqRel.
@@ -136,12 +106,49 @@ pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32
     }
 }
 
-/// Resumes task `id` until it suspends or returns; returns the join RMW it needs, if any, and
-/// whether it completed here (a task that returns with no children outstanding).
+/// What a lane does after a child of `parent` completed and its RMW returned `prev`: resume
+/// the parent (inline resumes, same queue) or stage it for a round, complete it, or nothing.
+#[inline(always)]
+fn after_child<P: Program>(
+    w: &WarpCtx,
+    parent: u32,
+    prev: i32,
+    inline: bool,
+    current: u32,
+) -> Next {
+    match join::step::after_child(prev) {
+        ParentNext::Resume => {
+            // The parent waits at a taskwait and this was its last child.
+            // SAFETY: the parent's `queue` was written before its children were published,
+            // acquired by ours (AcqRel) through the chain that ran this child.
+            let q = unsafe { Record::queue(w.record::<P::Task>(parent)) };
+            if inline && q == current {
+                Next::Resume(parent)
+            } else {
+                w.stage(q, parent);
+                Next::Idle
+            }
+        }
+        ParentNext::Complete => Next::Complete(parent),
+        ParentNext::Nothing => Next::Idle,
+    }
+}
+
+/// How a lane's resume of a task ended.
+enum Resumed {
+    /// The task completed: tell this parent (`NONE`: there is none to tell).
+    Tell(u32),
+    /// The task waits at a taskwait whose children all ran inline: resume it at once.
+    Again,
+    /// The task suspended, or returned with children outstanding: its last child goes on.
+    Left,
+}
+
+/// Resumes task `id` until it suspends or returns ([`Resumed`] says how it ended).
 ///
 /// # Safety
 /// This lane owns task `id`.
-unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> (Option<Rmw>, bool) {
+unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Resumed {
     let rec = w.record::<P::Task>(id);
     // SAFETY: the task is live and ours; its header was published with it.
     let slot = unsafe { Record::result_slot(rec) };
@@ -160,29 +167,45 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> (Option<R
         let depth = unsafe { Record::depth(rec) };
         super::spawn::count_children(w, depth + 1, n);
     }
+    // The step's children are staged, published when the round closes (or kept for the
+    // warp's next round): none can run before this lane's writes here are visible to it.
     match step {
         Step::Wait => {
-            // SAFETY: we run the task; readers of `queue` come after the join RMW.
+            // SAFETY: we run the task; readers of `queue` come after its children run.
             unsafe { Record::set_queue(rec, ctx.resume_queue) };
-            (Some(Rmw::Wait { id, n }), false)
+            // SAFETY: the task is live and ours; the step's children are unstarted (above).
+            match unsafe { join::wait_unstarted(Record::join(rec), n) } {
+                AfterWait::Continue => Resumed::Again,
+                AfterWait::Suspended => Resumed::Left,
+            }
         }
         // Returned with every child of earlier epochs complete and none now: complete at
         // once, with no RMW on its own counter (see `join::finish`).
-        // SAFETY: the task is complete and nobody else touches it.
         // Without `taskwait!` in the program, a task completes when it returns: its children
         // need not report to it (termination is counted instead, see `quiescent`).
-        Step::Done if n == 0 || !P::HAS_TASKWAIT => (unsafe { complete::<P>(w, id, freed) }, true),
-        Step::Done => (Some(Rmw::Finish { id, n }), false),
+        Step::Done if n == 0 || !P::HAS_TASKWAIT => {
+            // SAFETY: the task is complete and nobody else touches it.
+            Resumed::Tell(unsafe { complete::<P>(w, id, freed) })
+        }
+        // SAFETY: the task is live and ours; the step's children are unstarted (above).
+        Step::Done => match unsafe { join::finish_unstarted(Record::join(rec), n) } {
+            // Not with `n > 0`; as the protocol reads it.
+            AfterReturn::Complete => {
+                // SAFETY: every child is complete, so is the task; nobody else touches it.
+                Resumed::Tell(unsafe { complete::<P>(w, id, freed) })
+            }
+            AfterReturn::Pending => Resumed::Left,
+        },
     }
 }
 
 /// Drops complete task `id`'s frame, hands its record to the caller's `freed` (the warp frees
-/// it after the step, [`WarpCtx::free_all`]) and returns the RMW that tells its parent, or
-/// marks the run done when `id` is the root.
+/// it after the step, [`WarpCtx::free_all`]) and returns the parent whose join counter its
+/// completion goes to (`NONE`: none), or marks the run done when `id` is the root.
 ///
 /// # Safety
 /// Task `id` is complete and this lane is the one the join protocol chose to complete it.
-unsafe fn complete<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Option<Rmw> {
+unsafe fn complete<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> u32 {
     let rec = w.record::<P::Task>(id);
     // SAFETY: the record is live and complete; nobody else touches it now.
     let (parent, slot) = unsafe { (Record::parent(rec), Record::result_slot(rec)) };
@@ -192,17 +215,17 @@ unsafe fn complete<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Option<
     *freed = id;
     if !P::HAS_TASKWAIT {
         // Nobody waits for anybody; the end is detected by counting (`quiescent`).
-        return None;
+        return NONE;
     }
     if parent != NONE {
-        return Some(Rmw::Child { parent });
+        return parent;
     }
     if w.run().inject != 0 {
         // A root of a resident run: its slot tells the host (the result was written above it).
         super::inject::root_completed(w, slot);
-        return None;
+        return NONE;
     }
     // A root: the run is done when it was the last.
     w.root_completed();
-    None
+    NONE
 }

@@ -13,8 +13,10 @@
 //!    the same queue of another warp, as GTaP does (its own entries in the first lanes).
 //! 2. **Run.** Each lane with a task resumes its frame (`Program::resume`), then applies the
 //!    join protocol ([`crate::runtime::join`]): a task that returned completes (maybe its
-//!    parent too, up the tree), a task at a taskwait either goes on at once (its children are
-//!    all complete) or stays suspended until its last child re-enqueues it.
+//!    parent too, up the tree), a task at a taskwait either goes on at once (its children all
+//!    ran inline) or stays suspended until its last child re-enqueues it. Since its children
+//!    are only published in step 3, a task's own taskwait or return stores the count of its
+//!    children rather than adding it by RMW (`join::wait_unstarted`); only completions RMW.
 //! 3. **Publish.** Spawned children and re-enqueued parents were written during the round
 //!    into the ring above the owner's `tail`, unpublished. The warp picks the next round's
 //!    queue (with EPAQ: the next one, round-robin, that holds a whole batch), keeps the newest
