@@ -3,9 +3,11 @@
 plain or xz): the stall reasons over all samples, the share of samples in the slow, collective
 path of warp-synchronous instructions (what a shuffle, vote or barrier costs when the warp
 reaches it diverged), and the hottest instructions with their execution counts and top
-reasons.
+reasons. With `--regions N`, also the N runs of executed instructions (between unexecuted
+ones) that hold the most samples, with the atomics, fences and calls in each: a rough map of
+where the time goes when the SASS has no line information.
 
-    python3 scripts/sass-stalls.py prof/fib-sass.csv.xz [--top 40]
+    python3 scripts/sass-stalls.py prof/fib-sass.csv.xz [--top 40] [--regions 16]
 """
 
 import argparse
@@ -34,10 +36,39 @@ def collective_samples(rows, col):
     return sum(int(r[col["Warp Stall Sampling (All Samples)"]] or 0) for r in rows[lo : hi + 2])
 
 
+def executed_runs(rows, col):
+    """Runs of consecutive executed instructions, in address order, split at every
+    instruction that never ran: (first address, last address, instructions, executions,
+    samples, the atomics, fences and calls among them)."""
+    samples_col = col["Warp Stall Sampling (All Samples)"]
+    ordered = sorted(rows, key=lambda r: int(r[col["Address"]], 16))
+    runs, cur = [], None
+    for r in ordered:
+        ex = int(r[col["Instructions Executed"]] or 0)
+        if ex == 0:
+            if cur:
+                runs.append(cur)
+            cur = None
+            continue
+        src = r[col["Source"]].strip()
+        if cur is None:
+            cur = [r[col["Address"]], None, 0, 0, 0, []]
+        cur[1] = r[col["Address"]]
+        cur[2] += 1
+        cur[3] += ex
+        cur[4] += int(r[samples_col] or 0)
+        if any(k in src for k in ("ATOM", "RED.", "MEMBAR", "CCTL", "CALL", "RET")):
+            cur[5].append(src.split(" ,")[0][:40])
+    if cur:
+        runs.append(cur)
+    return runs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv", help="ncu --page source --csv --print-source sass output (.xz too)")
     ap.add_argument("--top", type=int, default=30, help="hottest instructions to list")
+    ap.add_argument("--regions", type=int, default=0, help="runs of executed code to list")
     args = ap.parse_args()
     header, rows = read_rows(args.csv)
     col = {h: i for i, h in enumerate(header)}
@@ -65,6 +96,11 @@ def main():
         src = r[col["Source"]].strip()[:60]
         ex = r[col["Instructions Executed"]]
         print(f"{s:7d} {100 * s / total:5.1f}% {r[col['Address']][-5:]} ex={ex:>7s} {src:60s} {why}")
+    if args.regions:
+        print("runs of executed instructions with the most samples (addresses, instructions, executions, samples, share, atomics/fences/calls):")
+        runs = sorted(executed_runs(rows, col), key=lambda run: -run[4])[: args.regions]
+        for lo, hi, n, ex, s, marks in runs:
+            print(f"{lo[-5:]}..{hi[-5:]} {n:4d} {ex:7d} {s:6d} {100 * s / total:5.1f}% {marks[:4]}")
 
 
 if __name__ == "__main__":
