@@ -430,6 +430,27 @@ fn heavy_leaves_counted_by_the_grid_change_no_result() {
     }
 }
 
+/// A round in which lanes resume parents inline (`GpuConfig::resume_inline`) runs a chain of
+/// completions up the tree after its batch, and is long however light fib's leaves: it must
+/// not count as a round of heavy leaves, or fib's warps stop inlining (on `4742e3d`,
+/// fib(30) counted about 2,300 such rounds; `results/2026-11-29-chained-rounds-h200.md`).
+fn inline_resumes_are_not_heavy_leaves() {
+    let config = GpuConfig::new().resume_inline(true);
+    let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
+        return;
+    };
+    let (v, stats) = rt.run(fib::program::fib(30)).unwrap();
+    assert_eq!(v, fib::reference(30), "fib(30) with inline resumes");
+    assert!(
+        stats.spawns_inlined > 0,
+        "fib(30) with inline resumes: {stats:?}"
+    );
+    assert!(
+        stats.heavy_leaf_rounds < 64,
+        "fib(30) with inline resumes counted heavy leaf rounds: {stats:?}"
+    );
+}
+
 fn detached_nqueens_is_correct_on_every_shape() {
     for mut rt in runtimes() {
         for n in 1..=11u32 {
@@ -535,6 +556,7 @@ gtap_host::gpu_test_main!(
     nqueens_without_a_cutoff_is_correct_with_its_loop_inline,
     a_wide_tree_runs_below_its_wide_level_inline,
     heavy_leaves_counted_by_the_grid_change_no_result,
+    inline_resumes_are_not_heavy_leaves,
     detached_nqueens_is_correct_on_every_shape,
     sorts_are_correct_on_every_shape,
     trees_are_correct_on_every_shape,

@@ -263,7 +263,9 @@ pub const HEAVY_LEAF_ROUNDS: u32 = 4;
 /// made `spawned` ran heavy leaf tasks: it made fewer tasks than it ran (most of its tasks
 /// were leaves, or parents resumed after their taskwait), and it took more than
 /// `task_rounds` of the warp's fastest ordinary rounds (`fastest`, the round's fixed cost at
-/// the most).
+/// the most). The GPU does not ask about a round in which a lane resumed parents inline
+/// (`resume_inline`): such a round goes on up a chain of the tree after its batch, and is
+/// long however light its leaves.
 ///
 /// Inlining saves a task's fixed cost, and commits the child's whole subtree to one lane.
 /// Where a leaf alone costs many rounds' fixed cost (below a hand-written cutoff, a leaf

@@ -64,8 +64,10 @@ const ROUND_AVERAGE_SHIFT: u32 = 3;
 /// calls sets the warp's back-off from how long they took against that average, and from
 /// what the round's length cost the warp against the tasks they saved ([`adjust_backoff`]).
 /// Rounds with inline calls stay out of the average: they measure the policy's doing, not
-/// the program's tasks.
-pub(super) fn time_round(w: &WarpCtx) {
+/// the program's tasks. A `chained` round (a lane resumed a parent inline, `resume_inline`)
+/// went on up a chain of the tree after its batch, and its length is mostly the chain's:
+/// it may be the warp's fastest, but it is not judged as a round of heavy leaves.
+pub(super) fn time_round(w: &WarpCtx, chained: bool) {
     let run = w.run();
     if run.granularity.on == 0 {
         return;
@@ -82,7 +84,7 @@ pub(super) fn time_round(w: &WarpCtx) {
         // Most rounds are neither the fastest yet nor far past it: they skip the call.
         let fastest = sh.fastest_round;
         let far = fastest.saturating_mul(run.granularity.task_rounds);
-        if took < fastest || fastest == 0 || took > far {
+        if took < fastest || fastest == 0 || (took > far && !chained) {
             note_round_extremes(w.run, sh, took);
         }
         return;

@@ -12,6 +12,15 @@ use crate::task::{Ctx, Program, Step};
 
 const FULL: u32 = u32::MAX;
 
+/// What one lane did in a round's run ([`run_lanes`]).
+pub(super) struct LaneRun {
+    /// Frames it resumed: its own task, then any that it resumed at once (a parent whose
+    /// last child it completed, with `resume_inline`; a task whose children all ran inline).
+    pub resumes: u32,
+    /// Tasks it completed.
+    pub completed: u32,
+}
+
 /// What a lane does next in [`run_lanes`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Next {
@@ -35,12 +44,11 @@ enum Next {
 /// which would be one more `MEMBAR.GPU`. A task that suspends at a taskwait, or returns,
 /// with children of this round needs no RMW on its own counter: its children reach a queue
 /// only when the round closes, so it stores their count ([`join::wait_unstarted`]), and a
-/// round in which no task completes issues no RMW at all. Returns (resumes, tasks
-/// completed) for this lane.
+/// round in which no task completes issues no RMW at all. Returns what this lane did.
 ///
 /// # Safety
 /// The whole warp calls this together; a lane's `first` task was claimed by it this round.
-pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> (u32, u32) {
+pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> LaneRun {
     let inline = w.run().tuning & tuning::RESUME_INLINE != 0;
     let mut next = if first == NONE {
         Next::Idle
@@ -101,7 +109,7 @@ pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32
         // SAFETY: converged (see above).
         let more = unsafe { crate::arch::warp::ballot(FULL, next != Next::Idle) };
         if more == 0 {
-            return (resumes, completed);
+            return LaneRun { resumes, completed };
         }
     }
 }
@@ -180,22 +188,20 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Resumed {
             }
         }
         // Returned with every child of earlier epochs complete and none now: complete at
-        // once, with no RMW on its own counter (see `join::finish`).
-        // Without `taskwait!` in the program, a task completes when it returns: its children
-        // need not report to it (termination is counted instead, see `quiescent`).
-        Step::Done if n == 0 || !P::HAS_TASKWAIT => {
-            // SAFETY: the task is complete and nobody else touches it.
-            Resumed::Tell(unsafe { complete::<P>(w, id, freed) })
-        }
-        // SAFETY: the task is live and ours; the step's children are unstarted (above).
-        Step::Done => match unsafe { join::finish_unstarted(Record::join(rec), n) } {
-            // Not with `n > 0`; as the protocol reads it.
-            AfterReturn::Complete => {
+        // once, with no RMW on its own counter (see `join::finish`). Without `taskwait!` in
+        // the program, a task completes when it returns: its children need not report to it
+        // (termination is counted instead, see `quiescent`).
+        Step::Done => {
+            // SAFETY: the task is live and ours; the step's children are unstarted (above).
+            let done = !P::HAS_TASKWAIT
+                || unsafe { join::finish_unstarted(Record::join(rec), n) } == AfterReturn::Complete;
+            if done {
                 // SAFETY: every child is complete, so is the task; nobody else touches it.
                 Resumed::Tell(unsafe { complete::<P>(w, id, freed) })
+            } else {
+                Resumed::Left
             }
-            AfterReturn::Pending => Resumed::Left,
-        },
+        }
     }
 }
 

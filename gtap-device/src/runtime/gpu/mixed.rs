@@ -483,7 +483,7 @@ unsafe fn block_step<P: Program>(
     }
     // SAFETY: each warp is converged again here (after the barrier, and the leader's lanes
     // wait for it in the first collective of the publication).
-    unsafe { publish_round::<P, WorkStealing>(w, lane, completed, l) };
+    unsafe { publish_round::<P, WorkStealing>(w, lane, completed, false, l) };
     // SAFETY: as above, after the publication.
     unsafe { hint_block_tasks::<P>(w, ms, lane) };
 }

@@ -10,7 +10,7 @@ use core::time::Duration;
 use super::batch::Batch;
 use super::close::{close_round, copy_freed, open_round, settle_allocator, time_round};
 use super::global_queue;
-use super::lanes::run_lanes;
+use super::lanes::{LaneRun, run_lanes};
 use super::layout::{
     GpuRun, KernelError, NONE, STOP_ABORT, STOP_DONE, WarpStats, batch_source, roots_built,
 };
@@ -22,7 +22,7 @@ use crate::arch::copy::read_words;
 use crate::arch::index::{global_warp_id, lane_id, warp_id};
 use crate::arch::shared::dynamic_shared_memory;
 use crate::arch::time::{global_timer_ns, nanosleep};
-use crate::arch::warp::{WARP_SIZE, shfl_idx, sync_warp};
+use crate::arch::warp::{WARP_SIZE, ballot, shfl_idx, sync_warp};
 use crate::runtime::RunError;
 use crate::runtime::deque::publish;
 use crate::runtime::record::Record;
@@ -135,11 +135,16 @@ pub(super) unsafe fn round<P: Program, H: Hooks, S: Scheduler>(
     }
     l.backoff = 0;
     // SAFETY: converged; `id` (when not NONE) was claimed by this warp for this round.
-    let (r, c) = unsafe { run_round::<P, H, S>(w, lane, id, &b, l.queue, prof) };
-    l.lane_resumes += u64::from(r);
-    l.lane_completed += u64::from(c);
+    let ran = unsafe { run_round::<P, H, S>(w, lane, id, &b, l.queue, prof) };
+    l.lane_resumes += u64::from(ran.resumes);
+    l.lane_completed += u64::from(ran.completed);
+    // A lane that resumed more than its own task resumed parents inline (`resume_inline`):
+    // the round ran up a chain of the tree after its batch, and its length says little of
+    // how heavy its tasks were (`close::time_round`).
     // SAFETY: converged, just after the round's barrier.
-    unsafe { publish_round::<P, S>(w, lane, b.n, l) };
+    let chained = unsafe { ballot(FULL, ran.resumes > 1) } != 0;
+    // SAFETY: converged, just after the round's barrier.
+    unsafe { publish_round::<P, S>(w, lane, b.n, chained, l) };
     prof.round_end();
 }
 
@@ -414,7 +419,7 @@ unsafe fn idle<P: Program>(w: &WarpCtx, lane: u32, l: &mut LoopState) {
 
 /// Step 2, run: each lane with a task resumes it ([`run_lanes`]), between the barriers that
 /// publish the round's shared-memory setup to the lanes and the lanes' writes to lane 0.
-/// Returns this lane's (resumes, tasks completed).
+/// Returns what this lane did.
 ///
 /// # Safety
 /// The whole warp is converged; `id` (when not NONE) was claimed by this warp for this round.
@@ -426,7 +431,7 @@ unsafe fn run_round<P: Program, H: Hooks, S: Scheduler>(
     b: &Batch,
     queue: u32,
     prof: &mut H,
-) -> (u32, u32) {
+) -> LaneRun {
     if lane == 0 {
         open_round::<S>(w);
     }
@@ -434,20 +439,21 @@ unsafe fn run_round<P: Program, H: Hooks, S: Scheduler>(
     unsafe { sync_warp(FULL) };
     prof.run_start();
     // SAFETY: this lane alone runs `id` (contract); the whole warp calls `run_lanes` together.
-    let (r, c) = unsafe { run_lanes::<P>(w, id, queue) };
+    let ran = unsafe { run_lanes::<P>(w, id, queue) };
     // SAFETY: every lane comes back here; orders the round's writes before lane 0's
     // bookkeeping and publication.
     unsafe { sync_warp(FULL) };
     // SAFETY: converged (just after the barrier).
-    unsafe { prof.run_end(r, b.n, b.source, b.queue) };
-    (r, c)
+    unsafe { prof.run_end(ran.resumes, b.n, b.source, b.queue) };
+    ran
 }
 
 /// Step 3, publish: lane 0 settles the allocator, every lane returns the round's freed
 /// records, lane 0 publishes the round's new tasks ([`close_round`]) and picks the next queue;
 /// with the global-queue ablation, the lanes copy the new tasks there. `completed` is how
 /// many tasks completed on the warp in the round (lane 0's value counts): for programs
-/// without `taskwait!`, every task the round ran.
+/// without `taskwait!`, every task the round ran; `chained`, whether a lane resumed a
+/// parent inline in it.
 ///
 /// # Safety
 /// The whole warp is converged, just after the round's run ([`run_round`]).
@@ -456,12 +462,13 @@ pub(super) unsafe fn publish_round<P: Program, S: Scheduler>(
     w: &WarpCtx,
     lane: u32,
     completed: u32,
+    chained: bool,
     l: &mut LoopState,
 ) {
     let warp = w.warp;
     let (mut base, mut freed) = (0, 0);
     if lane == 0 {
-        time_round(w);
+        time_round(w, chained);
         let taken;
         (base, freed, taken) = settle_allocator(w);
         if !P::HAS_TASKWAIT {
