@@ -422,6 +422,10 @@ mod tests {
     #[test]
     fn concurrent_alloc_free_never_duplicates() {
         const CAP: u32 = 512;
+        // Under Miri (CI) each step is interpreted, and 50,000 per thread took most of CI's
+        // Miri time; 2,000 still take and return every cache's worth of ids many times over,
+        // which is what its data-race checks need to see.
+        const STEPS: u32 = if cfg!(miri) { 2_000 } else { 50_000 };
         let mut mem = memory(CAP);
         let state = PoolState::new();
         let owners: Vec<std::sync::atomic::AtomicU32> = (0..CAP)
@@ -436,7 +440,7 @@ mod tests {
                     let mut cache = pool.new_cache();
                     let mut held = Vec::new();
                     let mut rng = super::super::rng::XorShift32::for_worker(t);
-                    for _ in 0..50_000 {
+                    for _ in 0..STEPS {
                         if held.len() < 100 && rng.next_u32().is_multiple_of(2) {
                             if let Ok(id) = pool.alloc(&mut cache) {
                                 let prev = owners[id as usize]
