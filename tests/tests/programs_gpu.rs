@@ -432,8 +432,7 @@ fn heavy_leaves_counted_by_the_grid_change_no_result() {
 
 /// A round in which lanes resume parents inline (`GpuConfig::resume_inline`) runs a chain of
 /// completions up the tree after its batch, and is long however light fib's leaves: it must
-/// not count as a round of heavy leaves, or fib's warps stop inlining (on `4742e3d`,
-/// fib(30) counted about 2,300 such rounds; `results/2026-11-29-chained-rounds-h200.md`).
+/// not count as a round of heavy leaves, or fib's warps would stop inlining.
 fn inline_resumes_are_not_heavy_leaves() {
     let config = GpuConfig::new().resume_inline(true);
     let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {

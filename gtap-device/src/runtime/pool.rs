@@ -422,9 +422,9 @@ mod tests {
     #[test]
     fn concurrent_alloc_free_never_duplicates() {
         const CAP: u32 = 512;
-        // Under Miri (CI) each step is interpreted, and 50,000 per thread took most of CI's
-        // Miri time; 2,000 still take and return every cache's worth of ids many times over,
-        // which is what its data-race checks need to see.
+        // Under Miri (CI) each step is interpreted: 2,000 per thread still take and return
+        // every cache's worth of ids many times over, which is what its data-race checks
+        // need to see, in a time CI can afford.
         const STEPS: u32 = if cfg!(miri) { 2_000 } else { 50_000 };
         let mut mem = memory(CAP);
         let state = PoolState::new();
