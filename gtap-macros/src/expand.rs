@@ -973,13 +973,14 @@ mod tests {
 
     #[test]
     fn a_small_self_recursive_sequential_version_runs_four_levels_per_call() {
+        // Not a sum (which would run a loop on the GPU, as the next test shows).
         let text = expand_text(quote! {
             #[gtap::task]
             fn f(n: u32) -> u64 {
                 let a = spawn!(f(n - 1));
                 let b = spawn!(f(n - 2));
                 taskwait!();
-                a.get() + b.get()
+                a.get() ^ b.get()
             }
         });
         // The out-of-line version is never inlined and calls the first inlined copy, each
@@ -1006,6 +1007,42 @@ mod tests {
         );
         assert!(!text.contains("__gtap_seqi4_"), "{text}");
         assert!(!text.contains(&format!("{cpu}fn__gtap_seqi3_f")), "{text}");
+    }
+
+    #[test]
+    fn a_small_summing_task_loops_on_the_gpu_and_recurses_on_the_cpu() {
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn f(n: u32) -> u64 {
+                if n < 2 {
+                    return n as u64;
+                }
+                let a = spawn!(f(n - 1));
+                let b = spawn!(f(n - 2));
+                taskwait!();
+                a.get() + b.get()
+            }
+        });
+        let gpu = "#[cfg(target_arch=\"nvptx64\")]";
+        let cpu = "#[cfg(not(target_arch=\"nvptx64\"))]";
+        // The GPU's loop keeps its newest pending call beside its buffer (handles: a fixed
+        // number of children).
+        assert!(
+            text.contains(&format!("#[inline(never)]{gpu}fn__gtap_seqc_f(")),
+            "{text}"
+        );
+        assert!(text.contains("SumStack::<_,true>::new("), "{text}");
+        // The CPU's recursion, three levels per call, and no GPU copy of it.
+        assert_chain(
+            &text,
+            &[
+                &format!("#[inline(never)]{cpu}fn__gtap_seqc_f("),
+                &format!("#[inline(always)]{cpu}fn__gtap_seqi1_f("),
+                &format!("#[inline(always)]{cpu}fn__gtap_seqi2_f("),
+            ],
+            ["__gtap_seqi1_f", "__gtap_seqi2_f", "__gtap_seqc_f"],
+        );
+        assert!(!text.contains("__gtap_seqi3_"), "{text}");
     }
 
     /// That each of `signatures` in `text` calls the function of the same place in `calls`
@@ -1108,7 +1145,7 @@ mod tests {
 
     /// Whether the sequential version of the one task in `text` is the summing loop.
     fn sums(text: &str) -> bool {
-        text.contains("SumStack::new(")
+        text.contains("SumStack::<_,")
     }
 
     #[test]
@@ -1166,9 +1203,22 @@ mod tests {
                 (a.get() + 1) + b.get()
             }
         });
+        assert!(sums(&text), "parentheses looked through: {text}");
+        let text = expand_text(quote! {
+            #[gtap::task]
+            fn nodes(d: u32) -> usize {
+                if d == 0 {
+                    return 1;
+                }
+                let a = spawn!(nodes(d - 1));
+                let b = spawn!(nodes(d - 1));
+                taskwait!();
+                a.get() * 2 + b.get()
+            }
+        });
         assert!(
             !sums(&text),
-            "`(a.get() + 1)` is a term that names a handle: {text}"
+            "`a.get() * 2` is a term that names a handle: {text}"
         );
     }
 

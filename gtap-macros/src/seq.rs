@@ -28,8 +28,9 @@
 //! each real call runs two to four levels of the recursion ([`levels`]).
 //!
 //! A task whose result is the sum of its children's gets a loop over a stack of pending
-//! calls instead of the recursion ([`seq_sum`]), unless it is small enough for three or
-//! four levels per call and reads its children through handles ([`SUM_MAX_LEVELS`]).
+//! calls instead of the recursion ([`seq_sum`]); on the CPU only if it is too large for
+//! three or four levels per call or reads its children through `slots!`
+//! ([`SUM_MAX_LEVELS`]).
 //!
 //! Users call `seq::fib(40)`; a runtime calls the counting version through
 //! `Program::run_seq` when it runs a spawn inline instead of making it a task, and learns
@@ -115,22 +116,22 @@ fn tokens(ts: TokenStream) -> usize {
 }
 
 /// The most levels per call of a recursive sequential version for which a summing task whose
-/// children's results come through handles runs its summing loop instead ([`seq_sum`]): a
-/// body small enough for more levels (fib) ran its recursion as fast as the loop on the GPU
-/// and faster on the CPU. A task whose children's results go to `slots!` (nqueens) always
-/// runs the loop: the recursion clears and sums the slots at every call, and was several
-/// times slower.
+/// children's results come through handles runs its summing loop on the CPU too
+/// ([`seq_sum`]); a body small enough for more levels (fib) runs its recursion there, which
+/// the CPU runs faster than the loop. On the GPU every summing task runs the loop: its
+/// recursion saves and restores registers in local memory at every call, and a loop that
+/// keeps its newest pending call out of memory (`SumStack`) runs fib's leaves faster than a
+/// hand-written explicit stack. A task whose children's results go to `slots!` (nqueens)
+/// runs the loop on both: the recursion clears and sums the slots at every call, and was
+/// several times slower.
 const SUM_MAX_LEVELS: usize = 2;
 
-/// The body of task `task`'s summing loop, when it qualifies ([`seq_sum::summing_body`]) and
-/// the loop is the faster version ([`SUM_MAX_LEVELS`]); `levels`: what its recursion would
-/// run per call.
+/// The body of task `task`'s summing loop, when it qualifies ([`seq_sum::summing_body`]).
 fn summing(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
     arg_names: &[syn::Ident],
     ret: &TokenStream,
-    levels: usize,
 ) -> Option<seq_sum::Summing> {
     let types: Vec<TokenStream> = params
         .iter()
@@ -147,8 +148,7 @@ fn summing(
         params,
         names: arg_names,
     };
-    let sum = seq_sum::summing_body(&t, &task.block, ret, &types)?;
-    (sum.slots || levels <= SUM_MAX_LEVELS).then_some(sum)
+    seq_sum::summing_body(&t, &task.block, ret, &types)
 }
 
 /// A summing task's counting version, the loop over its body, and the function that builds
@@ -160,6 +160,7 @@ fn summing_items(
     ret: &TokenStream,
     counted_params: &Punctuated<FnArg, Comma>,
     sum: &seq_sum::Summing,
+    target: &TokenStream,
 ) -> TokenStream {
     let name = &task.sig.ident;
     let vis = &task.vis;
@@ -185,13 +186,15 @@ fn summing_items(
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #[inline(never)]
+        #target
         #vis fn #counted_fn(#counted_params) -> (#ret, u32)
     };
-    let lp = seq_sum::summing_fn(head, &pats, &names, ret, &sum.body);
+    let lp = seq_sum::summing_fn(head, &pats, &names, ret, sum);
     quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #[inline(always)]
+        #target
         #vis fn #args_fn(#params) -> (#( #types, )*) {
             (#( #names, )*)
         }
@@ -239,17 +242,32 @@ pub fn seq_task(
     let levels = levels(name, &plain.seq_calls, &task.block);
     let mut counted_params = params.clone();
     counted_params.push(syn::parse_quote!(mut #spawns: u32));
-    let counted = match summing(task, params, arg_names, ret, levels) {
-        Some(sum) => summing_items(task, params, arg_names, ret, &counted_params, &sum),
-        None => recursive_items(
-            task,
+    let recursive = |levels: usize, target: TokenStream| {
+        let r = Recursion {
             tasks,
             siblings,
-            plain.block,
-            levels,
-            &counted_params,
+            plain: &plain.block,
+            counted_params: &counted_params,
             ret,
-        ),
+            target,
+        };
+        recursive_items(task, &r, levels)
+    };
+    let counted = match summing(task, params, arg_names, ret) {
+        // Small enough to unroll, through handles: the loop on the GPU, the recursion on
+        // the CPU ([`SUM_MAX_LEVELS`]).
+        Some(sum) if !sum.slots && levels > SUM_MAX_LEVELS => {
+            let gpu = quote!(#[cfg(target_arch = "nvptx64")]);
+            let lp = summing_items(task, params, arg_names, ret, &counted_params, &sum, &gpu);
+            let cpu = quote!(#[cfg(not(target_arch = "nvptx64"))]);
+            let rec = recursive(levels.min(CPU_MAX_LEVELS), cpu);
+            quote!(#lp #rec)
+        }
+        Some(sum) => {
+            let both = TokenStream::new();
+            summing_items(task, params, arg_names, ret, &counted_params, &sum, &both)
+        }
+        None => recursive(levels, TokenStream::new()),
     };
     let doc = format!(
         "The sequential version of task `{name}`: its body with every `spawn!` a call and \
@@ -286,28 +304,35 @@ pub fn seq_task(
     }
 }
 
-/// The recursive counting version of task `task`, whose body lowered for its sequential
-/// version is `plain`, running `levels` levels per call ([`levels`]): the out-of-line
-/// version and its inlined copies.
-fn recursive_items(
-    task: &ItemFn,
-    tasks: &[(syn::Ident, usize)],
-    siblings: &[lower::Sibling],
-    plain: syn::Block,
-    levels: usize,
-    counted_params: &Punctuated<FnArg, Comma>,
-    ret: &TokenStream,
-) -> TokenStream {
+/// What the recursive counting version of a task is made of, but the task itself.
+struct Recursion<'a> {
+    /// Every task of the program that has a sequential version, with its number of
+    /// arguments, and the program's sibling tasks (as [`seq_task`] takes them).
+    tasks: &'a [(syn::Ident, usize)],
+    siblings: &'a [lower::Sibling],
+    /// The task's body lowered for its sequential version.
+    plain: &'a syn::Block,
+    /// The counting version's parameters, and the task's result type.
+    counted_params: &'a Punctuated<FnArg, Comma>,
+    ret: &'a TokenStream,
+    /// The `cfg` of the targets it is for (empty: every target).
+    target: TokenStream,
+}
+
+/// The recursive counting version of task `task` made of `r`, running `levels` levels per
+/// call ([`levels`]): the out-of-line version and its inlined copies.
+fn recursive_items(task: &ItemFn, r: &Recursion<'_>, levels: usize) -> TokenStream {
     let name = &task.sig.ident;
     let vis = &task.vis;
     let counted_fn = lower::seq_counted_fn_ident(name);
     let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
+    let (counted_params, ret, all) = (r.counted_params, r.ret, &r.target);
     // The body that calls inlined copy `to`, or the out-of-line version (the plain body).
     let calling = |to: Option<usize>| match to {
         Some(to) => {
-            lower::lower_seq((*task.block).clone(), tasks, siblings, Some((name, to))).block
+            lower::lower_seq((*task.block).clone(), r.tasks, r.siblings, Some((name, to))).block
         }
-        None => plain.clone(),
+        None => r.plain.clone(),
     };
     let outer = calling((levels > 1).then_some(1));
     // Not inlined into its callers when unrolled: a caller (`run_seq` in the GPU kernel)
@@ -322,6 +347,7 @@ fn recursive_items(
             #[doc(hidden)]
             #[allow(warnings, clippy::all)]
             #[inline(always)]
+            #all
             #target
             #vis fn #inline_fn(#counted_params) -> (#ret, u32) {
                 let __gtap_result: #ret = (|| -> #ret #body)();
@@ -333,6 +359,7 @@ fn recursive_items(
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #never
+        #all
         #vis fn #counted_fn(#counted_params) -> (#ret, u32) {
             let __gtap_result: #ret = (|| -> #ret #outer)();
             (__gtap_result, #spawns)

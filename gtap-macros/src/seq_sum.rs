@@ -583,7 +583,7 @@ fn hidden() -> (Ident, Ident, Ident) {
 }
 
 /// The summing sequential version `counted_fn(params.., spawns) -> (ret, u32)` around
-/// `body` (from [`summing_body`]): the loop over the stack of pending calls. `pats`: the
+/// `sum`'s body (from [`summing_body`]): the loop over the stack of pending calls. `pats`: the
 /// patterns of the parameters it stacks; `arg_names`: their names (the fixed ones are the
 /// function's own parameters throughout).
 pub fn summing_fn(
@@ -591,13 +591,18 @@ pub fn summing_fn(
     pats: &[&Pat],
     arg_names: &[&Ident],
     ret: &TokenStream,
-    body: &Block,
+    sum: &Summing,
 ) -> TokenStream {
+    let body = &sum.body;
+    // A body that spawns through handles makes a fixed, small number of children, the
+    // last of which the loop runs next: it keeps it out of the buffer (`SumStack::push`).
+    let keep_top = !sum.slots;
     let (stack, sum, spawns) = hidden();
     quote_spanned! {Span::call_site()=>
         #head {
             let mut __gtap_buffer = ::gtap::__private::SumBuffer::uninit();
-            let mut #stack = ::gtap::__private::SumStack::new(&mut __gtap_buffer);
+            let mut #stack =
+                ::gtap::__private::SumStack::<_, #keep_top>::new(&mut __gtap_buffer);
             let mut #sum: #ret = 0;
             let mut __gtap_next = (#( #arg_names, )*);
             loop {

@@ -9,8 +9,8 @@
 //! array of 32 results is 256 bytes to clear and sum at every call).
 //!
 //! The stack is a fixed buffer of [`BYTES`] bytes in the caller's frame (local memory on the
-//! GPU), so that a call's frame has a known size; how many tuples fit depends on the tuple's
-//! size. A push that finds it full hands the tuple back, and the caller runs that child by a
+//! GPU), so that a call's frame has a known size, and the newest tuple in a local beside it;
+//! how many tuples fit depends on the tuple's size. A push that finds it full hands the tuple back, and the caller runs that child by a
 //! call of the summing version itself, with a stack of its own: correct for any tree, and
 //! rare for the trees it is made for (a binary tree of depth `d` keeps at most `d` calls
 //! pending, a search of `n` rows at most the free columns of the rows between).
@@ -31,16 +31,19 @@ const WORDS: usize = BYTES / size_of::<u64>();
 /// that cleared the whole buffer at every call.
 pub type SumBuffer = MaybeUninit<[u64; WORDS]>;
 
-/// A stack of at most `BYTES / size_of::<A>()` values of `A` in a [`SumBuffer`] (none when
-/// `A`'s alignment is above 8, or `A` is zero-sized: every push then hands its value back).
-pub struct SumStack<'b, A> {
+/// A stack of values of `A` in a [`SumBuffer`]: at most `BYTES / size_of::<A>()` there
+/// (none when `A`'s alignment is above 8, or `A` is zero-sized), and with `KEEP_TOP` the
+/// newest one more, in a local beside it ([`SumStack::push`] says when that pays).
+pub struct SumStack<'b, A, const KEEP_TOP: bool> {
     buf: &'b mut SumBuffer,
     len: usize,
+    /// With `KEEP_TOP`, the value pushed last, kept out of the buffer (else always `None`).
+    top: Option<A>,
     _values: core::marker::PhantomData<A>,
 }
 
-impl<'b, A> SumStack<'b, A> {
-    /// How many values fit: a constant for each `A`, folded at compile time.
+impl<'b, A, const KEEP_TOP: bool> SumStack<'b, A, KEEP_TOP> {
+    /// How many values fit in the buffer: a constant for each `A`, folded at compile time.
     const CAP: usize = if align_of::<A>() > align_of::<u64>() || size_of::<A>() == 0 {
         0
     } else {
@@ -53,13 +56,43 @@ impl<'b, A> SumStack<'b, A> {
         SumStack {
             buf,
             len: 0,
+            top: None,
             _values: core::marker::PhantomData,
         }
     }
 
     /// Pushes `value`, or hands it back when the stack is full.
+    ///
+    /// With `KEEP_TOP` the newest value stays in a local, and a push moves the one there into
+    /// the buffer. The summing loop pops right after a task's body pushed its children, so
+    /// the last child pushed comes from that local, and on the GPU, where the buffer is local
+    /// memory, without a load that the loop's next step waits for: in a binary tree only a
+    /// leaf's pop loads. A body that pushes many children in a loop of its own (a search's
+    /// placements) pays for moving each through the local, and keeps no top.
     #[inline(always)]
     pub fn push(&mut self, value: A) -> Result<(), A> {
+        if !KEEP_TOP {
+            return self.store(value);
+        }
+        let Some(older) = self.top.take() else {
+            self.top = Some(value);
+            return Ok(());
+        };
+        match self.store(older) {
+            Ok(()) => {
+                self.top = Some(value);
+                Ok(())
+            }
+            Err(older) => {
+                self.top = Some(older);
+                Err(value)
+            }
+        }
+    }
+
+    /// Pushes `value` into the buffer, or hands it back when the buffer is full.
+    #[inline(always)]
+    fn store(&mut self, value: A) -> Result<(), A> {
         if self.len >= Self::CAP {
             return Err(value);
         }
@@ -77,6 +110,9 @@ impl<'b, A> SumStack<'b, A> {
     /// Pops the value pushed last, if any.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<A> {
+        if KEEP_TOP && let Some(value) = self.top.take() {
+            return Some(value);
+        }
         if self.len == 0 {
             return None;
         }
@@ -89,7 +125,7 @@ impl<'b, A> SumStack<'b, A> {
     }
 }
 
-impl<A> Drop for SumStack<'_, A> {
+impl<A, const KEEP_TOP: bool> Drop for SumStack<'_, A, KEEP_TOP> {
     fn drop(&mut self) {
         // Values still pending when a body panics out of the loop: drop them as a
         // recursion's frames would. (A loop that ends normally has popped them all.)
@@ -103,11 +139,12 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn pops_in_reverse_order_and_hands_back_past_its_capacity() {
+    /// Pushes until full, then pops everything: the values come back newest first.
+    fn fill_and_empty<const KEEP_TOP: bool>() {
         let mut buf = SumBuffer::uninit();
-        let mut s = SumStack::<(u32, u64)>::new(&mut buf);
-        let cap = BYTES / size_of::<(u32, u64)>();
+        let mut s = SumStack::<(u32, u64), KEEP_TOP>::new(&mut buf);
+        // The buffer's values, and with `KEEP_TOP` the newest one beside it.
+        let cap = BYTES / size_of::<(u32, u64)>() + usize::from(KEEP_TOP);
         for i in 0..cap as u32 {
             assert_eq!(s.push((i, u64::from(i) * 3)), Ok(()));
         }
@@ -120,13 +157,63 @@ mod tests {
     }
 
     #[test]
-    fn over_aligned_or_zero_sized_values_never_fit() {
+    fn pops_in_reverse_order_and_hands_back_past_its_capacity() {
+        fill_and_empty::<false>();
+        fill_and_empty::<true>();
+    }
+
+    /// A summing loop's pattern, against a `Vec`: pop one, push zero to three.
+    fn interleaved<const KEEP_TOP: bool>() {
+        let mut buf = SumBuffer::uninit();
+        let mut s = SumStack::<u32, KEEP_TOP>::new(&mut buf);
+        let mut model = std::vec::Vec::new();
+        let mut x = 12345u32;
+        for step in 0..2_000u32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            for k in 0..x % 4 {
+                let v = step * 4 + k;
+                assert_eq!(s.push(v), Ok(()));
+                model.push(v);
+            }
+            assert_eq!(s.pop(), model.pop());
+            while model.len() > 100 {
+                assert_eq!(s.pop(), model.pop());
+            }
+        }
+        while let Some(v) = model.pop() {
+            assert_eq!(s.pop(), Some(v));
+        }
+        assert_eq!(s.pop(), None);
+    }
+
+    #[test]
+    fn interleaved_pushes_and_pops_keep_the_order() {
+        interleaved::<false>();
+        interleaved::<true>();
+    }
+
+    #[test]
+    fn over_aligned_or_zero_sized_values_fit_only_beside_the_buffer() {
         #[repr(align(16))]
         #[derive(Debug, PartialEq)]
         struct Wide(u8);
         let mut buf = SumBuffer::uninit();
-        assert_eq!(SumStack::<Wide>::new(&mut buf).push(Wide(1)), Err(Wide(1)));
-        assert_eq!(SumStack::<()>::new(&mut buf).push(()), Err(()));
+        assert_eq!(
+            SumStack::<Wide, false>::new(&mut buf).push(Wide(1)),
+            Err(Wide(1))
+        );
+        assert_eq!(SumStack::<(), false>::new(&mut buf).push(()), Err(()));
+        let mut wide = SumStack::<Wide, true>::new(&mut buf);
+        assert_eq!(wide.push(Wide(1)), Ok(()));
+        assert_eq!(wide.push(Wide(2)), Err(Wide(2)), "only the local");
+        assert_eq!(wide.pop(), Some(Wide(1)));
+        assert_eq!(wide.pop(), None);
+        drop(wide);
+        let mut unit = SumStack::<(), true>::new(&mut buf);
+        assert_eq!(unit.push(()), Ok(()));
+        assert_eq!(unit.push(()), Err(()));
     }
 
     #[test]
@@ -134,7 +221,7 @@ mod tests {
         use std::rc::Rc;
         let counted = Rc::new(());
         let mut buf = SumBuffer::uninit();
-        let mut s = SumStack::new(&mut buf);
+        let mut s = SumStack::<_, true>::new(&mut buf);
         for _ in 0..3 {
             s.push(Rc::clone(&counted)).expect("room");
         }
