@@ -10,10 +10,11 @@
 //!
 //! The stack is a fixed buffer of [`BYTES`] bytes in the caller's frame (local memory on the
 //! GPU), so that a call's frame has a known size, and the newest tuple in a local beside it;
-//! how many tuples fit depends on the tuple's size. A push that finds it full hands the tuple back, and the caller runs that child by a
-//! call of the summing version itself, with a stack of its own: correct for any tree, and
-//! rare for the trees it is made for (a binary tree of depth `d` keeps at most `d` calls
-//! pending, a search of `n` rows at most the free columns of the rows between).
+//! how many tuples fit depends on the tuple's size. A push that finds it full hands the
+//! tuple back, and the caller runs that child by a call of the summing version itself, with
+//! a stack of its own: correct for any tree, and rare for the trees it is made for (a binary
+//! tree of depth `d` keeps at most `d` calls pending, a search of `n` rows at most the free
+//! columns of the rows between).
 
 use core::mem::{MaybeUninit, align_of, size_of};
 
