@@ -16,7 +16,7 @@ cargo test --workspace --release --no-run --message-format=json 2>/dev/null \
       case "$exe" in */examples/*) continue ;; esac
       # Tests that run cargo or rustc (trybuild, the builder's set-up checks and toolchain
       # pin, the template crate) run in CI: the GPU machine has no Rust.
-      case "$name" in compiletest-*|template-*|setup-*|wrong_toolchain-*|gtap_builder-*) continue ;; esac
+      case "$name" in compiletest-*|template-*|setup-*|wrong_toolchain-*|gtap_builder-*|gpu_scripts-*) continue ;; esac
       # gtap-plot: its binary, its unit tests and its command-line tests (which run the binary
       # from cargo's build layout); none of them is about the GPU.
       case "$exe" in */deps/gtap_plot-*|*/deps/gtap_plot_cli-*|*/gtap-plot) continue ;; esac
