@@ -15,7 +15,8 @@ cargo test --workspace --release --no-run --message-format=json 2>/dev/null \
       name=$(basename "$exe")
       case "$exe" in */examples/*) continue ;; esac
       # Tests that run cargo or rustc (trybuild, the builder's set-up checks and toolchain
-      # pin, the template crate) run in CI: the GPU machine has no Rust.
+      # pin, the template crate) run in CI: the GPU machine has no Rust. So does the test of
+      # the suite script on stub binaries (gpu_scripts): the GPU machine runs the real suite.
       case "$name" in compiletest-*|template-*|setup-*|wrong_toolchain-*|gtap_builder-*|gpu_scripts-*) continue ;; esac
       # gtap-plot: its binary, its unit tests and its command-line tests (which run the binary
       # from cargo's build layout); none of them is about the GPU.
