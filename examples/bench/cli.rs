@@ -99,10 +99,12 @@ pub struct GpuArgs {
     /// EPAQ: keep up to --keep tasks unpublished in every queue, not only the next round's.
     #[arg(long, global = true)]
     pub keep_every_queue: bool,
-    /// EPAQ: which queue a warp's next round takes from [default: next-full].
+    /// EPAQ: which queue a warp's next round takes from [default: next-full with one queue,
+    /// most-generated with several].
     #[arg(long, global = true, value_name = "ORDER")]
     pub queue_order: Option<QueueOrderArg>,
-    /// Victims a warp tries to fill a short batch from the same queue [default: 0].
+    /// Victims a warp tries to fill a short batch from the same queue [default: 0 with one
+    /// queue, 2 with several].
     #[arg(long, global = true, value_name = "VICTIMS")]
     pub top_up: Option<u32>,
     /// Victims an idle warp tries per round [default: 8].
@@ -111,9 +113,13 @@ pub struct GpuArgs {
     /// With --top-up: steal from the current queue before turning to the own next queue.
     #[arg(long, global = true)]
     pub steal_per_queue: bool,
-    /// The lane that completes a parent's last child resumes the parent at once.
-    #[arg(long, global = true)]
+    /// The lane that completes a parent's last child resumes the parent at once [default:
+    /// with several queues, not with one].
+    #[arg(long, global = true, conflicts_with = "no_resume_inline")]
     pub resume_inline: bool,
+    /// Parents wait for a later round, whatever the queues.
+    #[arg(long, global = true)]
+    pub no_resume_inline: bool,
     /// Turn the automatic granularity policy off: every spawn is a task (as before the
     /// policy; what the hand-cutoff rows are usually compared as).
     #[arg(long, global = true)]
@@ -290,8 +296,10 @@ impl GpuArgs {
         c = c
             .auto_granularity(!self.no_auto_granularity)
             .keep_every_queue(self.keep_every_queue)
-            .steal_per_queue(self.steal_per_queue)
-            .resume_inline(self.resume_inline);
+            .steal_per_queue(self.steal_per_queue);
+        if self.resume_inline || self.no_resume_inline {
+            c = c.resume_inline(self.resume_inline);
+        }
         if self.profile.is_some() {
             c = c.profile(self.profile_events.unwrap_or(4096));
         }

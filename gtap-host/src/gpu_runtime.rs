@@ -41,7 +41,7 @@ mod runtime;
 mod stats;
 
 pub use crate::Limits;
-pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler};
+pub use config::{GpuConfig, GpuLaunch, GpuTuning, QueueOrder, Scheduler, Scheduling};
 pub use error::GpuRunError;
 pub use profile::{BatchSource, Profile, ProfileEvent, WarpProfile};
 pub use resident::{GpuResident, RING_CAPACITY, RootTrace, trace_now_ns};

@@ -226,7 +226,7 @@ fn other_schedulers_and_inline_resumes_are_profiled_too() {
             .block(64)
             .scheduler(Scheduler::OneAtATime),
     ] {
-        let inline = config.tuning().resume_inline();
+        let inline = config.scheduling().resume_inline;
         let global = config.tuning().scheduler() == Scheduler::GlobalQueue;
         let Some(mut rt) = common::runtime(gtap_examples::PTX_LAB, config.profile(1 << 14)) else {
             return;

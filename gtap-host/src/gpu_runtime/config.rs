@@ -57,7 +57,8 @@ impl ProgramKind {
 /// let config = GpuConfig::new().grid(7).num_queues(2).top_up(2);
 /// assert_eq!(config.launch().grid(), Some(7));
 /// assert_eq!(config.limits().num_queues(), 2);
-/// assert_eq!(config.tuning().top_up(), 2);
+/// assert_eq!(config.tuning().top_up(), Some(2));
+/// assert_eq!(config.scheduling().top_up, 2);
 /// assert!(config.validate().is_ok());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,13 +158,13 @@ impl GpuLaunch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuTuning {
     pub(crate) steal_attempts: u32,
-    pub(crate) top_up: u32,
+    pub(crate) top_up: Option<u32>,
     pub(crate) steal_per_queue: bool,
     pub(crate) max_registers: Option<u32>,
     pub(crate) keep_unpublished: u32,
-    pub(crate) resume_inline: bool,
+    pub(crate) resume_inline: Option<bool>,
     pub(crate) keep_every_queue: bool,
-    pub(crate) queue_order: QueueOrder,
+    pub(crate) queue_order: Option<QueueOrder>,
     pub(crate) scheduler: Scheduler,
     pub(crate) inline_min_depth: Option<u32>,
     pub(crate) inline_min_queued: u32,
@@ -181,11 +182,11 @@ impl GpuTuning {
     }
 
     /// Victims a warp tries to fill up a batch that its own deque left short of a warp's
-    /// width, stealing from the same EPAQ queue (GTaP fills every batch so; 0, the default:
-    /// the warp runs the short batch as it is). Short batches leave lanes idle for the whole
-    /// round, which costs most where a round's tasks are long (sequential leaves below a
-    /// cutoff): try 1 or 2 there.
-    pub fn top_up(&self) -> u32 {
+    /// width, stealing from the same EPAQ queue (GTaP fills every batch so; 0: the warp runs
+    /// the short batch as it is). Short batches leave lanes idle for the whole round, which
+    /// costs most where a round's tasks are long (sequential leaves below a cutoff). `None`,
+    /// the default: by the number of queues ([`GpuConfig::scheduling`]).
+    pub fn top_up(&self) -> Option<u32> {
         self.top_up
     }
 
@@ -214,8 +215,9 @@ impl GpuTuning {
 
     /// Whether the lane that completes a parent's last child resumes the parent at once (when
     /// the parent's continuation goes to the current queue) instead of queueing it for a later
-    /// round. Default off (GTaP's behaviour).
-    pub fn resume_inline(&self) -> bool {
+    /// round (GTaP's behaviour). `None`, the default: by the number of queues
+    /// ([`GpuConfig::scheduling`]).
+    pub fn resume_inline(&self) -> Option<bool> {
         self.resume_inline
     }
 
@@ -226,9 +228,10 @@ impl GpuTuning {
         self.keep_every_queue
     }
 
-    /// EPAQ: which queue a warp's next round takes from ([`QueueOrder`], default
-    /// [`QueueOrder::NextFull`]). Matters only with several queues.
-    pub fn queue_order(&self) -> QueueOrder {
+    /// EPAQ: which queue a warp's next round takes from ([`QueueOrder`]). Matters only with
+    /// several queues. `None`, the default: by the number of queues
+    /// ([`GpuConfig::scheduling`]).
+    pub fn queue_order(&self) -> Option<QueueOrder> {
         self.queue_order
     }
 
@@ -339,6 +342,18 @@ pub enum QueueOrder {
     MostGenerated,
 }
 
+/// The scheduling options a run uses ([`GpuConfig::scheduling`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scheduling {
+    /// Victims a warp tries to fill up a short batch from ([`GpuTuning::top_up`]).
+    pub top_up: u32,
+    /// Whether a parent is resumed by the lane that completed its last child
+    /// ([`GpuTuning::resume_inline`]).
+    pub resume_inline: bool,
+    /// Which queue a warp's next round takes from ([`GpuTuning::queue_order`]).
+    pub queue_order: QueueOrder,
+}
+
 impl Default for GpuConfig {
     fn default() -> Self {
         GpuConfig {
@@ -354,13 +369,13 @@ impl Default for GpuConfig {
             limits: Limits::gpu_default(),
             tuning: GpuTuning {
                 steal_attempts: 8,
-                top_up: 0,
+                top_up: None,
                 steal_per_queue: false,
                 max_registers: None,
                 keep_unpublished: 32,
-                resume_inline: false,
+                resume_inline: None,
                 keep_every_queue: false,
-                queue_order: QueueOrder::NextFull,
+                queue_order: None,
                 scheduler: Scheduler::WorkStealing,
                 inline_min_depth: None,
                 inline_min_queued: 32,
@@ -417,6 +432,27 @@ impl GpuConfig {
         &self.tuning
     }
 
+    /// How the run's warps fill their batches and move between queues: the options the
+    /// configuration sets ([`GpuTuning::top_up`], [`GpuTuning::resume_inline`],
+    /// [`GpuTuning::queue_order`]) and, for those it leaves unset, the defaults for its
+    /// number of queues. With one queue: no top-up, no inline resumes, [`QueueOrder::NextFull`].
+    /// With several (EPAQ): GTaP's choices, top-up from 2 victims, inline resumes and
+    /// [`QueueOrder::MostGenerated`]. Together they keep a round to one kind of task and
+    /// full, which is what several queues are for; with one queue a warp's rounds mix the
+    /// kinds anyway, and the same options only add steals and longer rounds.
+    pub fn scheduling(&self) -> Scheduling {
+        let several = self.limits.num_queues > 1;
+        Scheduling {
+            top_up: self.tuning.top_up.unwrap_or(if several { 2 } else { 0 }),
+            resume_inline: self.tuning.resume_inline.unwrap_or(several),
+            queue_order: self.tuning.queue_order.unwrap_or(if several {
+                QueueOrder::MostGenerated
+            } else {
+                QueueOrder::NextFull
+            }),
+        }
+    }
+
     /// Sets the number of blocks ([`GpuLaunch::grid`]; default: as many as are resident, up
     /// to `warps_per_sm` warps per SM).
     pub fn grid(mut self, blocks: u32) -> Self {
@@ -464,10 +500,10 @@ impl GpuConfig {
         self
     }
 
-    /// Sets the victims a warp tries to fill up a short batch from ([`GpuTuning::top_up`],
-    /// default 0: off).
+    /// Sets the victims a warp tries to fill up a short batch from ([`GpuTuning::top_up`];
+    /// default: by the number of queues, [`GpuConfig::scheduling`]).
     pub fn top_up(mut self, victims: u32) -> Self {
-        self.tuning.top_up = victims;
+        self.tuning.top_up = Some(victims);
         self
     }
 
@@ -505,17 +541,18 @@ impl GpuConfig {
         self
     }
 
-    /// Sets which EPAQ queue a warp's next round takes from ([`GpuTuning::queue_order`],
-    /// default [`QueueOrder::NextFull`]).
+    /// Sets which EPAQ queue a warp's next round takes from ([`GpuTuning::queue_order`];
+    /// default: by the number of queues, [`GpuConfig::scheduling`]).
     pub fn queue_order(mut self, order: QueueOrder) -> Self {
-        self.tuning.queue_order = order;
+        self.tuning.queue_order = Some(order);
         self
     }
 
     /// Sets whether the lane that completes a parent's last child resumes it at once
-    /// ([`GpuTuning::resume_inline`], default off).
+    /// ([`GpuTuning::resume_inline`]; default: by the number of queues,
+    /// [`GpuConfig::scheduling`]).
     pub fn resume_inline(mut self, on: bool) -> Self {
-        self.tuning.resume_inline = on;
+        self.tuning.resume_inline = Some(on);
         self
     }
 
@@ -654,7 +691,7 @@ impl GpuConfig {
                 "an idle warp must try at least one victim",
             );
         }
-        if self.tuning.steal_per_queue && self.tuning.top_up == 0 {
+        if self.tuning.steal_per_queue && self.scheduling().top_up == 0 {
             return bad(
                 "top_up",
                 0,
@@ -924,6 +961,51 @@ mod tests {
     #[test]
     fn defaults_are_valid() {
         GpuConfig::new().validate().unwrap();
+    }
+
+    #[test]
+    fn the_scheduling_defaults_follow_the_number_of_queues() {
+        let one = Scheduling {
+            top_up: 0,
+            resume_inline: false,
+            queue_order: QueueOrder::NextFull,
+        };
+        let several = Scheduling {
+            top_up: 2,
+            resume_inline: true,
+            queue_order: QueueOrder::MostGenerated,
+        };
+        assert_eq!(GpuConfig::new().scheduling(), one);
+        for q in 2..=8 {
+            assert_eq!(
+                GpuConfig::new().num_queues(q).scheduling(),
+                several,
+                "{q} queues"
+            );
+        }
+        // What a configuration sets holds whatever the queues.
+        let set = GpuConfig::new()
+            .top_up(1)
+            .resume_inline(false)
+            .queue_order(QueueOrder::Stay);
+        let want = Scheduling {
+            top_up: 1,
+            resume_inline: false,
+            queue_order: QueueOrder::Stay,
+        };
+        assert_eq!(set.clone().scheduling(), want);
+        assert_eq!(set.num_queues(3).scheduling(), want);
+        assert_eq!(
+            GpuConfig::new().num_queues(3).top_up(0).scheduling().top_up,
+            0
+        );
+        // `steal_per_queue` needs top-up victims: several queues have them by default.
+        GpuConfig::new()
+            .num_queues(3)
+            .steal_per_queue(true)
+            .validate()
+            .unwrap();
+        assert!(GpuConfig::new().steal_per_queue(true).validate().is_err());
     }
 
     #[test]

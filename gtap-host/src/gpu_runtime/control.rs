@@ -48,7 +48,7 @@ pub(super) fn control_block(
         record_size: plan.program.record_size as u32,
         record_align: plan.program.record_align as u32,
         steal_attempts: cfg.tuning.steal_attempts,
-        top_up: cfg.tuning.top_up,
+        top_up: cfg.scheduling().top_up,
         panic_report,
         running: arrays.running,
         args_size: plan.program.args_size as u32,
@@ -167,7 +167,8 @@ fn keep_max(cfg: &GpuConfig, kind: ProgramKind) -> u32 {
 
 /// The scheduling switches of `cfg` as [`tuning`] bits.
 fn tuning_bits(cfg: &GpuConfig, kind: ProgramKind) -> u32 {
-    (if cfg.tuning.resume_inline {
+    let scheduling = cfg.scheduling();
+    (if scheduling.resume_inline {
         tuning::RESUME_INLINE
     } else {
         0
@@ -179,7 +180,7 @@ fn tuning_bits(cfg: &GpuConfig, kind: ProgramKind) -> u32 {
         tuning::KEEP_EVERY_QUEUE
     } else {
         0
-    } | match cfg.tuning.queue_order {
+    } | match scheduling.queue_order {
         QueueOrder::NextFull => 0,
         QueueOrder::Stay => tuning::STAY_ON_QUEUE,
         QueueOrder::MostGenerated => tuning::MOST_GENERATED,
