@@ -5,15 +5,21 @@ path of warp-synchronous instructions (what a shuffle, vote or barrier costs whe
 reaches it diverged), and the hottest instructions with their execution counts and top
 reasons. With `--regions N`, also the N runs of executed instructions (between unexecuted
 ones) that hold the most samples, with the atomics, fences and calls in each: a rough map of
-where the time goes when the SASS has no line information.
+where the time goes when the SASS has no line information. With `--diff OTHER`, the page of
+another run of the same kernel binary (another configuration, the same PTX): the runs of
+instructions whose execution counts differ most between the two, which finds the code a
+setting adds without line information (addresses differ between processes, so rows are
+matched by position).
 
     python3 scripts/sass-stalls.py prof/fib-sass.csv.xz [--top 40] [--regions 16]
+    python3 scripts/sass-stalls.py prof/on-sass.csv.xz --diff prof/off-sass.csv.xz
 """
 
 import argparse
 import collections
 import csv
 import lzma
+import re
 
 
 def read_rows(path):
@@ -64,14 +70,48 @@ def executed_runs(rows, col):
     return runs
 
 
+def executions(row, col):
+    return int(row[col["Instructions Executed"]] or 0)
+
+
+def diff_runs(rows, other, col, top):
+    """Prints the `top` runs of instructions (gaps of at most 3) whose execution counts differ
+    most between `rows` and `other`, two pages of the same kernel binary."""
+    same = lambda r: re.sub(r"0x[0-9a-f]{8,}", "ADDR", r[col["Source"]])
+    if len(rows) != len(other) or any(same(a) != same(b) for a, b in zip(rows, other)):
+        raise SystemExit("--diff: the two pages are not of the same kernel binary")
+    print(f"warp instructions executed: {sum(executions(r, col) for r in rows)} here, "
+          f"{sum(executions(r, col) for r in other)} in --diff's run")
+    runs, cur = [], None
+    for i, (a, b) in enumerate(zip(rows, other)):
+        d = executions(a, col) - executions(b, col)
+        if abs(d) <= 1000:
+            continue
+        if cur and i - cur[1] <= 3:
+            cur[1], cur[2] = i, cur[2] + d
+        else:
+            cur = [i, i, d]
+            runs.append(cur)
+    print("runs that differ most (rows, executions here minus there, first and last instruction, "
+          "the first's executions here / there):")
+    for lo, hi, d in sorted(runs, key=lambda run: -abs(run[2]))[:top]:
+        first, last = rows[lo][col["Source"]].strip()[:44], rows[hi][col["Source"]].strip()[:44]
+        print(f"{lo:5d}..{hi:5d} {d:+11d}  {first} .. {last}  "
+              f"({executions(rows[lo], col)} / {executions(other[lo], col)})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv", help="ncu --page source --csv --print-source sass output (.xz too)")
     ap.add_argument("--top", type=int, default=30, help="hottest instructions to list")
     ap.add_argument("--regions", type=int, default=0, help="runs of executed code to list")
+    ap.add_argument("--diff", metavar="OTHER", help="page of another run of the same kernel binary")
     args = ap.parse_args()
     header, rows = read_rows(args.csv)
     col = {h: i for i, h in enumerate(header)}
+    if args.diff:
+        diff_runs(rows, read_rows(args.diff)[1], col, args.top)
+        return
     stalls = [h for h in header if h.startswith("stall_") and "Not Issued" not in h]
     samples_col = col["Warp Stall Sampling (All Samples)"]
     total = sum(int(r[samples_col] or 0) for r in rows)
