@@ -17,7 +17,9 @@
 #                                      on a FAIL line and the script goes on. AB_TIMEOUT (default
 #                                      150) bounds it in seconds.
 #   ab_summary                         every log's medians and policy statistics into
-#                                      $AB_OUT/summary.txt.
+#                                      $AB_OUT/summary.txt (both from scripts/ab-common.sh).
+#
+# Settings of one build are compared with scripts/ab-flags.sh.
 #
 # Alternate the variants inside each round (`for r in 1 2; do for v in a b; do ab_run ...`):
 # machines of one kind differ by a few percent, and one machine drifts within a call.
@@ -36,6 +38,7 @@ ab_variants=("$@")
 for v in "${ab_variants[@]}"; do
   xz -dc ".gpu-exp/ptx/$v.ptx.xz" >"/tmp/ab-$v.ptx" || { echo "ab-ptx: no .gpu-exp/ptx/$v.ptx.xz" >&2; return 1; }
 done
+. scripts/ab-common.sh
 . scripts/jit-cache.sh
 nvidia-smi >"$ab_out/smi.txt" 2>&1
 date -u >"$ab_out/date.txt"
@@ -43,19 +46,7 @@ date -u >"$ab_out/date.txt"
 ab_run() {
   local v=$1 name=$2
   shift 2
-  echo "== $v-$name $(date -u +%T)"
-  timeout "${AB_TIMEOUT:-150}" "$ab_bench" --ptx "/tmp/ab-$v.ptx" --gpu-only \
-    --out "$ab_out/$v-$name.csv" --config-name "$v-$name" "$@" \
-    >"$ab_out/$v-$name.md" 2>"$ab_out/$v-$name.log" \
-    || echo "FAIL $v-$name: $(tail -n 3 "$ab_out/$v-$name.log")"
-}
-
-ab_summary() {
-  local f
-  for f in "$ab_out"/*.log; do
-    echo "## $(basename "$f")"
-    grep -E "median|spawns inline|back-off|stopped|heavy" "$f" | sed 's/\[gpu[^]]*\]//' | cut -c1-200
-  done >"$ab_out/summary.txt"
+  ab_bench_run "$ab_bench" "$v-$name" --ptx "/tmp/ab-$v.ptx" "$@"
 }
 
 # The JIT of every variant at once: the driver compiles a PTX on its first load, about 30 s.

@@ -1,9 +1,12 @@
-//! The GPU machine's suite script in parts (`scripts/gpu-suite-part.sh`), run here on stub
-//! binaries: its bookkeeping decides which binaries a GPU call runs and whether the suite
-//! passed, so a mistake in it would report a suite that never ran in full as passed. The
-//! stubs stand for `.gpu-bin/`'s test binaries and examples; the script and the ones it calls
-//! are copied from the workspace into a temporary folder laid out as the repository. Unix
-//! only, as the GPU machines: the script is bash, the stubs shell scripts.
+//! The GPU machine's scripts, run here on stub binaries. The suite in parts
+//! (`scripts/gpu-suite-part.sh`): its bookkeeping decides which binaries a GPU call runs and
+//! whether the suite passed, so a mistake in it would report a suite that never ran in full
+//! as passed. The A/B helper of call scripts (`scripts/ab-flags.sh`, with
+//! `scripts/ab-common.sh`, which `scripts/ab-ptx.sh` shares): a row that fails must be
+//! reported and must not stop the rows after it. The stubs stand for `.gpu-bin/`'s test
+//! binaries, examples and bench; the scripts are copied from the workspace into a temporary
+//! folder laid out as the repository. Unix only, as the GPU machines: the scripts are bash,
+//! the stubs shell scripts.
 #![cfg(unix)]
 
 use std::fs;
@@ -22,10 +25,22 @@ fn workspace() -> PathBuf {
 /// the bundle's commit and one stub binary per `(path, exit status)` (each prints a test
 /// result line and waits a second, so that a one-second deadline leaves binaries unrun).
 fn repository(commit: &str, stubs: &[(&str, i32)]) -> tempfile::TempDir {
+    let dir = with_scripts(&["gpu-suite-part.sh", "gpu-run.sh", "jit-cache.sh"], commit);
+    for (path, status) in stubs {
+        let body =
+            format!("#!/bin/sh\nsleep 1\necho \"test result: status {status}\"\nexit {status}\n");
+        stub(dir.path(), path, &body);
+    }
+    dir
+}
+
+/// A temporary folder with these scripts of the workspace in `scripts/`, and a `.gpu-bin/`
+/// with `tests/`, `examples/` and the bundle's commit.
+fn with_scripts(scripts: &[&str], commit: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let root = dir.path();
     fs::create_dir_all(root.join("scripts")).unwrap();
-    for script in ["gpu-suite-part.sh", "gpu-run.sh", "jit-cache.sh"] {
+    for script in scripts {
         fs::copy(
             workspace().join("scripts").join(script),
             root.join("scripts").join(script),
@@ -36,14 +51,14 @@ fn repository(commit: &str, stubs: &[(&str, i32)]) -> tempfile::TempDir {
         fs::create_dir_all(root.join(".gpu-bin").join(sub)).unwrap();
     }
     fs::write(root.join(".gpu-bin/COMMIT"), commit).unwrap();
-    for (path, status) in stubs {
-        let body =
-            format!("#!/bin/sh\nsleep 1\necho \"test result: status {status}\"\nexit {status}\n");
-        let file = root.join(".gpu-bin").join(path);
-        fs::write(&file, body).unwrap();
-        fs::set_permissions(&file, fs::Permissions::from_mode(0o755)).unwrap();
-    }
     dir
+}
+
+/// An executable shell script at `.gpu-bin/PATH`.
+fn stub(root: &Path, path: &str, body: &str) {
+    let file = root.join(".gpu-bin").join(path);
+    fs::write(&file, body).unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// One part, with a one-second deadline and the state in `state`: its exit status and its
@@ -133,4 +148,57 @@ fn a_failed_binary_fails_the_suite_in_every_later_part() {
     let (status, last) = part(repo.path(), &state);
     assert_eq!(status, 1);
     assert!(last.contains("complete: 1 passed, 1 failed"), "{last}");
+}
+
+/// A stub bench: prints its arguments (the row's table), a median line on stderr (the log),
+/// writes a CSV header where `--out` says, and fails when given `--fail`.
+const STUB_BENCH: &str = r#"#!/bin/sh
+out= prev=
+for a in "$@"; do [ "$prev" = --out ] && out=$a; prev=$a; done
+echo "args: $*"
+echo "fib(40): median 1.000 ms" >&2
+[ -n "$out" ] && echo "benchmark,median_ms" > "$out"
+case " $* " in *" --fail "*) echo "error: failed on purpose" >&2; exit 1 ;; esac
+exit 0
+"#;
+
+#[test]
+fn ab_flags_runs_every_row_and_reports_the_ones_that_fail() {
+    let repo = with_scripts(&["ab-flags.sh", "ab-common.sh", "jit-cache.sh"], "abc");
+    let root = repo.path();
+    stub(root, "examples/bench", STUB_BENCH);
+    let script = "set -u\n\
+        AB_OUT=out . scripts/ab-flags.sh\n\
+        ab_run first epaq fib --n 40\n\
+        ab_run broken --fail fib\n\
+        ab_run last --no-auto-granularity fib\n\
+        ab_summary\n";
+    let out = Command::new("bash")
+        .args(["-c", script])
+        .current_dir(root)
+        .env("CUDA_CACHE_PATH", root.join("cache"))
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("ab-flags: abc compiled"), "{stdout}");
+    let failure = stdout.split("FAIL broken:").nth(1).unwrap_or_default();
+    assert!(failure.contains("error: failed on purpose"), "{stdout}");
+    assert!(
+        stdout.contains("== last"),
+        "the row after a failure ran: {stdout}"
+    );
+    let read = |name: &str| fs::read_to_string(root.join("out").join(name)).unwrap();
+    assert_eq!(
+        read("first.md").trim(),
+        "args: --gpu-only --out out/first.csv --config-name first epaq fib --n 40"
+    );
+    assert_eq!(read("last.csv").trim(), "benchmark,median_ms");
+    assert_eq!(read("commit.txt").trim(), "abc");
+    let summary = read("summary.txt");
+    for row in ["first", "broken", "last"] {
+        assert!(summary.contains(&format!("## {row}.log")), "{summary}");
+    }
+    assert!(summary.contains("error: failed on purpose"), "{summary}");
+    assert_eq!(summary.matches("median 1.000 ms").count(), 3, "{summary}");
 }
