@@ -30,6 +30,14 @@ pub fn run(b: &mut Bench, program: &EpaqProgram) {
     let base = rt.config().clone();
     let h = &mut b.h;
     let config = |queues: u32| epaq_config(&base, &b.gpu, queues);
+    // The scheduling options default by the number of queues (`GpuConfig::scheduling`): say
+    // what each row's count ran with, since the configuration line above has one queue.
+    for queues in 1..=3 {
+        eprintln!(
+            "scheduling with {queues} queue(s): {:?}",
+            config(queues).scheduling()
+        );
+    }
     match program {
         EpaqProgram::Fib(a) => fib_rows(h, rt, &config, a),
         EpaqProgram::Nqueens(a) => nqueens_rows(h, rt, &config, a),
