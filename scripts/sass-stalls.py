@@ -42,6 +42,10 @@ def collective_samples(rows, col):
     return sum(int(r[col["Warp Stall Sampling (All Samples)"]] or 0) for r in rows[lo : hi + 2])
 
 
+def executions(row, col):
+    return int(row[col["Instructions Executed"]] or 0)
+
+
 def executed_runs(rows, col):
     """Runs of consecutive executed instructions, in address order, split at every
     instruction that never ran: (first address, last address, instructions, executions,
@@ -50,7 +54,7 @@ def executed_runs(rows, col):
     ordered = sorted(rows, key=lambda r: int(r[col["Address"]], 16))
     runs, cur = [], None
     for r in ordered:
-        ex = int(r[col["Instructions Executed"]] or 0)
+        ex = executions(r, col)
         if ex == 0:
             if cur:
                 runs.append(cur)
@@ -68,10 +72,6 @@ def executed_runs(rows, col):
     if cur:
         runs.append(cur)
     return runs
-
-
-def executions(row, col):
-    return int(row[col["Instructions Executed"]] or 0)
 
 
 def diff_runs(rows, other, col, top):
@@ -117,7 +117,7 @@ def main():
     total = sum(int(r[samples_col] or 0) for r in rows)
     if total == 0:
         raise SystemExit("no stall samples: was the page exported from a SourceCounters run?")
-    executed = sum(int(r[col["Instructions Executed"]] or 0) for r in rows)
+    executed = sum(executions(r, col) for r in rows)
     print(f"{total} samples, {executed} warp instructions executed")
     by_reason = collections.Counter()
     for r in rows:
