@@ -327,7 +327,7 @@ impl Harness {
                 s.inline_cycles as f64 / s.spawns_elided.max(1) as f64,
                 s.spawns_elided,
                 s.round_cycles,
-                if s.backoff >= MAX_BACKOFF {
+                if s.backoff >= MAX_BACKOFF.unsigned_abs() {
                     "inlining stopped by heavy leaves".to_string()
                 } else {
                     format!("back-off up to {} levels", s.backoff)

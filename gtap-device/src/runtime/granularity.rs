@@ -24,10 +24,11 @@
 //! warp's other lanes wait for it at the round's end. Depth alone cannot tell: a program
 //! with a hand-written cutoff, or with nodes that carry work of their own, has subtrees at
 //! the same depth that take far longer. So a GPU warp times its inline calls against its
-//! ordinary rounds (those without one) and, when its inline calls run longer than
+//! ordinary rounds (those without one, of tasks from the same EPAQ queue) and, when its inline calls run longer than
 //! `backoff_ratio` ordinary rounds, moves its own inline depth a level down the tree
-//! ([`adjust_backoff`]). Where subtrees shrink with depth this finds the depth at which they
-//! cost a round or two. Where they do not (below a hand-written cutoff the smallest inline
+//! ([`adjust_backoff`]), and when they take less than a round, a level up (at most
+//! [`MAX_LIFT`] levels above where it started). Where subtrees shrink with depth this finds
+//! the depth at which they cost a round or two. Where they do not (below a hand-written cutoff the smallest inline
 //! call is two sequential leaves) the length of a call says too little, so the warp also
 //! weighs what a round's calls cost it against what they saved: the time the round took
 //! past an ordinary one, times the lanes it held, against the calls' own work plus a few
@@ -123,9 +124,9 @@ pub struct SpawnView {
     pub free_records: u32,
     /// Entries the child's queue can still take.
     pub queue_room: u32,
-    /// Levels past `min_depth` from which the spawning worker inlines now
-    /// ([`adjust_backoff`]; zero on the CPU).
-    pub backoff: u32,
+    /// Levels past `from_depth` from which the spawning worker inlines now, or above it
+    /// where negative, by at most [`MAX_LIFT`] ([`adjust_backoff`]; zero on the CPU).
+    pub backoff: i32,
     /// The child goes to another queue than the one the running task was taken from.
     pub other_queue: bool,
     /// The depth from which the spawning worker inlines, before its back-off: the policy's
@@ -142,12 +143,28 @@ pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
         return false;
     }
     let short = view.free_records <= policy.reserve || view.queue_room <= policy.reserve;
-    let deep = view.depth >= view.from_depth.saturating_add(view.backoff);
+    let deep = view.depth >= view.from_depth.saturating_add_signed(view.backoff);
     short || (deep && view.queued >= policy.min_queued && !view.other_queue)
 }
 
 /// The most levels a worker backs off: past any tree a task runtime can hold.
-pub const MAX_BACKOFF: u32 = 1 << 16;
+pub const MAX_BACKOFF: i32 = 1 << 16;
+
+/// The most levels a GPU warp moves its inline depth above `from_depth` (a negative
+/// back-off) when its inline calls are short ([`adjust_backoff`]).
+///
+/// `min_depth` comes from the grid's lanes alone (`ceil_log2(lanes) + 5`), which cannot
+/// tell a tree's size: on a grid just past a power of two of lanes it is one level deeper
+/// than on one just short of it, which doubles the tasks of a run whose subtrees at that
+/// depth are small (fib(35) made 4.5 M tasks on 2,112 warps against 2.3 M on 1,584). Where
+/// its calls take less than a round, a warp moves up, a level per round, as it moves down
+/// where they take too long; a few levels, since the queue test of [`run_inline`] (work
+/// left for thieves) is what guards the parallelism near the root. Only a warp that has
+/// never backed off moves up: one whose calls have been too long has seen that its tree
+/// holds large subtrees at those depths (fib(40), UTS's geometric trees), and a short call
+/// there says only that this one subtree was small; lifted, such warps made fib(40) 20 to
+/// 35% slower.
+pub const MAX_LIFT: i32 = 2;
 
 /// What a warp's inline calls of one round did, together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +179,7 @@ pub struct InlineRound {
     /// The round's own cycles (its tasks' run, inline calls included).
     pub took: u64,
     /// The warp inlined from above the policy's `min_depth` (by the wide-level rule,
-    /// [`SpawnView::from_depth`], past its back-off).
+    /// [`SpawnView::from_depth`], past its back-off, or lifted above it).
     pub wide: bool,
 }
 
@@ -171,8 +188,9 @@ pub struct InlineRound {
 /// - one level more if the calls took more than `backoff_ratio` rounds on average, or (with
 ///   `task_rounds` set) if they cost more than they saved ([`costs_more_than_it_saves`]),
 ///   or if they ran only leaves above `min_depth` ([`inlined_leaves`]);
-/// - else one level less (not below 0) if they took less than a quarter of `backoff_ratio`
-///   rounds;
+/// - else one level less if they took less than a quarter of `backoff_ratio` rounds: not
+///   below 0 for a warp that has `backed_off` before, else not below `-MAX_LIFT` (a warp
+///   may inline from up to [`MAX_LIFT`] levels above its `from_depth`);
 /// - else the same.
 ///
 /// The band between keeps a warp whose calls cost about the ratio from stepping back and
@@ -183,10 +201,11 @@ pub struct InlineRound {
 #[inline(always)]
 pub fn adjust_backoff(
     policy: &Granularity,
-    backoff: u32,
+    backoff: i32,
     inline: InlineRound,
     round_cycles: u64,
-) -> u32 {
+    backed_off: bool,
+) -> i32 {
     if policy.backoff_ratio == 0 && policy.task_rounds == 0 {
         return 0;
     }
@@ -198,7 +217,8 @@ pub fn adjust_backoff(
     {
         (backoff + 1).min(MAX_BACKOFF)
     } else if each.saturating_mul(4) < limit {
-        backoff.saturating_sub(1)
+        let floor = if backed_off { 0 } else { -MAX_LIFT };
+        (backoff - 1).max(floor.min(backoff))
     } else {
         backoff
     }
@@ -458,17 +478,31 @@ mod tests {
             ..ON
         };
         // Rounds of 100 cycles: more than 400 backs off, under 100 comes back.
-        assert_eq!(adjust_backoff(&p, 2, call(401, 1), 100), 3);
-        assert_eq!(adjust_backoff(&p, 2, call(400, 1), 100), 2);
-        assert_eq!(adjust_backoff(&p, 2, call(100, 1), 100), 2);
-        assert_eq!(adjust_backoff(&p, 2, call(99, 1), 100), 1);
-        assert_eq!(adjust_backoff(&p, 0, call(0, 1), 100), 0);
+        assert_eq!(adjust_backoff(&p, 2, call(401, 1), 100, false), 3);
+        assert_eq!(adjust_backoff(&p, 2, call(400, 1), 100, false), 2);
+        assert_eq!(adjust_backoff(&p, 2, call(100, 1), 100, false), 2);
+        assert_eq!(adjust_backoff(&p, 2, call(99, 1), 100, false), 1);
+        // Short calls move a warp up past `from_depth`, by at most `MAX_LIFT` levels.
+        assert_eq!(adjust_backoff(&p, 0, call(0, 1), 100, false), -1);
         assert_eq!(
-            adjust_backoff(&p, MAX_BACKOFF, call(u64::MAX, 1), 1),
+            adjust_backoff(&p, -MAX_LIFT, call(0, 1), 100, false),
+            -MAX_LIFT
+        );
+        assert_eq!(
+            adjust_backoff(&p, -MAX_LIFT, call(401, 1), 100, false),
+            1 - MAX_LIFT
+        );
+        // ... unless it has backed off before: then not past `from_depth`, and a warp
+        // already above it stays where it is.
+        assert_eq!(adjust_backoff(&p, 0, call(0, 1), 100, true), 0);
+        assert_eq!(adjust_backoff(&p, 1, call(0, 1), 100, true), 0);
+        assert_eq!(adjust_backoff(&p, -1, call(0, 1), 100, true), -1);
+        assert_eq!(
+            adjust_backoff(&p, MAX_BACKOFF, call(u64::MAX, 1), 1, false),
             MAX_BACKOFF
         );
         assert_eq!(
-            adjust_backoff(&ON, 7, call(u64::MAX, 1), 1),
+            adjust_backoff(&ON, 7, call(u64::MAX, 1), 1, false),
             0,
             "ratio 0: never"
         );
@@ -477,7 +511,11 @@ mod tests {
             cycles: 802,
             ..call(0, 2)
         };
-        assert_eq!(adjust_backoff(&p, 2, two, 100), 3, "the calls' average");
+        assert_eq!(
+            adjust_backoff(&p, 2, two, 100, false),
+            3,
+            "the calls' average"
+        );
     }
 
     #[test]
@@ -495,7 +533,11 @@ mod tests {
             ..call(150, spawns)
         };
         assert!(costs_more_than_it_saves(&p, round(300, 10), 100));
-        assert_eq!(adjust_backoff(&p, 2, round(300, 10), 100), 3, "backs off");
+        assert_eq!(
+            adjust_backoff(&p, 2, round(300, 10), 100, false),
+            3,
+            "backs off"
+        );
         // 32 such calls side by side (a full tree): 32 * 150 + 320 * 200 = 68,800 saved.
         let side_by_side = InlineRound {
             calls: 32,
@@ -514,7 +556,7 @@ mod tests {
             ..p
         };
         assert!(!costs_more_than_it_saves(&off, round(10_000, 1), 100));
-        assert_eq!(adjust_backoff(&off, 2, round(10_000, 1), 100), 2);
+        assert_eq!(adjust_backoff(&off, 2, round(10_000, 1), 100, false), 2);
         // Saturates rather than wraps.
         let huge = InlineRound {
             calls: 1,
@@ -542,19 +584,19 @@ mod tests {
             ..call(320, 0)
         };
         assert!(inlined_leaves(leaves));
-        assert_eq!(adjust_backoff(&p, 1, leaves, 100), 2);
+        assert_eq!(adjust_backoff(&p, 1, leaves, 100, false), 2);
         let below = InlineRound {
             wide: false,
             ..leaves
         };
-        assert_eq!(adjust_backoff(&p, 1, below, 100), 0);
+        assert_eq!(adjust_backoff(&p, 1, below, 100, false), 0);
         // One call that ran a subtree: not leaves.
         let subtree = InlineRound {
             spawns: 33,
             ..leaves
         };
         assert!(!inlined_leaves(subtree));
-        assert_eq!(adjust_backoff(&p, 1, subtree, 100), 0);
+        assert_eq!(adjust_backoff(&p, 1, subtree, 100, false), 0);
         // Fewer leaves than a warp's width: not evidence enough.
         let few = InlineRound {
             calls: 31,

@@ -4,9 +4,9 @@
 
 use core::mem::offset_of;
 
-use super::layout::{GpuRun, NONE, tuning};
+use super::layout::{GpuRun, MAX_QUEUES, NONE, tuning};
 use super::sched::Scheduler;
-use super::warp::{FREED_CAP, WarpCtx};
+use super::warp::{FREED_CAP, ROUND_UNIT_SHIFT, WarpCtx};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Gpu, Relaxed};
 use crate::arch::time::clock64;
@@ -60,9 +60,10 @@ pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
 const ROUND_AVERAGE_SHIFT: u32 = 3;
 
 /// Lane 0, after the lanes ran, with the granularity policy on: an ordinary round (no
-/// inline call) moves the warp's average round time towards its own; a round with inline
-/// calls sets the warp's back-off from how long they took against that average, and from
-/// what the round's length cost the warp against the tasks they saved ([`adjust_backoff`]).
+/// inline call) moves the warp's average round time for its queue towards its own; a round
+/// with inline calls sets the warp's back-off from how long they took against its queue's
+/// average, and from what the round's length cost the warp against the tasks they saved
+/// ([`adjust_backoff`]).
 /// Rounds with inline calls stay out of the average: they measure the policy's doing, not
 /// the program's tasks. A `chained` round (a lane resumed a parent inline, `resume_inline`)
 /// went on up a chain of the tree after its batch, and its length is mostly the chain's:
@@ -79,8 +80,9 @@ pub(super) fn time_round(w: &WarpCtx, chained: bool) {
         .wrapping_sub(sh.run_started)
         .min(u64::from(u32::MAX)) as u32;
     if n == 0 {
-        sh.round_cycles = average(sh.round_cycles, took);
-        sh.stats.round_cycles = sh.round_cycles;
+        let q = round_queue(sh);
+        sh.round_cycles[q] = average_units(sh.round_cycles[q], took);
+        sh.stats.round_cycles = average(sh.stats.round_cycles, took);
         // Most rounds are neither the fastest yet nor far past it: they skip the call.
         let fastest = sh.fastest_round;
         let far = fastest.saturating_mul(run.granularity.task_rounds);
@@ -141,7 +143,7 @@ fn grid_heavy(sh: &super::warp::WarpShared, seen: u32) -> bool {
 /// The warp runs no more spawns inline, but where memory is short.
 fn stop_inlining(sh: &mut super::warp::WarpShared) {
     sh.backoff = MAX_BACKOFF;
-    sh.stats.backoff = MAX_BACKOFF;
+    sh.stats.backoff = MAX_BACKOFF as u32;
 }
 
 /// Lane 0, after a round with inline calls that took `took` cycles: the warp's new back-off
@@ -156,11 +158,17 @@ fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) 
         cycles: sh.round_inline_cycles,
         spawns: u64::from(sh.round_inline_spawns),
         took: took.into(),
-        wide: sh.inline_from.saturating_add(sh.backoff) < policy.min_depth,
+        wide: sh.inline_from.saturating_add_signed(sh.backoff) < policy.min_depth,
     };
-    if sh.round_cycles > 0 {
-        sh.backoff = adjust_backoff(policy, sh.backoff, inline, sh.round_cycles.into());
-        sh.stats.backoff = sh.stats.backoff.max(sh.backoff);
+    let round_cycles = u64::from(sh.round_cycles[round_queue(sh)]) << ROUND_UNIT_SHIFT;
+    if round_cycles > 0 {
+        let backoff = adjust_backoff(policy, sh.backoff, inline, round_cycles, sh.backed_off != 0);
+        if backoff > sh.backoff {
+            sh.backed_off = 1;
+        }
+        sh.backoff = backoff;
+        // (A warp that moved up past its depth counts as not backed off.)
+        sh.stats.backoff = sh.stats.backoff.max(sh.backoff.max(0) as u32);
     }
     sh.stats.inlined += u64::from(inline.calls);
     sh.stats.inline_cycles += inline.cycles;
@@ -216,6 +224,21 @@ pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShar
             stop_inlining(sh);
         }
     }
+}
+
+/// The queue whose tasks the warp's last round ran (lane 0, from the batch it took).
+#[inline(always)]
+fn round_queue(sh: &super::warp::WarpShared) -> usize {
+    // (Below `MAX_QUEUES` already: the remainder only spares the index its bounds check.)
+    super::batch::Batch::from_words(sh.batch, 0).queue as usize % MAX_QUEUES as usize
+}
+
+/// [`average`] of `avg`, in units of `1 << ROUND_UNIT_SHIFT` cycles, with a round of `took`
+/// cycles: the per-queue averages of [`WarpShared::round_cycles`](super::warp::WarpShared).
+#[inline(always)]
+fn average_units(avg: u16, took: u32) -> u16 {
+    let units = (took >> ROUND_UNIT_SHIFT).min(u32::from(u16::MAX));
+    average(avg.into(), units) as u16
 }
 
 /// `avg` moved towards `x` by `1 / 2^ROUND_AVERAGE_SHIFT`; `x` itself when `avg` is 0 (no

@@ -21,11 +21,16 @@ use crate::runtime::record::Record;
 use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
 /// How many records freed by their own warp one round can hold before the rest go through
-/// the warp's remote list. Two short of 64 so that [`WarpShared`] keeps the size it had
-/// before its last two fields: with every other field where it was, a change of the
-/// struct's size alone moved several kernels' register counts (one past the 168 that fit
-/// 12 warps per SM).
-pub const FREED_CAP: usize = 62;
+/// the warp's remote list. Short of 64 by the words of [`WarpShared`]'s later fields
+/// (`fastest_round`, `heavy_leaves`, `backed_off` and the per-queue `round_cycles`), so that the struct
+/// keeps the size it had before them: with every other field where it was, a change of
+/// the struct's size alone moved several kernels' register counts (one past the 168 that
+/// fit 12 warps per SM).
+pub const FREED_CAP: usize = 58;
+
+/// [`WarpShared::round_cycles`] holds cycles in units of `1 << ROUND_UNIT_SHIFT`, so that a
+/// `u16` per queue holds rounds of up to about a million cycles (longer ones count as that).
+pub const ROUND_UNIT_SHIFT: u32 = 4;
 
 /// The warp's state in shared memory (one per warp of the block, in dynamic shared memory).
 #[repr(C)]
@@ -92,12 +97,21 @@ pub struct WarpShared {
     /// spawns it ran as plain calls below it. Bumped by lanes (`.cta` atomic), read and
     /// reset by lane 0 between rounds.
     pub round_inline_spawns: u32,
-    /// The running average of how many cycles the warp's ordinary rounds (those without
-    /// inline calls) took to run their tasks. Lane 0 alone, between rounds.
-    pub round_cycles: u32,
-    /// Levels past the policy's `min_depth` from which the warp inlines now
+    /// Per queue: the running average of how long the warp's ordinary rounds (those without
+    /// inline calls) of that queue's tasks took to run them, in units of
+    /// `1 << ROUND_UNIT_SHIFT` cycles. Per queue because EPAQ's queues hold tasks of very
+    /// different lengths (fib's spawning tasks, a few thousand cycles a round, beside its
+    /// sequential leaves, tens of thousands), and an inline call runs in a round of its own
+    /// queue's tasks: weighed against all rounds, it looked cheap next to the leaves'.
+    /// Lane 0 alone, between rounds.
+    pub round_cycles: [u16; MAX_QUEUES as usize],
+    /// Levels past `inline_from` from which the warp inlines now, or above it where negative
     /// (`granularity::adjust_backoff`). Lane 0 writes between rounds; lanes read it.
-    pub backoff: u32,
+    pub backoff: i32,
+    /// Nonzero once the warp has backed off (moved its inline depth down) at least once:
+    /// from then on it does not move up past `inline_from` (`granularity::MAX_LIFT`).
+    /// Lane 0 alone.
+    pub backed_off: u32,
     /// Rounds for which lane 0 leaves the remote free list alone (it found the list empty
     /// not long ago, and the slab has never-used records to spare): see `close_round`.
     pub remote_skip: u32,
