@@ -24,12 +24,13 @@
 //! warp's other lanes wait for it at the round's end. Depth alone cannot tell: a program
 //! with a hand-written cutoff, or with nodes that carry work of their own, has subtrees at
 //! the same depth that take far longer. So a GPU warp times its inline calls against its
-//! ordinary rounds (those without one, of tasks from the same EPAQ queue) and, when its inline calls run longer than
-//! `backoff_ratio` ordinary rounds, moves its own inline depth a level down the tree
-//! ([`adjust_backoff`]), and when they take less than a round, a level up (at most
-//! [`MAX_LIFT`] levels above where it started). Where subtrees shrink with depth this finds
-//! the depth at which they cost a round or two. Where they do not (below a hand-written cutoff the smallest inline
-//! call is two sequential leaves) the length of a call says too little, so the warp also
+//! ordinary rounds (those without one, of tasks from the same EPAQ queue) and, when its
+//! inline calls run longer than `backoff_ratio` ordinary rounds, moves its own inline depth
+//! a level down the tree ([`adjust_backoff`]), and when they take less than a round, a level
+//! up (at most [`MAX_LIFT`] levels above where it started). Where subtrees shrink with depth
+//! this finds the depth at which they cost a round or two. Where they do not (below a
+//! hand-written cutoff the smallest inline call is two sequential leaves) the length of a
+//! call says too little, so the warp also
 //! weighs what a round's calls cost it against what they saved: the time the round took
 //! past an ordinary one, times the lanes it held, against the calls' own work plus a few
 //! lane-rounds for each task they saved (the generated sequential versions count the
@@ -156,14 +157,14 @@ pub const MAX_BACKOFF: i32 = 1 << 16;
 /// `min_depth` comes from the grid's lanes alone (`ceil_log2(lanes) + 5`), which cannot
 /// tell a tree's size: on a grid just past a power of two of lanes it is one level deeper
 /// than on one just short of it, which doubles the tasks of a run whose subtrees at that
-/// depth are small (fib(35) made 4.5 M tasks on 2,112 warps against 2.3 M on 1,584). Where
-/// its calls take less than a round, a warp moves up, a level per round, as it moves down
-/// where they take too long; a few levels, since the queue test of [`run_inline`] (work
-/// left for thieves) is what guards the parallelism near the root. Only a warp that has
-/// never backed off moves up: one whose calls have been too long has seen that its tree
-/// holds large subtrees at those depths (fib(40), UTS's geometric trees), and a short call
-/// there says only that this one subtree was small; lifted, such warps made fib(40) 20 to
-/// 35% slower.
+/// depth are small (a mid-sized fib). Where its calls take less than a round, a warp moves
+/// up, a level per round, as it moves down where they take too long; a few levels, since
+/// the queue test of [`run_inline`] (work left for thieves) is what guards the parallelism
+/// near the root. Only a warp that has never backed off moves up: one whose calls have
+/// been too long has seen that its tree holds large subtrees at those depths (a large fib,
+/// UTS's geometric trees), and a short call there says only that this one subtree was
+/// small; lifted anyway, such warps ran calls far larger than a round
+/// (`results/2026-11-29-inline-lift-h200.md`).
 pub const MAX_LIFT: i32 = 2;
 
 /// What a warp's inline calls of one round did, together.

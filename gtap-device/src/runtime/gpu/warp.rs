@@ -22,10 +22,10 @@ use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
 /// How many records freed by their own warp one round can hold before the rest go through
 /// the warp's remote list. Short of 64 by the words of [`WarpShared`]'s later fields
-/// (`fastest_round`, `heavy_leaves`, `backed_off` and the per-queue `round_cycles`), so that the struct
-/// keeps the size it had before them: with every other field where it was, a change of
-/// the struct's size alone moved several kernels' register counts (one past the 168 that
-/// fit 12 warps per SM).
+/// (`fastest_round`, `heavy_leaves`, `backed_off` and the per-queue `round_cycles`), so
+/// that the struct keeps the size it had before them: with every other field where it was,
+/// a change of the struct's size alone moved several kernels' register counts (one past
+/// the 168 that fit 12 warps per SM).
 pub const FREED_CAP: usize = 58;
 
 /// [`WarpShared::round_cycles`] holds cycles in units of `1 << ROUND_UNIT_SHIFT`, so that a
