@@ -140,12 +140,59 @@ pub struct SpawnView {
 /// rather than as a task.
 #[inline(always)]
 pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
+    let SpawnView {
+        depth,
+        free_records,
+        queue_room,
+        backoff,
+        from_depth,
+        ..
+    } = view;
+    let room = SpawnRoom {
+        free_records,
+        queue_room,
+    };
+    run_inline_lazily(policy, depth, from_depth, backoff, room, || {
+        (view.queued, view.other_queue)
+    })
+}
+
+/// What a spawn's memory test of [`run_inline`] reads: [`SpawnView::free_records`] and
+/// [`SpawnView::queue_room`].
+#[derive(Clone, Copy, Debug)]
+pub struct SpawnRoom {
+    /// Records the worker can still take for new tasks.
+    pub free_records: u32,
+    /// Entries the child's queue can still take.
+    pub queue_room: u32,
+}
+
+/// [`run_inline`], with the child's queue (`queue`: [`SpawnView::queued`] and
+/// [`SpawnView::other_queue`]) read only where the decision needs it: past the memory test,
+/// for a child deep enough. On the GPU a spawn reads its view from the warp's shared state
+/// and the running task's record at every spawn, and on small trees, where the policy
+/// inlines nothing, that reading was most of what the policy cost them
+/// (results/2026-11-30-small-sizes-h200.md); most spawns there are not deep enough.
+#[inline(always)]
+pub fn run_inline_lazily(
+    policy: &Granularity,
+    depth: u32,
+    from_depth: u32,
+    backoff: i32,
+    room: SpawnRoom,
+    queue: impl FnOnce() -> (u32, bool),
+) -> bool {
     if policy.on == 0 {
         return false;
     }
-    let short = view.free_records <= policy.reserve || view.queue_room <= policy.reserve;
-    let deep = view.depth >= view.from_depth.saturating_add_signed(view.backoff);
-    short || (deep && view.queued >= policy.min_queued && !view.other_queue)
+    if room.free_records <= policy.reserve || room.queue_room <= policy.reserve {
+        return true;
+    }
+    if depth < from_depth.saturating_add_signed(backoff) {
+        return false;
+    }
+    let (queued, other_queue) = queue();
+    queued >= policy.min_queued && !other_queue
 }
 
 /// The most levels a worker backs off: past any tree a task runtime can hold.
@@ -357,6 +404,66 @@ mod tests {
         task_rounds: 0,
         wide_tasks: 0,
     };
+
+    /// The lazy decision is the policy's rule (memory short, or deep enough with work left
+    /// for thieves in the same queue), and asks for the queue only past the memory test, for
+    /// a child deep enough.
+    #[test]
+    fn the_lazy_decision_is_the_rule_and_reads_the_queue_only_when_needed() {
+        let policy = Granularity {
+            reserve: 16,
+            min_queued: 8,
+            ..ON
+        };
+        for depth in [0, 3, 4, 5, 9] {
+            for backoff in [-2, 0, 1, 3] {
+                for free_records in [0, 16, 17, 1000] {
+                    for queue_room in [0, 16, 17, 1000] {
+                        for (queued, other_queue) in
+                            [(0, false), (8, false), (8, true), (99, false)]
+                        {
+                            let short = free_records <= 16 || queue_room <= 16;
+                            let deep = depth >= 4u32.saturating_add_signed(backoff);
+                            let rule = short || (deep && queued >= 8 && !other_queue);
+                            let mut asked = false;
+                            let room = SpawnRoom {
+                                free_records,
+                                queue_room,
+                            };
+                            let got = run_inline_lazily(&policy, depth, 4, backoff, room, || {
+                                asked = true;
+                                (queued, other_queue)
+                            });
+                            assert_eq!(got, rule, "{depth} {backoff} {free_records} {queue_room}");
+                            assert_eq!(asked, !short && deep, "{depth} {backoff} {free_records}");
+                            let view = SpawnView {
+                                depth,
+                                queued,
+                                free_records,
+                                queue_room,
+                                backoff,
+                                other_queue,
+                                from_depth: 4,
+                            };
+                            assert_eq!(run_inline(&policy, view), rule);
+                        }
+                    }
+                }
+            }
+        }
+        let room = SpawnRoom {
+            free_records: 0,
+            queue_room: 0,
+        };
+        assert!(!run_inline_lazily(
+            &Granularity::OFF,
+            99,
+            0,
+            0,
+            room,
+            || unreachable!()
+        ));
+    }
 
     fn view(depth: u32, queued: u32) -> SpawnView {
         SpawnView {

@@ -30,6 +30,7 @@ pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
     sh.freed_n = 0;
     if run.granularity.on != 0 {
         sh.run_started = clock64();
+        sh.free_open = sh.sp + (run.tasks_per_warp - sh.fresh) + sh.win_left[0] + sh.win_left[1];
     }
     for q in 0..run.num_queues as usize {
         sh.staged[q] = 0;

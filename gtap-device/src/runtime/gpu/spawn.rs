@@ -5,7 +5,7 @@ use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Cta, Relaxed};
 use crate::arch::time::clock64;
 use crate::runtime::RunError;
-use crate::runtime::granularity::{self, LEVELS, SpawnView};
+use crate::runtime::granularity::{self, LEVELS, SpawnRoom};
 use crate::runtime::record::Record;
 use crate::task::{Ctx, Program};
 
@@ -127,38 +127,37 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     }
     let sh = w.sh;
     let q = queue as usize;
-    // SAFETY: lane 0 wrote `tail`, `private`, `head`, `room`, `sp`, `fresh`, the windows and
-    // `backoff` before this round's barrier and lanes only read them during the round;
-    // `staged`, `alloc_taken` and `inline_from` are changed by lanes during the round, so
-    // they are read atomically (relaxed, `.cta`: a snapshot of this warp's own counters,
-    // which orders nothing). `q < MAX_QUEUES`.
-    let (queued, room, free, backoff, from_depth) = unsafe {
+    // SAFETY: lane 0 wrote `room`, `free_open` and `backoff` before this round's barrier and
+    // lanes only read them during the round; `staged`, `alloc_taken` and `inline_from` are
+    // changed by lanes during the round, so they are read atomically (relaxed, `.cta`: a
+    // snapshot of this warp's own counters, which orders nothing). `q < MAX_QUEUES`.
+    let (staged, room, backoff, from_depth) = unsafe {
         let staged = u32::load::<Cta, Relaxed>(&raw const (*sh).staged[q]);
         let taken = u32::load::<Cta, Relaxed>(&raw const (*sh).alloc_taken);
-        let queued = ((*sh).tail[q])
-            .wrapping_add((*sh).private[q])
-            .wrapping_sub((*sh).head[q])
-            .wrapping_add(staged);
-        let lent = (*sh).win_left[0] + (*sh).win_left[1];
-        let free = ((*sh).sp + (run.tasks_per_warp - (*sh).fresh) + lent).saturating_sub(taken);
-        let room = (*sh).room[q].saturating_sub(staged);
+        let room = SpawnRoom {
+            free_records: (*sh).free_open.saturating_sub(taken),
+            queue_room: (*sh).room[q].saturating_sub(staged),
+        };
         let from = u32::load::<Cta, Relaxed>(&raw const (*sh).inline_from);
-        (queued, room, free, (*sh).backoff, from)
+        (staged, room, (*sh).backoff, from)
     };
     let parent = w.record::<P::Task>(ctx.record);
-    // SAFETY: the running task's own record is live, its header written before it ran (its
-    // `queue` is the one it was taken from: the spawner's or its own last taskwait's).
-    let (depth, from) = unsafe { (Record::depth(parent) + 1, Record::queue(parent)) };
-    let view = SpawnView {
-        depth,
-        queued,
-        free_records: free,
-        queue_room: room,
-        backoff,
-        other_queue: queue != from,
-        from_depth,
+    // SAFETY: the running task's own record is live, its header written before it ran.
+    let depth = unsafe { Record::depth(parent) } + 1;
+    let queue_view = || {
+        // SAFETY: lane 0 wrote `tail`, `private` and `head` before this round's barrier and
+        // lanes only read them during the round; the running task's record as above (its
+        // `queue` is the one it was taken from: the spawner's or its own last taskwait's).
+        unsafe {
+            let queued = ((*sh).tail[q])
+                .wrapping_add((*sh).private[q])
+                .wrapping_sub((*sh).head[q])
+                .wrapping_add(staged);
+            (queued, queue != Record::queue(parent))
+        }
     };
-    let inline = granularity::run_inline(policy, view);
+    let inline =
+        granularity::run_inline_lazily(policy, depth, from_depth, backoff, room, queue_view);
     if inline {
         // SAFETY: a field of this warp's shared state, bumped only atomically by lanes
         // during a round and read by lane 0 after the round's barrier (`time_round`).

@@ -22,11 +22,11 @@ use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
 /// How many records freed by their own warp one round can hold before the rest go through
 /// the warp's remote list. Short of 64 by the words of [`WarpShared`]'s later fields
-/// (`fastest_round`, `heavy_leaves`, `backed_off` and the per-queue `round_cycles`), so
-/// that the struct keeps the size it had before them: with every other field where it was,
-/// a change of the struct's size alone moved several kernels' register counts (one past
-/// the 168 that fit 12 warps per SM).
-pub const FREED_CAP: usize = 58;
+/// (`fastest_round`, `heavy_leaves`, `backed_off`, `free_open` and the per-queue
+/// `round_cycles`), so that the struct keeps the size it had before them: with every other
+/// field where it was, a change of the struct's size alone moved several kernels' register
+/// counts (one past the 168 that fit 12 warps per SM).
+pub const FREED_CAP: usize = 57;
 
 /// [`WarpShared::round_cycles`] holds cycles in units of `1 << ROUND_UNIT_SHIFT`, so that a
 /// `u16` per queue holds rounds of up to about a million cycles (longer ones count as that).
@@ -80,6 +80,10 @@ pub struct WarpShared {
     pub sp: u32,
     /// Never-used records left start at `fresh` (slab-relative) at the round's start.
     pub fresh: u32,
+    /// With the granularity policy on: the records the warp could take at the round's start
+    /// (its free stack, its slab's never-used records and the reserve's windows), set by
+    /// lane 0 in `open_round`, so that a spawn's policy test reads one word for them.
+    pub free_open: u32,
     /// Records of this warp freed this round (up to [`FREED_CAP`] kept in `freed`). Set by
     /// lane 0 in [`WarpCtx::free_all`] (thread workers), bumped by a `.cta` atomic in
     /// [`WarpCtx::free`] (block workers), reset by lane 0 between rounds.
