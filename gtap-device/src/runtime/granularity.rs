@@ -170,9 +170,8 @@ pub struct SpawnRoom {
 /// [`run_inline`], with the child's queue (`queue`: [`SpawnView::queued`] and
 /// [`SpawnView::other_queue`]) read only where the decision needs it: past the memory test,
 /// for a child deep enough. On the GPU a spawn reads its view from the warp's shared state
-/// and the running task's record at every spawn, and on small trees, where the policy
-/// inlines nothing, that reading was most of what the policy cost them
-/// (results/2026-11-30-small-sizes-h200.md); most spawns there are not deep enough.
+/// and the running task's record, at every spawn, and most spawns are not deep enough:
+/// those skip the queue's words.
 #[inline(always)]
 pub fn run_inline_lazily(
     policy: &Granularity,
