@@ -6,7 +6,7 @@ use core::mem::offset_of;
 
 use super::layout::{GpuRun, MAX_QUEUES, NONE, tuning};
 use super::sched::Scheduler;
-use super::warp::{FREED_CAP, ROUND_UNIT_SHIFT, WarpCtx};
+use super::warp::{FREED_CAP, ROUND_UNIT_SHIFT, WarpCtx, WarpShared};
 use crate::arch::ops::AtomicInt;
 use crate::arch::order::{Gpu, Relaxed};
 use crate::arch::time::clock64;
@@ -21,6 +21,13 @@ use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
 use crate::runtime::sync::{AtomicU32, Ordering};
 use crate::task::Program;
 
+/// The records a warp can take for new tasks between rounds: its free stack, its slab's
+/// never-used records and what is left of the reserve's windows it holds.
+#[inline(always)]
+fn records_held(sh: &WarpShared, run: &GpuRun) -> u32 {
+    sh.sp + (run.tasks_per_warp - sh.fresh) + sh.win_left[0] + sh.win_left[1]
+}
+
 /// Lane 0, before the lanes run: zero the round's counters and compute each queue's room.
 pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
     let run = w.run();
@@ -30,7 +37,7 @@ pub(super) fn open_round<S: Scheduler>(w: &WarpCtx) {
     sh.freed_n = 0;
     if run.granularity.on != 0 {
         sh.run_started = clock64();
-        sh.free_open = sh.sp + (run.tasks_per_warp - sh.fresh) + sh.win_left[0] + sh.win_left[1];
+        sh.free_open = records_held(sh, run);
     }
     for q in 0..run.num_queues as usize {
         sh.staged[q] = 0;
@@ -302,7 +309,7 @@ fn top_up_records(w: &WarpCtx) {
     let run = w.run();
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
-    let held = sh.sp + (run.tasks_per_warp - sh.fresh) + sh.win_left[0] + sh.win_left[1];
+    let held = records_held(sh, run);
     let low_water = CHUNK_RECORDS.min(run.tasks_per_warp / 2).max(1);
     if held < low_water && sh.win_left[1] == 0 && run.reserve_chunks != 0 {
         borrow_chunk(w);
