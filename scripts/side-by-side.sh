@@ -2,7 +2,8 @@
 # gtap next to GTaP's own CUDA runtime, on the same GPU in the same call, for the programs both
 # have: fib(30,35,40) without a cutoff, nqueens(12,14,16) at GTaP's cutoff depth 7 (gtap's
 # cutoff 8: the same tasks; gtap's joined program and its detached one, which is GTaP's form:
-# no taskwait, a shared counter), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
+# no taskwait, a shared counter; and GTaP's nq again with gtap's sequential count as its leaf,
+# scripts/anchor-leaf.sh, so that one comparison has the same leaf), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
 # queues. gtap runs each in its default configuration and in a named tuned one (TUNED; for the
 # programs with a cutoff, `tuned-policy-off`: TUNED with the granularity policy off). Then
 # the CPU baselines of the headline programs (fib(40), nqueens(16), mergesort 1e7, cilksort
@@ -44,6 +45,13 @@ tuned=${TUNED:---queue-order most-generated --top-up 2 --resume-inline --warps-p
 echo "== GTaP (anchor)" >&2
 if ! RUNS=${ANCHOR_RUNS:-5} bash .anchor-gtap/run.sh >"$out/anchor.csv" 2>"$out/anchor.log"; then
   echo "GTaP: a build, run or check failed (anchor.csv's # lines, anchor.log)" >&2
+  status=1
+fi
+# GTaP's nq with gtap's leaf (scripts/anchor-leaf.sh): the runtimes compared on one leaf.
+echo "== GTaP's nq with gtap's leaf" >&2
+if ! RUNS=${ANCHOR_RUNS:-5} bash scripts/anchor-leaf.sh .anchor-gtap >>"$out/anchor.csv" \
+    2>>"$out/anchor.log"; then
+  echo "GTaP with gtap's leaf: the build, a run or a check failed (anchor.csv's # lines)" >&2
   status=1
 fi
 
