@@ -121,10 +121,8 @@ pub struct SpawnView {
     /// Entries waiting in the queue the child would go to (published or about to be),
     /// which thieves may take.
     pub queued: u32,
-    /// Records the worker can still take for new tasks.
-    pub free_records: u32,
-    /// Entries the child's queue can still take.
-    pub queue_room: u32,
+    /// The worker's free records and the child's queue's free entries.
+    pub room: SpawnRoom,
     /// Levels past `from_depth` from which the spawning worker inlines now, or above it
     /// where negative, by at most [`MAX_LIFT`] ([`adjust_backoff`]; zero on the CPU).
     pub backoff: i32,
@@ -142,24 +140,19 @@ pub struct SpawnView {
 pub fn run_inline(policy: &Granularity, view: SpawnView) -> bool {
     let SpawnView {
         depth,
-        free_records,
-        queue_room,
+        room,
         backoff,
         from_depth,
         ..
     } = view;
-    let room = SpawnRoom {
-        free_records,
-        queue_room,
-    };
     run_inline_lazily(policy, depth, from_depth, backoff, room, || {
         (view.queued, view.other_queue)
     })
 }
 
-/// What a spawn's memory test of [`run_inline`] reads: [`SpawnView::free_records`] and
-/// [`SpawnView::queue_room`].
-#[derive(Clone, Copy, Debug)]
+/// What a spawn's memory test of [`run_inline`] reads ([`SpawnView::room`]): how close the
+/// worker is to `PoolExhausted` and the child's queue to `QueueFull`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpawnRoom {
     /// Records the worker can still take for new tasks.
     pub free_records: u32,
@@ -438,8 +431,7 @@ mod tests {
                             let view = SpawnView {
                                 depth,
                                 queued,
-                                free_records,
-                                queue_room,
+                                room,
                                 backoff,
                                 other_queue,
                                 from_depth: 4,
@@ -464,12 +456,25 @@ mod tests {
         ));
     }
 
+    /// Room for many more tasks.
+    const ROOMY: SpawnRoom = SpawnRoom {
+        free_records: 1000,
+        queue_room: 1000,
+    };
+
+    /// [`ROOMY`] but for `free_records` free records.
+    fn records(free_records: u32) -> SpawnRoom {
+        SpawnRoom {
+            free_records,
+            ..ROOMY
+        }
+    }
+
     fn view(depth: u32, queued: u32) -> SpawnView {
         SpawnView {
             depth,
             queued,
-            free_records: 1000,
-            queue_room: 1000,
+            room: ROOMY,
             backoff: 0,
             other_queue: false,
             from_depth: ON.min_depth,
@@ -481,8 +486,10 @@ mod tests {
         let v = SpawnView {
             depth: 100,
             queued: 100,
-            free_records: 0,
-            queue_room: 0,
+            room: SpawnRoom {
+                free_records: 0,
+                queue_room: 0,
+            },
             backoff: 0,
             other_queue: false,
             from_depth: 0,
@@ -500,11 +507,14 @@ mod tests {
     #[test]
     fn short_of_records_or_queue_room_a_spawn_runs_inline_at_any_depth() {
         let records = SpawnView {
-            free_records: 16,
+            room: records(16),
             ..view(0, 0)
         };
         let room = SpawnView {
-            queue_room: 3,
+            room: SpawnRoom {
+                queue_room: 3,
+                ..ROOMY
+            },
             ..view(0, 0)
         };
         assert!(run_inline(&ON, records));
@@ -520,7 +530,7 @@ mod tests {
         assert!(run_inline(&ON, view(40, 1000)), "same queue: inline");
         assert!(!run_inline(&ON, other), "another queue: a task");
         let short = SpawnView {
-            free_records: 1,
+            room: records(1),
             ..other
         };
         assert!(run_inline(&ON, short), "memory short");
@@ -537,7 +547,7 @@ mod tests {
         assert!(run_inline(&ON, at(5, 1)));
         assert!(!run_inline(&ON, at(60_000, MAX_BACKOFF)), "past any tree");
         let short = SpawnView {
-            free_records: 1,
+            room: records(1),
             ..at(0, MAX_BACKOFF)
         };
         assert!(run_inline(&ON, short), "memory short");

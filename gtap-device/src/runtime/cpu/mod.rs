@@ -39,7 +39,7 @@ use core::pin::Pin;
 
 use super::deque::{Deque, DequeState, OwnerEnd, STEAL_MAX, Steal, StealSize};
 use super::error::{Failure, RunError};
-use super::granularity::{self, Granularity, SpawnView};
+use super::granularity::{self, Granularity, SpawnRoom, SpawnView};
 use super::join::{self, AfterReturn, AfterWait, MAX_OUTSTANDING, ParentNext};
 use super::pool::{LocalCache, Pool, PoolState};
 use super::record::{NONE, Record};
@@ -752,9 +752,11 @@ impl<P: Program> Worker<'_, '_, P> {
         let view = SpawnView {
             depth,
             queued,
-            free_records: (pool.capacity().saturating_sub(pool.touched()))
-                .saturating_add(self.cache.len() as u32),
-            queue_room: self.deque.capacity().saturating_sub(queued),
+            room: SpawnRoom {
+                free_records: (pool.capacity().saturating_sub(pool.touched()))
+                    .saturating_add(self.cache.len() as u32),
+                queue_room: self.deque.capacity().saturating_sub(queued),
+            },
             // One task per thread: no warp for an inline call to hold up.
             backoff: 0,
             other_queue: queue != from,
