@@ -36,22 +36,10 @@ if ! ${NVCC:-nvcc} -O3 -arch="${GTAP_ANCHOR_ARCH:-sm_90}" -I"$anchor/runtime" -I
   echo "# anchor-leaf: build failed: $(tr '\n' ' ' <"$bin/nq_leaf.log" | cut -c1-400)"
   exit 1
 fi
+. "$here/anchor-runs.sh"
+export GTAP_ANCHOR_BUILD=$bin
 fail=0
 for n in 12 14 16; do
-  times=()
-  for ((i = 1; i <= runs; i++)); do
-    line=$(timeout 120 "$bin/nq_leaf" "$n" 7 2>"$bin/nq_leaf.err")
-    if [ $? -ne 0 ] || [ -z "$line" ]; then
-      echo "# FAIL nq_leaf $n run $i: $(tr '\n' ' ' <"$bin/nq_leaf.err" | cut -c1-300)"
-      fail=1
-      continue
-    fi
-    times+=("${line##*,}")
-  done
-  echo "# runs nq_leaf $n 1: ${times[*]:-none}"
-  if [ ${#times[@]} -gt 0 ]; then
-    med=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.3f", a[(NR+1)/2]; else printf "%.3f", (a[NR/2]+a[NR/2+1])/2}')
-    echo "nq_leaf,$n,1,$med"
-  fi
+  ANCHOR_RUNS=$runs ANCHOR_ERR=$bin/nq_leaf.err anchor_runs nq_leaf "$n" nq_leaf "$n" 7 || fail=1
 done
 exit $fail

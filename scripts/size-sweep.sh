@@ -24,7 +24,6 @@ out=${1:-${OUT:-size-sweep}}
 mkdir -p "$out"
 bench=${BENCH:-.gpu-bin/examples/bench}
 runs=${RUNS:-10}
-anchor_runs=${ANCHOR_RUNS:-5}
 fib_ns=${FIB_NS:-20,22,24,26,28,30,32,34,36,38,40}
 nq_ns=${NQ_NS:-8,9,10,11,12,13,14,15,16}
 IFS='|' read -ra configs <<<"${CONFIGS:-default=}"
@@ -38,30 +37,17 @@ if ! GTAP_ANCHOR_ONLY='^no program$' bash .anchor-gtap/run.sh >"$out/anchor-buil
   exit 1
 fi
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.3f", a[(NR+1)/2]; else printf "%.3f", (a[NR/2]+a[NR/2+1])/2}'; }
-
-# One GTaP size: LABEL (the anchor CSV's program name), N, then the binary's arguments.
-anchor_size() {
-  local label=$1 n=$2 times=() line
-  shift 2
-  for ((i = 1; i <= anchor_runs; i++)); do
-    if line=$(timeout 120 "$GTAP_ANCHOR_BUILD/$1" "${@:2}" 2>>"$out/anchor.log") && [ -n "$line" ]; then
-      times+=("${line##*,}")
-    else
-      echo "# FAIL $label $n run $i" >>"$out/anchor.csv"
-      status=1
-    fi
-  done
-  echo "# runs $label $n 1: ${times[*]:-none}" >>"$out/anchor.csv"
-  [ ${#times[@]} -gt 0 ] && rows+=("$label,$n,1,$(printf '%s\n' "${times[@]}" | median)")
-}
-
 echo "== GTaP (anchor): sweep" >&2
+. scripts/anchor-runs.sh
 grep '^#' "$out/anchor-build.log" >"$out/anchor.csv"
-rows=()
-for n in ${fib_ns//,/ }; do anchor_size fib "$n" fib "$n"; done
-for n in ${nq_ns//,/ }; do anchor_size nq "$n" nq "$n" 7; done
-{ echo "program,n,queues,kernel_ms"; printf '%s\n' "${rows[@]}"; } >>"$out/anchor.csv"
+echo "program,n,queues,kernel_ms" >>"$out/anchor.csv"
+# Each size's `# runs` line and CSV row (the join reads the rows and skips `#` lines).
+for n in ${fib_ns//,/ }; do
+  ANCHOR_ERR=$out/anchor.log anchor_runs fib "$n" fib "$n" >>"$out/anchor.csv" || status=1
+done
+for n in ${nq_ns//,/ }; do
+  ANCHOR_ERR=$out/anchor.log anchor_runs nq "$n" nq "$n" 7 >>"$out/anchor.csv" || status=1
+done
 
 # One bench process: NAME, then its flags; its table goes to gtap-NAME.csv.
 gtap() {

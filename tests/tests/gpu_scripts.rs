@@ -3,7 +3,9 @@
 //! whether the suite passed, so a mistake in it would report a suite that never ran in full
 //! as passed. The A/B helper of call scripts (`scripts/ab-flags.sh`, with
 //! `scripts/ab-common.sh`, which `scripts/ab-ptx.sh` shares): a row that fails must be
-//! reported and must not stop the rows after it. The stubs stand for `.gpu-bin/`'s test
+//! reported and must not stop the rows after it. GTaP's runs for the size sweep and the
+//! leaf comparison (`scripts/anchor-runs.sh`): a median, and failed runs reported. The stubs
+//! stand for GTaP's program binaries and `.gpu-bin/`'s test
 //! binaries, examples and bench; the scripts are copied from the workspace into a temporary
 //! folder laid out as the repository. Unix only, as the GPU machines: the scripts are bash,
 //! the stubs shell scripts.
@@ -201,4 +203,51 @@ fn ab_flags_runs_every_row_and_reports_the_ones_that_fail() {
     }
     assert!(summary.contains("error: failed on purpose"), "{summary}");
     assert_eq!(summary.matches("median 1.000 ms").count(), 3, "{summary}");
+}
+
+/// A stub GTaP program: prints the anchor's CSV line with the time its first argument names
+/// (`N` ms for `fib N`), or fails for `fib 0`.
+const STUB_ANCHOR: &str = r#"#!/bin/sh
+[ "$1" = 0 ] && { echo "ANCHOR ERROR: on purpose" >&2; exit 3; }
+echo "fib,$1,1,$1.000"
+"#;
+
+/// GTaP's runs as the size sweep and the leaf comparison make them (`scripts/anchor-runs.sh`):
+/// one row with the median of the runs, every run's time on a `#` line, and a failed run
+/// reported (and returned) rather than dropped in silence.
+#[test]
+fn anchor_runs_prints_the_median_and_reports_failed_runs() {
+    let repo = with_scripts(&["anchor-runs.sh"], "abc");
+    let root = repo.path();
+    stub(root, "examples/fib", STUB_ANCHOR);
+    let script = ". scripts/anchor-runs.sh\n\
+        anchor_runs fib 7 fib 7; echo \"rc $?\"\n\
+        anchor_runs fib 0 fib 0; echo \"rc $?\"\n\
+        printf '3\\n1\\n2\\n10\\n' | median; echo\n";
+    let out = Command::new("bash")
+        .args(["-c", script])
+        .current_dir(root)
+        .env("GTAP_ANCHOR_BUILD", root.join(".gpu-bin/examples"))
+        .env("ANCHOR_RUNS", "3")
+        .env("ANCHOR_ERR", root.join("err.log"))
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "# runs fib 7 1: 7.000 7.000 7.000",
+            "fib,7,1,7.000",
+            "rc 0",
+            "# FAIL fib 0 run 1",
+            "# FAIL fib 0 run 2",
+            "# FAIL fib 0 run 3",
+            "# runs fib 0 1: none",
+            "rc 1",
+            "2.500",
+        ],
+        "{stdout}"
+    );
+    let err = fs::read_to_string(root.join("err.log")).unwrap();
+    assert_eq!(err.matches("on purpose").count(), 3, "{err}");
 }
