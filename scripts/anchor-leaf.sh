@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# GTaP's nq with gtap's sequential count as its leaf: the runtime-only comparison for nqueens.
+# GTaP's nq with gtap's sequential count as its leaf: nqueens with one leaf for both runtimes.
 # GTaP's own leaf (a recursion with one atomic add per solution) and gtap's (the search in
 # registers, one add per leaf) differ by more than the runtimes do, so this runs GTaP's
 # runtime and task code unchanged with gtap's leaf in place of `serial_search`
-# (scripts/anchor-leaf/count.cuh), built with nq's settings from GTaP's Makefile.
+# (scripts/anchor-leaf/count.cuh), built with nq's settings from GTaP's Makefile. The leaf is
+# built by nvcc here and by rustc in gtap, so a ratio against gtap is the runtimes' and the two
+# compilers'.
 #
 #   bash scripts/anchor-leaf.sh [ANCHOR_DIR]    # default .anchor-gtap (a copy of ../shared/anchors/gtap)
 #

@@ -3,9 +3,10 @@
 # have: fib(30,35,40) without a cutoff, nqueens(12,14,16) at GTaP's cutoff depth 7 (gtap's
 # cutoff 8: the same tasks; gtap's joined program and its detached one, which is GTaP's form:
 # no taskwait, a shared counter; and GTaP's nq again with gtap's sequential count as its leaf,
-# scripts/anchor-leaf.sh, so that one comparison has the same leaf), fib(40) at cutoff 10 with GTaP's recursive leaves on 1 and 3
-# queues. gtap runs each in its default configuration and in a named tuned one (TUNED; for the
-# programs with a cutoff, `tuned-policy-off`: TUNED with the granularity policy off). Then
+# scripts/anchor-leaf.sh, so that one comparison has the same leaf), fib(40) at cutoff 10 with
+# GTaP's recursive leaves on 1 and 3 queues. gtap runs each in its default configuration and
+# in a named tuned one (TUNED; for the programs with a cutoff, `tuned-policy-off`: TUNED with
+# the granularity policy off). Then
 # the CPU baselines of the headline programs (fib(40), nqueens(16), mergesort 1e7, cilksort
 # 1e8) with gtap's GPU rows beside them, and one joined table (`bench join`) with the ratio
 # GTaP / gtap (kernel times) and CPU / gtap (end-to-end and kernel times).
@@ -47,7 +48,7 @@ if ! RUNS=${ANCHOR_RUNS:-5} bash .anchor-gtap/run.sh >"$out/anchor.csv" 2>"$out/
   echo "GTaP: a build, run or check failed (anchor.csv's # lines, anchor.log)" >&2
   status=1
 fi
-# GTaP's nq with gtap's leaf (scripts/anchor-leaf.sh): the runtimes compared on one leaf.
+# GTaP's nq with gtap's leaf (scripts/anchor-leaf.sh): one leaf for both runtimes.
 echo "== GTaP's nq with gtap's leaf" >&2
 if ! RUNS=${ANCHOR_RUNS:-5} bash scripts/anchor-leaf.sh .anchor-gtap >>"$out/anchor.csv" \
     2>>"$out/anchor.log"; then

@@ -205,8 +205,8 @@ fn ab_flags_runs_every_row_and_reports_the_ones_that_fail() {
     assert_eq!(summary.matches("median 1.000 ms").count(), 3, "{summary}");
 }
 
-/// A stub GTaP program: prints the anchor's CSV line with the time its first argument names
-/// (`N` ms for `fib N`), or fails for `fib 0`.
+/// A stub GTaP program: prints the anchor's CSV line with its first argument as the time
+/// (`fib N` takes `N`), or fails for `fib 0`.
 const STUB_ANCHOR: &str = r#"#!/bin/sh
 [ "$1" = 0 ] && { echo "ANCHOR ERROR: on purpose" >&2; exit 3; }
 echo "fib,$1,1,$1.000"
