@@ -22,7 +22,8 @@
 # Knobs: RUNS (gtap's measured runs per row, 10), ANCHOR_RUNS (GTaP's processes per program,
 # 5), BENCH (the bench binary, .gpu-bin/examples/bench), GTAP_COMMIT (the commit for the header;
 # else .gpu-bin/COMMIT, else `git rev-parse HEAD`), TUNED (the tuned configuration's bench
-# flags), CPU=0 (skip the CPU baselines and the sorts).
+# flags), CPU=0 (skip the CPU baselines and the sorts), ANCHOR_MODULE_LOADING (how GTaP's CUDA
+# module is loaded: EAGER by default, LAZY as GTaP's own harness; scripts/anchor-runs.sh says why).
 # Writes into OUT_DIR: anchor.csv and anchor.log (GTaP's output), gtap-*.csv, .md and .log (the
 # bench's), side-by-side.csv and side-by-side.md (the joined table, headed by the GPU from
 # nvidia-smi, the date and the commit). The exit status is nonzero if anything failed.
@@ -44,10 +45,13 @@ tuned=${TUNED:---queue-order most-generated --top-up 2 --resume-inline --warps-p
 . scripts/anchor-run-header.sh
 
 echo "== GTaP (anchor)" >&2
-if ! RUNS=${ANCHOR_RUNS:-5} bash .anchor-gtap/run.sh >"$out/anchor.csv" 2>"$out/anchor.log"; then
+. scripts/anchor-runs.sh
+if ! CUDA_MODULE_LOADING=$anchor_module_loading RUNS=${ANCHOR_RUNS:-5} bash .anchor-gtap/run.sh \
+    >"$out/anchor.csv" 2>"$out/anchor.log"; then
   echo "GTaP: a build, run or check failed (anchor.csv's # lines, anchor.log)" >&2
   status=1
 fi
+anchor_loading_line >>"$out/anchor.csv"
 # GTaP's nq with gtap's leaf (scripts/anchor-leaf.sh): one leaf for both runtimes.
 echo "== GTaP's nq with gtap's leaf" >&2
 if ! RUNS=${ANCHOR_RUNS:-5} bash scripts/anchor-leaf.sh .anchor-gtap >>"$out/anchor.csv" \

@@ -10,8 +10,8 @@
 #   tar -xJf .gpu-bin/bundle.tar.xz -C .gpu-bin && bash scripts/size-sweep.sh
 #
 # Knobs: FIB_NS and NQ_NS (the sizes, comma-separated), RUNS (gtap's measured runs per size,
-# 10), ANCHOR_RUNS (GTaP's processes per size, 5), BENCH, PLOT, GTAP_COMMIT as in
-# side-by-side.sh, CONFIGS (gtap's configurations, "NAME=bench flags" separated by "|";
+# 10), ANCHOR_RUNS (GTaP's processes per size, 5), BENCH, PLOT, GTAP_COMMIT and
+# ANCHOR_MODULE_LOADING as in side-by-side.sh, CONFIGS (gtap's configurations, "NAME=bench flags" separated by "|";
 # default "default=", the default configuration alone), e.g.
 #   CONFIGS="default=|capped=--max-registers 128" bash scripts/size-sweep.sh
 # GTaP's anchor script runs a fixed list of sizes, so this one builds it through its run.sh
@@ -40,6 +40,7 @@ fi
 echo "== GTaP (anchor): sweep" >&2
 . scripts/anchor-runs.sh
 grep '^#' "$out/anchor-build.log" >"$out/anchor.csv"
+anchor_loading_line >>"$out/anchor.csv"
 echo "program,n,queues,kernel_ms" >>"$out/anchor.csv"
 # Each size's `# runs` line and CSV row (the join reads the rows and skips `#` lines).
 for n in ${fib_ns//,/ }; do

@@ -318,6 +318,18 @@ fn csv(lines: &[Line]) -> String {
     out
 }
 
+/// The `#` lines of GTaP's CSV that the header repeats (without their `# `): how GTaP was
+/// built and run, and any failed run.
+fn anchor_header(anchor_text: &str) -> impl Iterator<Item = &str> {
+    anchor_text.lines().filter_map(|l| {
+        let rest = l.strip_prefix("# ")?;
+        ["gtap anchor", "gpu", "nvcc", "module loading", "FAIL"]
+            .iter()
+            .any(|p| rest.starts_with(p))
+            .then_some(rest)
+    })
+}
+
 /// The header, the GTaP table and the CPU table, as markdown.
 fn markdown(a: &JoinArgs, anchor_text: &str, gpu: &[Line], cpu: &[Line]) -> String {
     let unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "not given".into());
@@ -325,17 +337,12 @@ fn markdown(a: &JoinArgs, anchor_text: &str, gpu: &[Line], cpu: &[Line]) -> Stri
     let _ = writeln!(md, "- GPU: {}", unknown(&a.gpu));
     let _ = writeln!(md, "- date: {}", unknown(&a.date));
     let _ = writeln!(md, "- gtap commit: {}", unknown(&a.commit));
-    for l in anchor_text.lines() {
-        if let Some(rest) = l.strip_prefix("# ")
-            && ["gtap anchor", "gpu", "nvcc", "FAIL"]
-                .iter()
-                .any(|p| rest.starts_with(p))
-        {
-            let _ = writeln!(md, "- GTaP's run.sh: {rest}");
-        }
+    for rest in anchor_header(anchor_text) {
+        let _ = writeln!(md, "- GTaP's run.sh: {rest}");
     }
     md += "- Times are medians in ms. GTaP: kernel time (a CUDA event pair around its one \
-           launch, one process per run). gtap kernel: CUDA events around the launch; gtap e2e: \
+           launch, one process per run; its module loaded before the launch where the line \
+           above says EAGER). gtap kernel: CUDA events around the launch; gtap e2e: \
            wall clock from the host call to the result in host memory (`bench --help`). CPU: \
            wall clock.\n- Ratios are the other time over gtap's: above 1, gtap is faster.\n\
            - nqueens: GTaP's cutoff depth d runs the same tasks as gtap's cutoff d + 1.\n\n";
@@ -413,6 +420,8 @@ fib-calls,40,10,3,gpu,z,default,10,3.0,2.9,3.1,3.5,3.4,3.6,1
 ";
     const ANCHOR: &str =
         "# gtap anchor: GTaP a3c2ed7\n# nvcc: release 13.0; build 2 s; runs per program: 5
+# runs fib 40 1: 119 120 121
+# module loading: CUDA_MODULE_LOADING=EAGER for GTaP's processes
 program,n,queues,kernel_ms
 fib,40,1,120.0
 nq,16,1,125.0
@@ -462,5 +471,19 @@ fib_cutoff10,40,1,9.0
         assert_eq!(cases[6], "fib-calls(40) c10 q3");
         let others: Vec<&str> = gpu.iter().map(|l| l.other.as_str()).collect();
         assert_eq!(others[3..5], ["GTaP", "GTaP, gtap's leaf"]);
+    }
+
+    /// The header keeps how GTaP was built and loaded, not every run's times.
+    #[test]
+    fn header_keeps_the_build_and_module_loading() {
+        let kept: Vec<&str> = anchor_header(ANCHOR).collect();
+        assert_eq!(
+            kept,
+            [
+                "gtap anchor: GTaP a3c2ed7",
+                "nvcc: release 13.0; build 2 s; runs per program: 5",
+                "module loading: CUDA_MODULE_LOADING=EAGER for GTaP's processes",
+            ]
+        );
     }
 }

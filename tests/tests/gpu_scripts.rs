@@ -206,15 +206,18 @@ fn ab_flags_runs_every_row_and_reports_the_ones_that_fail() {
 }
 
 /// A stub GTaP program: prints the anchor's CSV line with its first argument as the time
-/// (`fib N` takes `N`), or fails for `fib 0`.
+/// (`fib N` takes `N`), or fails for `fib 0`; each run appends how CUDA would load its module
+/// to `loading.log` beside it.
 const STUB_ANCHOR: &str = r#"#!/bin/sh
+echo "${CUDA_MODULE_LOADING:-unset}" >>"$(dirname "$0")/loading.log"
 [ "$1" = 0 ] && { echo "ANCHOR ERROR: on purpose" >&2; exit 3; }
 echo "fib,$1,1,$1.000"
 "#;
 
 /// GTaP's runs as the size sweep and the leaf comparison make them (`scripts/anchor-runs.sh`):
-/// one row with the median of the runs, every run's time on a `#` line, and a failed run
-/// reported (and returned) rather than dropped in silence.
+/// one row with the median of the runs, every run's time on a `#` line, a failed run
+/// reported (and returned) rather than dropped in silence, and every run with its CUDA module
+/// loaded eagerly unless `ANCHOR_MODULE_LOADING` says otherwise.
 #[test]
 fn anchor_runs_prints_the_median_and_reports_failed_runs() {
     let repo = with_scripts(&["anchor-runs.sh"], "abc");
@@ -250,4 +253,26 @@ fn anchor_runs_prints_the_median_and_reports_failed_runs() {
     );
     let err = fs::read_to_string(root.join("err.log")).unwrap();
     assert_eq!(err.matches("on purpose").count(), 3, "{err}");
+    let loading = root.join(".gpu-bin/examples/loading.log");
+    let read_loading = || fs::read_to_string(&loading).unwrap();
+    assert_eq!(read_loading(), "EAGER\n".repeat(6));
+
+    fs::remove_file(&loading).unwrap();
+    let out = Command::new("bash")
+        .args([
+            "-c",
+            ". scripts/anchor-runs.sh; anchor_runs fib 7 fib 7; anchor_loading_line",
+        ])
+        .current_dir(root)
+        .env("GTAP_ANCHOR_BUILD", root.join(".gpu-bin/examples"))
+        .env("ANCHOR_RUNS", "2")
+        .env("ANCHOR_MODULE_LOADING", "LAZY")
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("# module loading: CUDA_MODULE_LOADING=LAZY"),
+        "{stdout}"
+    );
+    assert_eq!(read_loading(), "LAZY\n".repeat(2));
 }
