@@ -201,6 +201,23 @@ pub fn count_seq(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
 /// inside a `u32`.
 pub const REGISTER_COLUMNS: u32 = 16;
 
+/// One step of [`count_in_registers`] keeps one of three values: the move down a row
+/// (`down`), the next column of the same row (`placed`, not `down`), or the move back up.
+/// A macro rather than a function: its `if` chain evaluates only the arm it keeps (a
+/// function's arguments would all be computed, `depth - 1` at depth 0 among them), and it
+/// leaves the code the compiler sees as written out.
+macro_rules! pick {
+    ($down:expr, $placed:expr; $d:expr, $s:expr, $u:expr) => {
+        if $down {
+            $d
+        } else if $placed {
+            $s
+        } else {
+            $u
+        }
+    };
+}
+
 /// [`count_seq`] for boards of up to [`REGISTER_COLUMNS`] columns (`row < n`), with no
 /// memory: instead of a stack of every row's masks, it keeps the column of the queen it
 /// placed in each row above the current one (4 bits a row) and undoes that row's masks on
@@ -246,55 +263,13 @@ pub fn count_in_registers(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32)
         let dpath = (path << 4) | u64::from(bit.trailing_zeros());
         let dfree = full & !(dc | dl | dr);
         let ufree = full & !(uc | ul | ur) & !(up | up.wrapping_sub(1));
-        c = if down {
-            dc
-        } else if placed {
-            c
-        } else {
-            uc
-        };
-        l = if down {
-            dl
-        } else if placed {
-            l
-        } else {
-            ul
-        };
-        r = if down {
-            dr
-        } else if placed {
-            r
-        } else {
-            ur
-        };
-        lost = if down {
-            dlost
-        } else if placed {
-            lost
-        } else {
-            lost >> 1
-        };
-        path = if down {
-            dpath
-        } else if placed {
-            path
-        } else {
-            path >> 4
-        };
-        free = if down {
-            dfree
-        } else if placed {
-            free ^ bit
-        } else {
-            ufree
-        };
-        depth = if down {
-            depth + 1
-        } else if placed {
-            depth
-        } else {
-            depth - 1
-        };
+        c = pick!(down, placed; dc, c, uc);
+        l = pick!(down, placed; dl, l, ul);
+        r = pick!(down, placed; dr, r, ur);
+        lost = pick!(down, placed; dlost, lost, lost >> 1);
+        path = pick!(down, placed; dpath, path, path >> 4);
+        free = pick!(down, placed; dfree, free ^ bit, ufree);
+        depth = pick!(down, placed; depth + 1, depth, depth - 1);
     }
 }
 
