@@ -16,9 +16,10 @@
 # GTaP's processes run with `CUDA_MODULE_LOADING=$ANCHOR_MODULE_LOADING` (default EAGER; the
 # scripts pass it to the anchor's run.sh too). By default CUDA loads a kernel at its first
 # launch, and GTaP's harness times its first and only launch, so its time would carry the
-# load (tens of microseconds, most of a small run's difference from gtap), which gtap's
-# warm-up run keeps out of gtap's time. Eager loading does the load at context creation,
-# before GTaP's timed region. `ANCHOR_MODULE_LOADING=LAZY` times GTaP as its own harness does.
+# load, a cost of starting the process that gtap's warm-up run keeps out of gtap's time
+# (results/2026-11-30-anchor-loading-h200.md). Eager loading does the load at context
+# creation, before GTaP's timed region. `ANCHOR_MODULE_LOADING=LAZY` times GTaP as its own
+# harness does.
 
 anchor_module_loading=${ANCHOR_MODULE_LOADING:-EAGER}
 
