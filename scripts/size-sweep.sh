@@ -11,8 +11,8 @@
 #
 # Knobs: FIB_NS and NQ_NS (the sizes, comma-separated), RUNS (gtap's measured runs per size,
 # 10), ANCHOR_RUNS (GTaP's processes per size, 5), BENCH, PLOT, GTAP_COMMIT and
-# ANCHOR_MODULE_LOADING as in side-by-side.sh, CONFIGS (gtap's configurations, "NAME=bench flags" separated by "|";
-# default "default=", the default configuration alone), e.g.
+# ANCHOR_MODULE_LOADING as in side-by-side.sh, CONFIGS (gtap's configurations, "NAME=bench
+# flags" separated by "|"; default "default=", the default configuration alone), e.g.
 #   CONFIGS="default=|capped=--max-registers 128" bash scripts/size-sweep.sh
 # GTaP's anchor script runs a fixed list of sizes, so this one builds it through its run.sh
 # (which then runs nothing) and calls its program binaries directly, one process per run as
