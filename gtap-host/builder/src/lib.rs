@@ -44,6 +44,15 @@
 //! Choose another with [`PtxBuilder::arch`] or, without editing code, `GTAP_CUDA_ARCH=sm_90`
 //! (the variable wins).
 //!
+//! # Line tables, for profiles
+//! `GTAP_PTX_LINES=1` in the environment builds the device crate with line tables
+//! (`-Cdebuginfo=line-tables-only`): the same instructions, each with a `.loc` and, in its
+//! comment, the chain of functions it was inlined through. The driver would compile such a
+//! module (`.target ..., debug`) for the debugger, so it is not for running:
+//! `scripts/line-info.sh` builds it in a target directory of its own, compiles a kernel with
+//! `ptxas -lineinfo` and disassembles it with line numbers, and `scripts/sass-lines.py`
+//! charges ncu's samples of the plain kernel to source lines with it.
+//!
 //! # Lab kernels: the profiler and the ablation schedulers
 //! [`PtxBuilder::lab`] (or `GTAP_LAB=1` in the environment) builds the device crate with
 //! `--cfg gtap_lab`, under which `#[gtap::program]` emits, beside each thread program's plain
@@ -101,6 +110,16 @@ pub const ARCH_ENV: &str = "GTAP_CUDA_ARCH";
 /// `GTAP_LAB=1` (or `true`, `yes`) makes every device build a lab one, as
 /// [`PtxBuilder::lab`] does; see the crate docs.
 pub const LAB_ENV: &str = "GTAP_LAB";
+
+/// `GTAP_PTX_LINES=1` builds the device code with line tables, for mapping a profile's SASS
+/// to source lines (`scripts/line-info.sh`); see the crate docs. Such PTX is for reading,
+/// not for running.
+pub const LINES_ENV: &str = "GTAP_PTX_LINES";
+
+/// The flag `GTAP_PTX_LINES` adds: line tables, which give every PTX instruction a `.loc`
+/// whose comment names its inlining chain. (`line-directives-only` gives the `.loc`s without
+/// the chains, and nearly every instruction of a kernel is inlined from somewhere.)
+const LINE_TABLES_FLAG: &str = "-Cdebuginfo=line-tables-only";
 
 /// The cfg under which `#[gtap::program]` emits the lab kernels.
 pub const LAB_CFG: &str = "gtap_lab";
@@ -233,11 +252,13 @@ impl PtxBuilder {
         }
         self.emit("cargo:rerun-if-env-changed=GTAP_CUDA_ARCH");
         self.emit("cargo:rerun-if-env-changed=GTAP_LAB");
+        self.emit("cargo:rerun-if-env-changed=GTAP_PTX_LINES");
         let arch = match std::env::var(ARCH_ENV) {
             Ok(s) if !s.trim().is_empty() => s.parse()?,
             _ => self.arch,
         };
         let lab = self.lab || env_flag(LAB_ENV)?;
+        let lines = env_flag(LINES_ENV)?;
         let tc = Toolchain::detect()?;
         if let Some(warning) = tc.channel.warning() {
             self.emit(&format!("cargo::warning={warning}"));
@@ -256,7 +277,8 @@ impl PtxBuilder {
         let target_dir = self.target_dir.clone().unwrap_or_else(default_target_dir);
         let linker = linker::write_link_script(&target_dir, &tc.llvm_bin)?;
 
-        let (mut cmd, flags) = self.device_command(&tc, &manifest, &target_dir, arch, lab, &linker);
+        let (mut cmd, flags) =
+            self.device_command(&tc, &manifest, &target_dir, arch, lab, lines, &linker);
         let out = cmd.output().map_err(|source| BuildError::Spawn {
             program: tc.cargo.display().to_string(),
             source,
@@ -274,7 +296,9 @@ impl PtxBuilder {
     }
 
     /// The `cargo rustc` command that compiles the device crate at `manifest` to PTX for
-    /// `arch` (the lab variant when `lab`), and the flags it passes in `RUSTFLAGS`.
+    /// `arch` (the lab variant when `lab`, with line tables when `lines`), and the flags it
+    /// passes in `RUSTFLAGS`.
+    #[allow(clippy::too_many_arguments)]
     fn device_command(
         &self,
         tc: &Toolchain,
@@ -282,8 +306,9 @@ impl PtxBuilder {
         target_dir: &Path,
         arch: CudaArch,
         lab: bool,
+        lines: bool,
         linker: &Path,
-    ) -> (Command, [String; 3]) {
+    ) -> (Command, Vec<String>) {
         let mut cmd = Command::new(&tc.cargo);
         cmd.arg("rustc")
             .arg("--manifest-path")
@@ -312,16 +337,20 @@ impl PtxBuilder {
             cmd.arg(format!("--cfg={LAB_CFG}"));
         }
         clean_env(&mut cmd);
-        let flags = [
+        let mut flags = vec![
             format!("-Ctarget-cpu={}", arch.name()),
             format!("-Ctarget-feature={}", arch.ptx_feature()),
             format!("-Clinker={}", linker.display()),
         ];
+        if lines {
+            flags.push(LINE_TABLES_FLAG.to_owned());
+        }
         cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f"))
             .env("RUSTC", &tc.rustc)
             .env(INNER_ENV, "1")
             // Device code is always optimized, without debug info (a `.target ..., debug`
-            // module would make the driver's JIT compile for the debugger) and without
+            // module would make the driver's JIT compile for the debugger; `GTAP_PTX_LINES`
+            // adds line tables by a flag, for PTX that is read, not run) and without
             // overflow checks, whatever the workspace's release profile says.
             .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
             .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3")
@@ -569,6 +598,51 @@ mod tests {
             assert_eq!(parse_flag(off), Some(false), "{off}");
         }
         assert_eq!(parse_flag("2"), None);
+    }
+
+    /// The rustflags of a device build: line tables only when asked for, and then in the
+    /// encoded RUSTFLAGS the device cargo reads.
+    #[test]
+    fn line_tables_only_when_asked() {
+        let tc = Toolchain {
+            rustc: "rustc".into(),
+            cargo: "cargo".into(),
+            sysroot: "/sysroot".into(),
+            llvm_bin: "/llvm".into(),
+            name: "test".into(),
+            channel: toolchain::Channel::Pinned,
+        };
+        let b = PtxBuilder::new("/crate");
+        let build = |lines| {
+            let (cmd, flags) = b.device_command(
+                &tc,
+                Path::new("/crate/Cargo.toml"),
+                Path::new("/t"),
+                CudaArch::default(),
+                false,
+                lines,
+                Path::new("/link"),
+            );
+            let encoded = cmd
+                .get_envs()
+                .find(|(k, _)| *k == "CARGO_ENCODED_RUSTFLAGS")
+                .and_then(|(_, v)| v)
+                .map(|v| v.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (flags, encoded)
+        };
+        let (flags, encoded) = build(false);
+        assert!(
+            !flags.iter().any(|f| f.starts_with("-Cdebuginfo")),
+            "{flags:?}"
+        );
+        assert!(!encoded.contains("debuginfo"), "{encoded}");
+        let (flags, encoded) = build(true);
+        assert_eq!(flags.last().map(String::as_str), Some(LINE_TABLES_FLAG));
+        assert!(
+            encoded.split('\x1f').any(|f| f == LINE_TABLES_FLAG),
+            "{encoded}"
+        );
     }
 
     #[test]
