@@ -10,7 +10,7 @@
 # Usage (no GPU needed; here or on the GPU machine):
 #   scripts/line-info.sh OUT_DIR KERNEL...      e.g. scripts/line-info.sh lines gtap_fib
 # Writes OUT_DIR/KERNEL.sass (nvdisasm -g), OUT_DIR/KERNEL.chains.json.xz (each source
-# line's inlining chains, per function) and OUT_DIR/commit.txt.
+# line's inlining chains, per function) and OUT_DIR/commit.txt (the sources' commit).
 # PTXAS and NVDISASM name the tools (default: on PATH). GTAP_CUDA_ARCH as for the plain
 # build (the bench's PTX is the default, sm_70); SASS_ARCH (default sm_90) is the GPU whose
 # code ptxas makes, which must be the profiled GPU's.
@@ -39,7 +39,13 @@ ptx=$(ls -t "$target"/release/build/gtap-examples-*/out/gtap_examples.ptx | head
 plain=$(mktemp --suffix=.ptx)
 trap 'rm -f "$plain"' EXIT
 sed -E '0,/^\.target /s/^(\.target [a-z_0-9]+), debug$/\1/' "$ptx" >"$plain"
-git -C "$root" rev-parse --short HEAD >"$out/commit.txt" 2>/dev/null || true
+# The sources' commit, `-dirty` when the tree differs from it (sass-lines.py shows the lines'
+# text from that commit, or from the working tree when dirty).
+{
+  git -C "$root" rev-parse --short HEAD | tr -d '\n'
+  git -C "$root" diff --quiet HEAD -- gtap-device examples gtap-macros || printf -- -dirty
+  echo
+} >"$out/commit.txt" 2>/dev/null || true
 for kernel in "$@"; do
   cubin="$out/$kernel.cubin"
   "$ptxas" -arch="$arch" -lineinfo -e "$kernel" "$plain" -o "$cubin"

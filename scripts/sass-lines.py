@@ -31,6 +31,7 @@ import json
 import lzma
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -226,13 +227,23 @@ def match(ncu_texts, disasm_texts):
     return mapping
 
 
+# The commit whose sources the line tables came from (`commit.txt` beside KERNEL.sass, as
+# scripts/line-info.sh writes it), for showing each line's text; None: the working tree's.
+SOURCE_COMMIT = None
+
+
 def source_text(frame):
-    """The text of source line `frame` (`path:line`), or nothing."""
+    """The text of source line `frame` (`path:line`) at SOURCE_COMMIT, or nothing."""
     try:
         path, line = frame.rsplit(":", 1)
-        with open(os.path.join(ROOT, path)) as f:
-            return f.read().splitlines()[int(line) - 1].strip()
-    except (OSError, IndexError, ValueError):
+        if SOURCE_COMMIT:
+            text = subprocess.run(["git", "-C", ROOT, "show", f"{SOURCE_COMMIT}:{path}"],
+                                  capture_output=True, text=True, check=True).stdout
+        else:
+            with open(os.path.join(ROOT, path)) as f:
+                text = f.read()
+        return text.splitlines()[int(line) - 1].strip()
+    except (OSError, IndexError, ValueError, subprocess.CalledProcessError):
         return ""
 
 
@@ -241,7 +252,7 @@ def report(title, groups, total, stall_cols, top):
     for key, g in sorted(groups.items(), key=lambda kv: -kv[1]["samples"])[:top]:
         reasons = sorted(((v, k) for k, v in g["stalls"].items()), reverse=True)[:3]
         why = ",".join(f"{k}={v}" for v, k in reasons if v)
-        name = key or "(no project frame)"
+        name = key or "(none: no such frame, or the chain is ambiguous)"
         text = source_text(key)[:60] if key else ""
         print(f"{g['samples']:8d} {100 * g['samples'] / total:5.1f}% {g['executed']:10d}  "
               f"{name:52s} {text:60s} {why}")
@@ -264,6 +275,15 @@ def main():
         return
     if not args.csv:
         ap.error("give ncu's page (or --chains PTX)")
+    global SOURCE_COMMIT
+    commit_file = os.path.join(os.path.dirname(args.sass), "commit.txt")
+    if os.path.exists(commit_file):
+        commit = open(commit_file).read().strip()
+        if commit.endswith("-dirty"):
+            print(f"line tables from {commit}: source text from the working tree, which may "
+                  "differ", file=sys.stderr)
+        else:
+            SOURCE_COMMIT = commit
     chains_path = re.sub(r"\.sass$", ".chains.json.xz", args.sass)
     with opener(chains_path) as f:
         chains = json.load(f)
