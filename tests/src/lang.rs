@@ -208,6 +208,15 @@ pub mod program {
         a.get() + b.get()
     }
 
+    /// One child in queue 0, resumed in queue `q`: with `q` past the run's queues, only the
+    /// taskwait is out of range (the spawn is not), for the tests of where that is caught.
+    #[gtap::task]
+    pub fn wait_in(q: u32) -> u64 {
+        let h = spawn!(square(3));
+        taskwait!(queue(q));
+        h.get()
+    }
+
     /// Fails `depth` levels below itself, with a `spawn!(into ..)` past its slots: for the
     /// tests of batches, which name the root a failing task belongs to.
     #[gtap::task]

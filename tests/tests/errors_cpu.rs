@@ -77,6 +77,20 @@ fn sizing_limits_read_the_same() {
         matches!(e, RunError::BadQueue { num_queues: 1, .. }),
         "{e:?}"
     );
+    // Only the taskwait's queue out of range.
+    let err = rt.run(lang::wait_in(2)).unwrap_err();
+    let e = same_on_both::<lang::Program>(err);
+    assert!(
+        matches!(
+            e,
+            RunError::BadQueue {
+                queue: 2,
+                num_queues: 1
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(rt.run(lang::wait_in(0)).unwrap().0, 9);
 
     let mut rt = runtime(
         CpuConfig::new()

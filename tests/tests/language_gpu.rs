@@ -202,6 +202,20 @@ fn limits_end_with_typed_errors_and_the_runtime_stays_usable() {
     );
     assert!(err.to_string().contains("num_queues"), "{err}");
     check_usable(&mut rt);
+    // A taskwait's queue out of range, its spawns in range: caught at the taskwait.
+    let err = rt.run(lang::wait_in(2)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GpuRunError::Run(RunError::BadQueue {
+                queue: 2,
+                num_queues: 1
+            })
+        ),
+        "{err}"
+    );
+    check_usable(&mut rt);
+    assert_eq!(rt.run(lang::wait_in(0)).unwrap().0, 9);
 
     // No reserve: the run has its 32 warps' slabs of 8 records only.
     rt.set_config(config().tasks_per_warp(8).reserve_records(0))

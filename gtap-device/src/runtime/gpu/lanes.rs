@@ -6,6 +6,7 @@ use core::pin::Pin;
 use super::layout::{NONE, tuning};
 use super::warp::WarpCtx;
 use crate::arch::warp::sync_warp;
+use crate::runtime::RunError;
 use crate::runtime::join::{self, AfterReturn, AfterWait, ParentNext};
 use crate::runtime::record::Record;
 use crate::task::{Ctx, Program, Step};
@@ -126,10 +127,17 @@ fn after_child<P: Program>(
 ) -> Next {
     match join::step::after_child(prev) {
         ParentNext::Resume => {
-            // The parent waits at a taskwait and this was its last child.
-            // SAFETY: the parent's `queue` was written before its children were published,
-            // acquired by ours (AcqRel) through the chain that ran this child.
-            let q = unsafe { Record::queue(w.record::<P::Task>(parent)) };
+            // The parent waits at a taskwait and this was its last child. With one queue
+            // (and no block tasks, whose queue is another) its queue is 0, checked at its
+            // taskwait (`resume`): no load, which would wait for the RMW's value and then
+            // for L2 (the RMW's acquire invalidated L1) before the parent could be staged.
+            let q = if !P::MIXED && w.run().num_queues == 1 {
+                0
+            } else {
+                // SAFETY: the parent's `queue` was written before its children were
+                // published, acquired by ours (AcqRel) through the chain that ran this child.
+                unsafe { Record::queue(w.record::<P::Task>(parent)) }
+            };
             if inline && q == current {
                 Next::Resume(parent)
             } else {
@@ -179,10 +187,23 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Resumed {
     // warp's next round): none can run before this lane's writes here are visible to it.
     match step {
         Step::Wait => {
+            // The queue to resume in is checked here, as on the CPU, so that a parent's
+            // queue is valid when its last child stages it (with one queue, `after_child`
+            // does not even load it). A bad one fails the run, and the task waits for one
+            // child more than it has: it suspends for good, as after a failed spawn.
+            let num_queues = w.run().num_queues;
+            let bad = ctx.resume_queue >= num_queues;
+            if bad {
+                w.fail(RunError::BadQueue {
+                    queue: ctx.resume_queue,
+                    num_queues,
+                });
+                w.note_failed_task(id);
+            }
             // SAFETY: we run the task; readers of `queue` come after its children run.
-            unsafe { Record::set_queue(rec, ctx.resume_queue) };
+            unsafe { Record::set_queue(rec, if bad { 0 } else { ctx.resume_queue }) };
             // SAFETY: the task is live and ours; the step's children are unstarted (above).
-            match unsafe { join::wait_unstarted(Record::join(rec), n) } {
+            match unsafe { join::wait_unstarted(Record::join(rec), n + u32::from(bad)) } {
                 AfterWait::Continue => Resumed::Again,
                 AfterWait::Suspended => Resumed::Left,
             }
