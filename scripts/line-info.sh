@@ -7,7 +7,8 @@
 # and disassembles it with line numbers. scripts/sass-lines.py then charges the samples of
 # ncu's page of the plain kernel (scripts/ncu-source.sh) to source lines with them.
 #
-# Usage (no GPU needed; here or on the GPU machine):
+# Usage (no GPU needed; here or on the GPU machine), from the checkout whose code was profiled
+# (the script builds the tree it is in; LINES_TARGET_DIR, default target/lines, is where):
 #   scripts/line-info.sh OUT_DIR KERNEL...      e.g. scripts/line-info.sh lines gtap_fib
 # Writes OUT_DIR/KERNEL.sass (nvdisasm -g), OUT_DIR/KERNEL.chains.json.xz (each source
 # line's inlining chains, per function) and OUT_DIR/commit.txt (the sources' commit).
@@ -18,7 +19,7 @@
 # differently; sass-lines.py matches the two listings by opcode and says how many it matched.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,19p' "$0" >&2
+  sed -n '2,20p' "$0" >&2
   exit 2
 fi
 out=$1

@@ -16,11 +16,12 @@ where code inlined from one call site sits together; check a surprising line wit
 `--show FRAME`, which lists the instructions charged to it.
 
     python3 scripts/sass-lines.py prof/fib16-sass.csv.xz lines/gtap_fib.sass [--top 40]
-        [--group runtime/gpu/worker.rs]
+        [--group runtime/gpu/worker.rs:71]
     python3 scripts/sass-lines.py --chains PTX lines/gtap_fib.sass   (line-info.sh's step)
 
-`--group FILE` adds a table by the outermost frame in FILE (e.g. the steps of the worker's
-round in `runtime/gpu/worker.rs`), so that a profile reads as take / run / publish.
+`--group FILE` adds a table by the outermost frame in FILE; `--group FILE:LINE`, by the
+project frame just inside the frame FILE:LINE: with the line where the worker loop calls
+its round (`runtime/gpu/worker.rs:71` today), a profile reads as take / run / publish.
 """
 
 import argparse
@@ -202,6 +203,17 @@ def charge(disasm, chains, kernel, window=8):
     return out
 
 
+def group_frame(chain, group):
+    """The frame of `chain` that `--group GROUP` sums by: the outermost in file GROUP, or,
+    when GROUP is FILE:LINE, the project frame just inside that frame (None: neither)."""
+    frames = (chain or "").split(" < ")
+    if re.search(r":\d+$", group):
+        at = [i for i, f in enumerate(frames) if f.endswith(group)]
+        inside = [f for f in frames[: at[-1]] if is_project(f)] if at else []
+        return inside[-1] if inside else None
+    return next((f for f in reversed(frames) if f.rsplit(":", 1)[0].endswith(group)), None)
+
+
 def read_ncu(path):
     with opener(path) as f:
         rows = list(csv.reader(f))
@@ -264,7 +276,8 @@ def main():
     ap.add_argument("sass", help="KERNEL.sass from scripts/line-info.sh")
     ap.add_argument("--chains", metavar="PTX", help="write KERNEL.sass's chains from PTX as JSON")
     ap.add_argument("--top", type=int, default=40, help="lines to list")
-    ap.add_argument("--group", metavar="FILE", help="also group by the outermost frame in FILE")
+    ap.add_argument("--group", metavar="FILE[:LINE]",
+                    help="also sum by the outermost frame in FILE, or the frame inside FILE:LINE")
     ap.add_argument("--show", metavar="FRAME", help="list the instructions whose chain has FRAME")
     args = ap.parse_args()
     disasm = read_disassembly(args.sass)
@@ -303,12 +316,7 @@ def main():
         frame, chain = charged[m] if m is not None else (None, None)
         keys = [(by_line, frame)]
         if args.group:
-            outer = None
-            for f in reversed((chain or "").split(" < ")):
-                if f.rsplit(":", 1)[0].endswith(args.group):
-                    outer = f
-                    break
-            keys.append((by_group, outer))
+            keys.append((by_group, group_frame(chain, args.group)))
         for table, key in keys:
             g = table[key]
             g["samples"] += int(r[col[SAMPLES]] or 0)
@@ -323,7 +331,9 @@ def main():
                 print(f"{i:6d} {r[col[SAMPLES]]:>6s} {r[col[EXECUTED]]:>8s}  "
                       f"{r[col['Source']].strip()[:56]:56s} {chain[:140]}")
     if args.group:
-        report(f"by the outermost frame in {args.group}", by_group, total, stall_cols, args.top)
+        title = (f"by the frame inside {args.group}" if re.search(r":\d+$", args.group)
+                 else f"by the outermost frame in {args.group}")
+        report(title, by_group, total, stall_cols, args.top)
     report("by the innermost project line", by_line, total, stall_cols, args.top)
 
 
