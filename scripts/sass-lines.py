@@ -298,6 +298,8 @@ def main():
         else:
             SOURCE_COMMIT = commit
     chains_path = re.sub(r"\.sass$", ".chains.json.xz", args.sass)
+    if not os.path.exists(chains_path):
+        chains_path = chains_path.removesuffix(".xz")
     with opener(chains_path) as f:
         chains = json.load(f)
     header, rows = read_ncu(args.csv)
