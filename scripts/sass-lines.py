@@ -259,7 +259,7 @@ def source_text(frame):
         return ""
 
 
-def report(title, groups, total, stall_cols, top):
+def report(title, groups, total, top):
     print(f"\n{title} (samples, share, warp instructions executed, top stall reasons):")
     for key, g in sorted(groups.items(), key=lambda kv: -kv[1]["samples"])[:top]:
         reasons = sorted(((v, k) for k, v in g["stalls"].items()), reverse=True)[:3]
@@ -335,8 +335,8 @@ def main():
     if args.group:
         title = (f"by the frame inside {args.group}" if re.search(r":\d+$", args.group)
                  else f"by the outermost frame in {args.group}")
-        report(title, by_group, total, stall_cols, args.top)
-    report("by the innermost project line", by_line, total, stall_cols, args.top)
+        report(title, by_group, total, args.top)
+    report("by the innermost project line", by_line, total, args.top)
 
 
 if __name__ == "__main__":

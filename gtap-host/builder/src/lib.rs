@@ -145,6 +145,15 @@ pub struct PtxBuilder {
     output_name: Option<String>,
 }
 
+/// What one device build makes: PTX for `arch`, with the lab kernels when `lab`, with line
+/// tables when `lines`.
+#[derive(Debug, Clone, Copy)]
+struct Flavor {
+    arch: CudaArch,
+    lab: bool,
+    lines: bool,
+}
+
 /// A finished device build.
 #[derive(Debug, Clone)]
 pub struct Ptx {
@@ -277,8 +286,8 @@ impl PtxBuilder {
         let target_dir = self.target_dir.clone().unwrap_or_else(default_target_dir);
         let linker = linker::write_link_script(&target_dir, &tc.llvm_bin)?;
 
-        let (mut cmd, flags) =
-            self.device_command(&tc, &manifest, &target_dir, arch, lab, lines, &linker);
+        let flavor = Flavor { arch, lab, lines };
+        let (mut cmd, flags) = self.device_command(&tc, &manifest, &target_dir, flavor, &linker);
         let out = cmd.output().map_err(|source| BuildError::Spawn {
             program: tc.cargo.display().to_string(),
             source,
@@ -295,20 +304,17 @@ impl PtxBuilder {
         }))
     }
 
-    /// The `cargo rustc` command that compiles the device crate at `manifest` to PTX for
-    /// `arch` (the lab variant when `lab`, with line tables when `lines`), and the flags it
-    /// passes in `RUSTFLAGS`.
-    #[allow(clippy::too_many_arguments)]
+    /// The `cargo rustc` command that compiles the device crate at `manifest` to the PTX
+    /// `flavor` names, and the flags it passes in `RUSTFLAGS`.
     fn device_command(
         &self,
         tc: &Toolchain,
         manifest: &Path,
         target_dir: &Path,
-        arch: CudaArch,
-        lab: bool,
-        lines: bool,
+        flavor: Flavor,
         linker: &Path,
     ) -> (Command, Vec<String>) {
+        let Flavor { arch, lab, lines } = flavor;
         let mut cmd = Command::new(&tc.cargo);
         cmd.arg("rustc")
             .arg("--manifest-path")
@@ -614,13 +620,16 @@ mod tests {
         };
         let b = PtxBuilder::new("/crate");
         let build = |lines| {
+            let flavor = Flavor {
+                arch: CudaArch::default(),
+                lab: false,
+                lines,
+            };
             let (cmd, flags) = b.device_command(
                 &tc,
                 Path::new("/crate/Cargo.toml"),
                 Path::new("/t"),
-                CudaArch::default(),
-                false,
-                lines,
+                flavor,
                 Path::new("/link"),
             );
             let encoded = cmd
