@@ -26,8 +26,9 @@ its round (`runtime/gpu/worker.rs:71` today), a profile reads as take / run / pu
 
 import argparse
 import collections
-import csv
 import difflib
+import functools
+import importlib.util
 import json
 import lzma
 import os
@@ -36,6 +37,18 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _sass_stalls():
+    """scripts/sass-stalls.py, whose reading of ncu's SASS page this script shares."""
+    spec = importlib.util.spec_from_file_location(
+        "sass_stalls", os.path.join(ROOT, "scripts", "sass-stalls.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+read_ncu = _sass_stalls().read_rows
 SAMPLES = "Warp Stall Sampling (All Samples)"
 EXECUTED = "Instructions Executed"
 
@@ -214,13 +227,6 @@ def group_frame(chain, group):
     return next((f for f in reversed(frames) if f.rsplit(":", 1)[0].endswith(group)), None)
 
 
-def read_ncu(path):
-    with opener(path) as f:
-        rows = list(csv.reader(f))
-    header = rows[1]
-    return header, [r for r in rows[2:] if len(r) == len(header)]
-
-
 def opcode(text):
     """An instruction's opcode with its predicate, for matching the two listings."""
     words = text.strip().split()
@@ -244,17 +250,21 @@ def match(ncu_texts, disasm_texts):
 SOURCE_COMMIT = None
 
 
+@functools.cache
+def source_lines(path):
+    """The lines of source file `path` at SOURCE_COMMIT (read once per file)."""
+    if SOURCE_COMMIT:
+        return subprocess.run(["git", "-C", ROOT, "show", f"{SOURCE_COMMIT}:{path}"],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+    with open(os.path.join(ROOT, path)) as f:
+        return f.read().splitlines()
+
+
 def source_text(frame):
     """The text of source line `frame` (`path:line`) at SOURCE_COMMIT, or nothing."""
     try:
         path, line = frame.rsplit(":", 1)
-        if SOURCE_COMMIT:
-            text = subprocess.run(["git", "-C", ROOT, "show", f"{SOURCE_COMMIT}:{path}"],
-                                  capture_output=True, text=True, check=True).stdout
-        else:
-            with open(os.path.join(ROOT, path)) as f:
-                text = f.read()
-        return text.splitlines()[int(line) - 1].strip()
+        return source_lines(path)[int(line) - 1].strip()
     except (OSError, IndexError, ValueError, subprocess.CalledProcessError):
         return ""
 
