@@ -425,6 +425,10 @@ pub struct FibArgs {
     /// sequential recursion below; one row per value (0: none).
     #[arg(long, value_delimiter = ',', default_values_t = [20u32], value_name = "LEVELS")]
     pub rayon_levels: Vec<u32>,
+    /// GPU rows of `fib_split`, the program split by a budget of calls (`fib::split`), one
+    /// per BUDGET (none by default).
+    #[arg(long, value_delimiter = ',', value_name = "BUDGET")]
+    pub split_budget: Vec<u32>,
 }
 
 /// `batch`.

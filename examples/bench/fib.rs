@@ -2,10 +2,11 @@
 //! benchmark). CPU baselines: plain recursion; rayon with a join per call (the GPU's
 //! algorithm); and rayon with a join only in the top levels and recursion below, which is
 //! how one writes it for rayon, so that a join costs next to nothing against its work.
+//! With `--split-budget`, GPU rows of the program split by a budget of calls (`fib::split`).
 
 use std::hint::black_box;
 
-use gtap_examples::fib::{program, reference};
+use gtap_examples::fib::{program, reference, split};
 
 use crate::Bench;
 use crate::cli::FibArgs;
@@ -39,6 +40,13 @@ pub fn run(b: &mut Bench, a: &FibArgs) {
             b.h.measure(key, || {
                 gpu_checked(&want, &what, || rt.run(program::fib(n)))
             });
+            for &budget in &a.split_budget {
+                let key =
+                    Key::new("fib", n, "gpu", format!("split every {budget} calls")).queues(1);
+                b.h.measure(key, || {
+                    gpu_checked(&want, &what, || rt.run(split::fib_split(n, budget)))
+                });
+            }
         }
         b.h.measure(Key::new("fib", n, "seq", "recursive"), || {
             cpu_checked(&want, &what, || fib_seq(black_box(n)))

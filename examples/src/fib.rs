@@ -1,5 +1,6 @@
 //! Fibonacci with no cutoff: every call is a task (GTaP's task-overhead benchmark); and
 //! Fibonacci with a cutoff and EPAQ queues (GTaP's section 6.4 benchmark).
+//! And Fibonacci split by a budget of calls (a prototype for the granularity policy).
 
 /// The task program.
 #[gtap::program(name = "fib")]
@@ -14,6 +15,56 @@ pub mod program {
         let b = spawn!(fib(n - 2));
         taskwait!();
         a.get() + b.get()
+    }
+}
+
+/// Fibonacci split by a budget of calls instead of a cutoff depth: a task walks its call
+/// tree sequentially, largest call first, for at most `budget` calls, then makes a task of
+/// every call still pending and sums their results after its taskwait. A subtree smaller
+/// than the budget runs in one task whatever its depth, and the task tree's depth follows
+/// the subtrees' sizes (about `n / 2` levels above the budget's size, against `n` for one
+/// task per call). A hand-written prototype of splitting by work for the granularity
+/// policy (issues 20 and 22); run it with the policy off or with `spawn!(task, ..)`, as
+/// here, since it is its own granularity.
+#[gtap::program(name = "fib_split")]
+pub mod split {
+    /// The most calls a task keeps pending; a task whose pending calls reach it splits.
+    pub const PENDING: usize = 32;
+
+    /// `fib(n)`, split every `budget` calls (at least one call per task).
+    #[gtap::task]
+    pub fn fib_split(n: u32, budget: u32) -> u64 {
+        let kids = slots!(u64; 32);
+        let sum = {
+            let mut stack = [0u32; PENDING];
+            stack[0] = n;
+            let mut len = 1;
+            let mut sum = 0u64;
+            let mut left = budget.max(1);
+            // A pop and two pushes: at most PENDING pending while the loop runs.
+            while len > 0 && left > 0 && len < PENDING {
+                len -= 1;
+                left -= 1;
+                let m = stack[len];
+                if m < 2 {
+                    sum += m as u64;
+                } else {
+                    // m - 1 on top: the walk goes down the largest call first, so what is
+                    // left pending when the budget ends are its smaller siblings.
+                    stack[len] = m - 2;
+                    stack[len + 1] = m - 1;
+                    len += 2;
+                }
+            }
+            let mut i = 0;
+            while i < len {
+                spawn!(into kids, task, fib_split(stack[i], budget));
+                i += 1;
+            }
+            sum
+        };
+        taskwait!();
+        sum + kids.iter().sum::<u64>()
     }
 }
 

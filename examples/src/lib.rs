@@ -3,7 +3,7 @@
 //!
 //! | module | program | shows |
 //! |---|---|---|
-//! | [`fib`] | Fibonacci, no cutoff; also with a cutoff and EPAQ queues | the cost of a task: one task per call |
+//! | [`fib`] | Fibonacci, no cutoff; also with a cutoff and EPAQ queues, and split by a budget of calls | the cost of a task: one task per call |
 //! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
 //! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues | a variable number of children per task (`slots!`) |
 //! | [`mergesort`] | merge sort with a cutoff | an array split among children and whole again after the join (`ViewMut`) |

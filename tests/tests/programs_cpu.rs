@@ -31,6 +31,24 @@ fn fib_matches_the_closed_form_and_runs_one_task_per_call() {
 }
 
 #[test]
+fn fib_split_by_a_budget_sums_every_call_with_the_policy_on_and_off() {
+    for auto in [false, true] {
+        let mut rt = CpuRuntime::new(CpuConfig::new().auto_granularity(auto).threads(3)).unwrap();
+        for budget in [0, 1, 2, 7, 64, 10_000] {
+            for n in [0, 1, 2, 5, 17, 24] {
+                let (v, stats) = rt.run(fib::split::fib_split(n, budget)).unwrap();
+                assert_eq!(v, fib::reference(n), "fib_split({n}, {budget})");
+                // Every spawn is `task`: the policy runs none inline.
+                assert_eq!(stats.spawns_inlined, 0, "fib_split({n}, {budget})");
+            }
+        }
+        // A budget past the whole tree runs it in the root alone.
+        let (_, stats) = rt.run(fib::split::fib_split(20, 100_000)).unwrap();
+        assert_eq!(stats.tasks_executed, 1);
+    }
+}
+
+#[test]
 fn fib_with_a_cutoff_matches_with_and_without_epaq_queues() {
     let mut rt = CpuRuntime::new(
         CpuConfig::new()
