@@ -429,6 +429,13 @@ pub struct FibArgs {
     /// per BUDGET (none by default).
     #[arg(long, value_delimiter = ',', value_name = "BUDGET")]
     pub split_budget: Vec<u32>,
+    /// With --split-budget: a child's budget is its parent's shifted left by SHIFT; one row
+    /// per value and budget.
+    #[arg(long, value_delimiter = ',', default_values_t = [0u32], value_name = "SHIFT")]
+    pub split_grow: Vec<u32>,
+    /// With --split-grow: the largest budget.
+    #[arg(long, default_value_t = 2048)]
+    pub split_max: u32,
 }
 
 /// `batch`.

@@ -23,17 +23,20 @@ pub mod program {
 /// every call still pending and sums their results after its taskwait. A subtree smaller
 /// than the budget runs in one task whatever its depth, and the task tree's depth follows
 /// the subtrees' sizes (about `n / 2` levels above the budget's size, against `n` for one
-/// task per call). A hand-written prototype of splitting by work for the granularity
-/// policy (issues 20 and 22); run it with the policy off or with `spawn!(task, ..)`, as
-/// here, since it is its own granularity.
+/// task per call). A child's budget is its parent's shifted left by `grow`, up to `max`
+/// (`grow = 0`: one budget for every task): small tasks near the root spread the tree over
+/// the GPU quickly, larger ones below it keep the task count down. A hand-written
+/// prototype of splitting by work for the granularity policy (issues 20 and 22); its
+/// spawns are `task`, since it is its own granularity.
 #[gtap::program(name = "fib_split")]
 pub mod split {
     /// The most calls a task keeps pending; a task whose pending calls reach it splits.
     pub const PENDING: usize = 32;
 
-    /// `fib(n)`, split every `budget` calls (at least one call per task).
+    /// `fib(n)`, split every `budget` calls (at least one call per task), its children's
+    /// budget `budget << grow`, at most `max`.
     #[gtap::task]
-    pub fn fib_split(n: u32, budget: u32) -> u64 {
+    pub fn fib_split(n: u32, budget: u32, grow: u32, max: u32) -> u64 {
         let kids = slots!(u64; 32);
         let sum = {
             let mut stack = [0u32; PENDING];
@@ -56,9 +59,14 @@ pub mod split {
                     len += 2;
                 }
             }
+            let next = budget
+                .checked_shl(grow)
+                .unwrap_or(u32::MAX)
+                .min(max)
+                .max(budget);
             let mut i = 0;
             while i < len {
-                spawn!(into kids, task, fib_split(stack[i], budget));
+                spawn!(into kids, task, fib_split(stack[i], next, grow, max));
                 i += 1;
             }
             sum

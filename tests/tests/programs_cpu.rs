@@ -34,17 +34,23 @@ fn fib_matches_the_closed_form_and_runs_one_task_per_call() {
 fn fib_split_by_a_budget_sums_every_call_with_the_policy_on_and_off() {
     for auto in [false, true] {
         let mut rt = CpuRuntime::new(CpuConfig::new().auto_granularity(auto).threads(3)).unwrap();
-        for budget in [0, 1, 2, 7, 64, 10_000] {
+        for (budget, grow, max) in [(0, 0, 0), (1, 0, 1), (2, 0, 2), (7, 0, 7), (64, 0, 64)]
+            .into_iter()
+            .chain([(1, 1, 16), (3, 2, 1000), (64, 31, u32::MAX), (10_000, 0, 0)])
+        {
             for n in [0, 1, 2, 5, 17, 24] {
-                let (v, stats) = rt.run(fib::split::fib_split(n, budget)).unwrap();
-                assert_eq!(v, fib::reference(n), "fib_split({n}, {budget})");
+                let what = format!("fib_split({n}, {budget}, {grow}, {max})");
+                let (v, stats) = rt.run(fib::split::fib_split(n, budget, grow, max)).unwrap();
+                assert_eq!(v, fib::reference(n), "{what}");
                 // Every spawn is `task`: the policy runs none inline.
-                assert_eq!(stats.spawns_inlined, 0, "fib_split({n}, {budget})");
+                assert_eq!(stats.spawns_inlined, 0, "{what}");
             }
         }
-        // A budget past the whole tree runs it in the root alone.
-        let (_, stats) = rt.run(fib::split::fib_split(20, 100_000)).unwrap();
+        // A budget past the whole tree runs it in the root alone; budget 1 is a task per call.
+        let (_, stats) = rt.run(fib::split::fib_split(20, 100_000, 0, 0)).unwrap();
         assert_eq!(stats.tasks_executed, 1);
+        let (_, stats) = rt.run(fib::split::fib_split(15, 1, 0, 1)).unwrap();
+        assert_eq!(stats.tasks_executed, fib::task_count(15));
     }
 }
 
