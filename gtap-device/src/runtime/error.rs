@@ -98,6 +98,18 @@ pub enum RunError<T = &'static str> {
 }
 
 impl<T> RunError<T> {
+    /// `Err(BadQueue)` unless `queue` is one of the run's `num_queues` EPAQ queues: the one
+    /// check of a queue index, made at each spawn and at each taskwait by both backends, so
+    /// that a task is never staged into, nor resumed from, a queue the run does not have.
+    #[inline(always)]
+    pub fn check_queue(queue: u32, num_queues: u32) -> Result<(), RunError<T>> {
+        if queue < num_queues {
+            Ok(())
+        } else {
+            Err(RunError::BadQueue { queue, num_queues })
+        }
+    }
+
     /// The same error with its task, if it names one, mapped by `f` (an index to a name, or
     /// back).
     #[inline(always)]
@@ -292,6 +304,21 @@ mod tests {
         );
         slot.reset();
         assert_eq!(slot.get(), None);
+    }
+
+    #[test]
+    fn a_queue_index_is_checked_against_the_runs_queues() {
+        assert_eq!(RunError::<&str>::check_queue(0, 1), Ok(()));
+        assert_eq!(RunError::<&str>::check_queue(2, 3), Ok(()));
+        let bad = RunError::<&str>::check_queue(3, 3);
+        assert_eq!(
+            bad,
+            Err(RunError::BadQueue {
+                queue: 3,
+                num_queues: 3
+            })
+        );
+        assert!(RunError::<&str>::check_queue(u32::MAX, 1).is_err());
     }
 
     #[test]

@@ -328,11 +328,8 @@ impl<'m, P: Program> Run<'m, P> {
             self.termination.note_failed_task(ctx.record);
             return false;
         }
-        if queue >= self.num_queues {
-            common.fail(RunError::BadQueue {
-                queue,
-                num_queues: self.num_queues,
-            });
+        if let Err(e) = RunError::check_queue(queue, self.num_queues) {
+            common.fail(e);
             self.termination.note_failed_task(ctx.record);
             return false;
         }
@@ -669,11 +666,8 @@ impl<P: Program> Worker<'_, '_, P> {
             }
             match step {
                 Step::Wait => {
-                    if ctx.resume_queue >= self.run.num_queues {
-                        return self.fail(RunError::BadQueue {
-                            queue: ctx.resume_queue,
-                            num_queues: self.run.num_queues,
-                        });
+                    if let Err(e) = RunError::check_queue(ctx.resume_queue, self.run.num_queues) {
+                        return self.fail(e);
                     }
                     // SAFETY: this worker runs the task; the queue is read by whoever
                     // enqueues it, after the join RMW below.

@@ -335,11 +335,8 @@ impl<P: Program> Worker<'_, '_, P> {
                             continue;
                         }
                     }
-                    if ctx.resume_queue >= run.num_queues {
-                        self.fail(RunError::BadQueue {
-                            queue: ctx.resume_queue,
-                            num_queues: run.num_queues,
-                        });
+                    if let Err(e) = RunError::check_queue(ctx.resume_queue, run.num_queues) {
+                        self.fail(e);
                         continue;
                     }
                     // SAFETY: this worker runs the task.

@@ -562,11 +562,8 @@ pub(super) unsafe fn settle<P: Program>(
     }
     match step {
         Step::Wait => {
-            if resume_queue >= w.run().num_queues {
-                w.fail(RunError::BadQueue {
-                    queue: resume_queue,
-                    num_queues: w.run().num_queues,
-                });
+            if let Err(e) = RunError::check_queue(resume_queue, w.run().num_queues) {
+                w.fail(e);
                 return 0;
             }
             // SAFETY: the leader runs the task; readers of `queue` come after the join RMW.

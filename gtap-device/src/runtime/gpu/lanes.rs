@@ -191,13 +191,10 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Resumed {
             // queue is valid when its last child stages it (with one queue, `after_child`
             // does not even load it). A bad one fails the run, and the task waits for one
             // child more than it has: it suspends for good, as after a failed spawn.
-            let num_queues = w.run().num_queues;
-            let bad = ctx.resume_queue >= num_queues;
-            if bad {
-                w.fail(RunError::BadQueue {
-                    queue: ctx.resume_queue,
-                    num_queues,
-                });
+            let checked = RunError::check_queue(ctx.resume_queue, w.run().num_queues);
+            let bad = checked.is_err();
+            if let Err(e) = checked {
+                w.fail(e);
                 w.note_failed_task(id);
             }
             // SAFETY: we run the task; readers of `queue` come after its children run.

@@ -37,11 +37,8 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     // A mixed program's block tasks all go to the worker's last queue, which block leaders
     // take from (`mixed`); the EPAQ queue chosen for them is not used.
     let to_block_queue = P::MIXED && P::task_is_block(&task);
-    if queue >= thread_queues && !to_block_queue {
-        w.fail(RunError::BadQueue {
-            queue,
-            num_queues: thread_queues,
-        });
+    if !to_block_queue && let Err(e) = RunError::check_queue(queue, thread_queues) {
+        w.fail(e);
         w.note_failed_task(ctx.record);
         return;
     }

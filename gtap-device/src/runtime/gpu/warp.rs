@@ -606,15 +606,10 @@ impl WarpCtx {
     #[inline(always)]
     pub fn stage(&self, q: u32, id: u32) -> bool {
         let run = self.run();
-        let q = if q < run.num_queues {
-            q
-        } else {
-            self.fail(RunError::BadQueue {
-                queue: q,
-                num_queues: run.num_queues,
-            });
+        if let Err(e) = RunError::check_queue(q, run.num_queues) {
+            self.fail(e);
             return false;
-        };
+        }
         let sh = self.sh;
         // SAFETY: `staged` is bumped only atomically during a round; `q < MAX_QUEUES`.
         let idx = unsafe { cta_add(&raw mut (*sh).staged[q as usize], 1) };
