@@ -425,17 +425,61 @@ pub struct FibArgs {
     /// sequential recursion below; one row per value (0: none).
     #[arg(long, value_delimiter = ',', default_values_t = [20u32], value_name = "LEVELS")]
     pub rayon_levels: Vec<u32>,
-    /// GPU rows of `fib_split`, the program split by a budget of calls (`fib::split`), one
-    /// per BUDGET (none by default).
+    #[command(flatten)]
+    pub split: SplitArgs,
+}
+
+/// The rows of the programs split by a budget of work (`fib::split`, `nqueens::split`).
+#[derive(Args, Debug, Clone)]
+pub struct SplitArgs {
+    /// GPU rows of the program split by a budget (calls, placements) instead of a cutoff,
+    /// one per BUDGET and SHIFT (none by default).
     #[arg(long, value_delimiter = ',', value_name = "BUDGET")]
     pub split_budget: Vec<u32>,
-    /// With --split-budget: a child's budget is its parent's shifted left by SHIFT; one row
-    /// per value and budget.
+    /// With --split-budget: a child's budget is its parent's shifted left by SHIFT.
     #[arg(long, value_delimiter = ',', default_values_t = [0u32], value_name = "SHIFT")]
     pub split_grow: Vec<u32>,
-    /// With --split-grow: the largest budget.
+    /// With a SHIFT above 0: the largest budget.
     #[arg(long, default_value_t = 2048)]
     pub split_max: u32,
+}
+
+/// One split row: the budget of the root, the shift per level, the largest budget, and
+/// the row's variant text.
+pub struct SplitRow {
+    pub budget: u32,
+    pub grow: u32,
+    pub max: u32,
+    pub variant: String,
+}
+
+impl SplitArgs {
+    /// Every row asked for, budgets outer, shifts inner.
+    pub fn rows(&self, unit: &str) -> Vec<SplitRow> {
+        let mut rows = Vec::new();
+        for &budget in &self.split_budget {
+            for &grow in &self.split_grow {
+                let (max, variant) = match grow {
+                    0 => (budget, format!("split every {budget} {unit}")),
+                    _ => {
+                        let max = self.split_max.max(budget);
+                        let factor = 1u64 << grow.min(63);
+                        (
+                            max,
+                            format!("split every {budget} {unit}, x{factor} per level to {max}"),
+                        )
+                    }
+                };
+                rows.push(SplitRow {
+                    budget,
+                    grow,
+                    max,
+                    variant,
+                });
+            }
+        }
+        rows
+    }
 }
 
 /// `batch`.
@@ -506,6 +550,9 @@ pub struct NqueensArgs {
     /// shared counter, as GTaP's own nqueens).
     #[arg(long, value_delimiter = ',', default_values = ["joined", "detached"])]
     pub form: Vec<NqueensForm>,
+    /// Rows of `nqueens::split` (no cutoff; --cutoff does not apply to them).
+    #[command(flatten)]
+    pub split: SplitArgs,
 }
 
 /// How `nqueens` gathers its count on the GPU.

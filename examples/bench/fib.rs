@@ -40,28 +40,10 @@ pub fn run(b: &mut Bench, a: &FibArgs) {
             b.h.measure(key, || {
                 gpu_checked(&want, &what, || rt.run(program::fib(n)))
             });
-            for &budget in &a.split_budget {
-                for &grow in &a.split_grow {
-                    let (variant, max) = match grow {
-                        0 => (format!("split every {budget} calls"), budget),
-                        _ => {
-                            let max = a.split_max.max(budget);
-                            (
-                                format!(
-                                    "split every {budget} calls, x{} per level to {max}",
-                                    1u64 << grow.min(63)
-                                ),
-                                max,
-                            )
-                        }
-                    };
-                    let key = Key::new("fib", n, "gpu", variant).queues(1);
-                    b.h.measure(key, || {
-                        gpu_checked(&want, &what, || {
-                            rt.run(split::fib_split(n, budget, grow, max))
-                        })
-                    });
-                }
+            for r in a.split.rows("calls") {
+                let key = Key::new("fib", n, "gpu", r.variant).queues(1);
+                let root = || split::fib_split(n, r.budget, r.grow, r.max);
+                b.h.measure(key, || gpu_checked(&want, &what, || rt.run(root())));
             }
         }
         b.h.measure(Key::new("fib", n, "seq", "recursive"), || {

@@ -3,10 +3,11 @@
 //! detached (leaves add to a shared counter, GTaP's form). CPU baselines: the sequential
 //! count of the whole board; rayon with the same algorithm at the GPU's cutoff, and at
 //! coarser cutoffs, which a CPU wants (a few thousand leaves keep every core busy).
+//! With `--split-budget`, GPU rows of the search split by a budget (`nqueens::split`).
 
 use gtap::DeviceVec;
 use gtap::host::gpu_runtime::GpuRuntime;
-use gtap_examples::nqueens::{KNOWN, count_seq, detached, program};
+use gtap_examples::nqueens::{KNOWN, count_seq, detached, program, split};
 
 use crate::Bench;
 use crate::cli::{NqueensArgs, NqueensForm};
@@ -90,6 +91,13 @@ pub fn run(b: &mut Bench, a: &NqueensArgs) {
                     let what = format!("{what} cutoff {cutoff}");
                     gpu_row(&mut b.h, rt, form, n, cutoff, &what);
                 }
+            }
+        }
+        if let Some(rt) = b.rt.as_mut() {
+            for r in a.split.rows("placements") {
+                let key = Key::new("nqueens-split", n, "gpu", r.variant).queues(1);
+                let root = || split::nqueens(n, 0, 0, 0, 0, r.budget, r.grow, r.max);
+                b.h.measure(key, || gpu_checked(&want, &what, || rt.run(root())));
             }
         }
         let variant = "count_seq (bitmask, explicit stack)";

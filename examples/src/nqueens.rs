@@ -1,7 +1,8 @@
 //! N-Queens: counts the placements of `n` non-attacking queens by bitmask backtracking.
 //! Rows above the cutoff depth spawn one task per free column; below it a task counts
 //! sequentially. Module [`epaq`] is the same search with EPAQ queues (GTaP section 6.4), and
-//! [`detached`] the same search with no joins, counting into a shared counter (GTaP's form).
+//! [`detached`] the same search with no joins, counting into a shared counter (GTaP's form);
+//! [`split`] the search with no cutoff, split by a budget of placements (a prototype).
 
 /// The most columns supported (one bit each in a `u32`, one result slot each).
 pub const MAX_N: u32 = 32;
@@ -85,6 +86,79 @@ pub mod detached {
                 count
             ));
         }
+    }
+}
+
+/// N-Queens with no cutoff, split by a budget of placements (as `fib::split`): a task
+/// walks its subtree from the board state it was given, one placement at a time, for at
+/// most `budget` placements, then makes a task of every board state still pending and sums
+/// their counts after its taskwait. A child's budget is its parent's shifted left by
+/// `grow`, up to `max`. A hand-written prototype of splitting by work (issue 20); its
+/// spawns are `task`, since it is its own granularity.
+#[gtap::program(name = "nqueens_split")]
+pub mod split {
+    /// The most board states a task keeps pending (one result slot each).
+    pub const PENDING: usize = 32;
+
+    /// Solutions below a board state (as [`program::nqueens`](super::program::nqueens)),
+    /// walked for at most `budget` placements per task.
+    #[gtap::task]
+    #[allow(clippy::too_many_arguments)]
+    pub fn nqueens(
+        n: u32,
+        row: u32,
+        cols: u32,
+        diag_l: u32,
+        diag_r: u32,
+        budget: u32,
+        grow: u32,
+        max: u32,
+    ) -> u64 {
+        let kids = slots!(u64; 32);
+        let sum = {
+            let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            // Pending board states: row, columns and both diagonals.
+            let mut stack = [(0u32, 0u32, 0u32, 0u32); PENDING];
+            stack[0] = (row, cols, diag_l, diag_r);
+            let mut len = 1;
+            let mut sum = 0u64;
+            let mut left = budget.max(1);
+            while len > 0 && left > 0 {
+                let (r, c, l, d) = stack[len - 1];
+                if r == n {
+                    sum += 1;
+                    len -= 1;
+                    continue;
+                }
+                let mut free = full & !(c | l | d);
+                // A state whose placements would not fit stays pending, for a task.
+                if len - 1 + free.count_ones() as usize > PENDING {
+                    break;
+                }
+                len -= 1;
+                left -= 1;
+                while free != 0 {
+                    let bit = free & free.wrapping_neg();
+                    free ^= bit;
+                    stack[len] = (r + 1, c | bit, (l | bit) << 1, (d | bit) >> 1);
+                    len += 1;
+                }
+            }
+            let next = budget
+                .checked_shl(grow)
+                .unwrap_or(u32::MAX)
+                .min(max)
+                .max(budget);
+            let mut i = 0;
+            while i < len {
+                let (r, c, l, d) = stack[i];
+                spawn!(into kids, task, nqueens(n, r, c, l, d, next, grow, max));
+                i += 1;
+            }
+            sum
+        };
+        taskwait!();
+        sum + kids.iter().sum::<u64>()
     }
 }
 

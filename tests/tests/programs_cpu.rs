@@ -55,6 +55,35 @@ fn fib_split_by_a_budget_sums_every_call_with_the_policy_on_and_off() {
 }
 
 #[test]
+fn nqueens_split_by_a_budget_counts_every_board() {
+    let mut rt = runtime(3);
+    for (budget, grow, max) in [
+        (0, 0, 0),
+        (1, 0, 1),
+        (5, 0, 5),
+        (3, 1, 64),
+        (64, 31, u32::MAX),
+    ] {
+        for n in [1, 4, 6, 8, 10] {
+            let root = nqueens::split::nqueens(n, 0, 0, 0, 0, budget, grow, max);
+            let (v, _) = rt.run(root).unwrap();
+            assert_eq!(
+                v,
+                nqueens::KNOWN[n as usize],
+                "n {n}, budget {budget}, {grow}, {max}"
+            );
+        }
+    }
+    // One placement per task: a task for every partial placement that has a free column
+    // or is complete, as the program without a cutoff.
+    let (_, stats) = rt
+        .run(nqueens::split::nqueens(6, 0, 0, 0, 0, 1, 0, 1))
+        .unwrap();
+    let (_, plain) = rt.run(nqueens::program::nqueens(6, 0, 0, 0, 0, 6)).unwrap();
+    assert_eq!(stats.tasks_executed, plain.tasks_executed);
+}
+
+#[test]
 fn fib_with_a_cutoff_matches_with_and_without_epaq_queues() {
     let mut rt = CpuRuntime::new(
         CpuConfig::new()
