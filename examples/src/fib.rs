@@ -59,11 +59,7 @@ pub mod split {
                     len += 2;
                 }
             }
-            let next = budget
-                .checked_shl(grow)
-                .unwrap_or(u32::MAX)
-                .min(max)
-                .max(budget);
+            let next = crate::split_budget::next_budget(budget, grow, max);
             let mut i = 0;
             while i < len {
                 spawn!(into kids, task, fib_split(stack[i], next, grow, max));

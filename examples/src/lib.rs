@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | [`fib`] | Fibonacci, no cutoff; also with a cutoff and EPAQ queues, and split by a budget of calls | the cost of a task: one task per call |
 //! | [`fib_expanded`] | the same, as the macro lowers it, commented | how a task becomes a state machine |
-//! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues | a variable number of children per task (`slots!`) |
+//! | [`nqueens`] | N-Queens, bitmask backtracking with a cutoff depth; also with EPAQ queues, and without a cutoff split by a budget of placements | a variable number of children per task (`slots!`) |
 //! | [`mergesort`] | merge sort with a cutoff | an array split among children and whole again after the join (`ViewMut`) |
 //! | [`mergesort_mixed`] | merge sort whose large merges are split by merge path into block tasks | thread tasks and block tasks in one program; a block task's threads each writing their share of a lent view (`TeamMut`) |
 //! | [`cilksort`] | Cilk's sort with a parallel merge | several joins per task; two tasks calling each other; shared and exclusive views of one array in turn |
@@ -24,7 +24,8 @@
 //! Beside the programs: [`csr_view`], the view of a graph that the graph programs take,
 //! [`block_sort`], the block-wide chunk sort of cilksort-mixed (in the team's scratch),
 //! [`sorting`], the sorts' sequential pieces, [`rng`], the inputs' random generator, and
-//! [`block_reduce`], block-wide sums through a team's scratch memory.
+//! [`block_reduce`], block-wide sums through a team's scratch memory, and [`split_budget`], the
+//! budget schedule of the programs split by a budget of work.
 //!
 //! This library is `no_std` so that the same code builds for the GPU. The host-only
 //! [`graph`] module (inputs and CPU references for the BFS and SpMV programs) uses `std` and
@@ -56,6 +57,7 @@ pub mod mergesort_mixed;
 pub mod nqueens;
 pub mod rng;
 pub mod sorting;
+pub mod split_budget;
 pub mod spmv;
 pub mod tree;
 pub mod tree_block;

@@ -144,11 +144,7 @@ pub mod split {
                     len += 1;
                 }
             }
-            let next = budget
-                .checked_shl(grow)
-                .unwrap_or(u32::MAX)
-                .min(max)
-                .max(budget);
+            let next = crate::split_budget::next_budget(budget, grow, max);
             let mut i = 0;
             while i < len {
                 let (r, c, l, d) = stack[i];
