@@ -74,8 +74,8 @@ fn nqueens_split_by_a_budget_counts_every_board() {
             );
         }
     }
-    // One placement per task: a task for every partial placement that has a free column
-    // or is complete, as the program without a cutoff.
+    // One placement per task: a task for every partial placement, dead ends included, as
+    // the program without a cutoff makes.
     let (_, stats) = rt
         .run(nqueens::split::nqueens(6, 0, 0, 0, 0, 1, 0, 1))
         .unwrap();
