@@ -164,6 +164,10 @@ pub mod __private {
     };
     pub use gtap_device::task::gpu_root::{Probe, ProbeGpuRoot, ProbeHostRef};
     pub use gtap_device::task::handle::end_borrow;
+    pub use gtap_device::task::split::{
+        PENDING as SPLIT_PENDING, SplitStack, count_walked as split_count_walked,
+        next_budget as split_next_budget,
+    };
     pub use gtap_device::task::sum_stack::{SumBuffer, SumStack};
     pub use gtap_device::task::{
         Block, BlockPending, Ctx, PendingSlots, Slot, Slots, TaskArg, TaskResult,

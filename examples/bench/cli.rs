@@ -150,6 +150,11 @@ pub struct GpuArgs {
     /// each warp judges alone [default: one for every four warps].
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_grid_heavy_rounds: Option<u32>,
+    /// The granularity policy: calls a split task walks before it makes tasks of the rest,
+    /// doubled per generation up to 2048, for the tasks the macro splits (fib's kind);
+    /// 0: none is split [default: 16].
+    #[arg(long, global = true, value_name = "CALLS")]
+    pub split_calls: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
     /// inline [default: 16384].
     #[arg(long, global = true, value_name = "BYTES")]
@@ -289,6 +294,9 @@ impl GpuArgs {
         }
         if let Some(r) = self.inline_grid_heavy_rounds {
             c = c.inline_grid_heavy_rounds(r);
+        }
+        if let Some(b) = self.split_calls {
+            c = c.split_budget(b);
         }
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);

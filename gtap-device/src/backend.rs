@@ -56,6 +56,46 @@ pub(crate) unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     }
 }
 
+/// The budget of the split task started for a spawn of the running task that becomes a
+/// task ([`crate::task::split`]): the granularity policy's `split_budget` while it is on,
+/// else 0 (no split). Zero at no cost for a program without split tasks.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub(crate) unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::split_budget::<P>(ctx)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::gpu::split_budget::<P>(ctx)
+    }
+}
+
+/// Counts `calls` that a split task walked ([`crate::task::split`]) in the run's statistics,
+/// as spawns run inline.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub(crate) unsafe fn split_walked<P: Program>(ctx: *mut Ctx, calls: u32) {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::split_walked::<P>(ctx, calls)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        let _ = core::marker::PhantomData::<P>;
+        crate::runtime::gpu::split_walked(ctx, calls)
+    }
+}
+
 /// Runs `call`, the sequential version of a child that [`run_inline`] said to run inline,
 /// which returns how many spawns it ran as plain calls below it ([`Program::run_seq`]), and
 /// tells the backend how long it took and how many tasks it saved (the GPU's policy weighs

@@ -6,6 +6,9 @@ use std::time::Duration;
 /// The default run time limit of both backends.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The default of [`Limits::split_budget`].
+pub const DEFAULT_SPLIT_BUDGET: u32 = 16;
+
 /// The settings both backends have: queue sizes, EPAQ queues, the run's time limit, a block
 /// program's scratch and its uniformity check. It is part of
 /// [`GpuConfig`](crate::gpu_runtime::GpuConfig) and of [`CpuConfig`](crate::cpu::CpuConfig):
@@ -24,6 +27,7 @@ pub struct Limits {
     pub(crate) block_scratch: u32,
     pub(crate) check_uniform: bool,
     pub(crate) auto_granularity: bool,
+    pub(crate) split_budget: u32,
 }
 
 impl Limits {
@@ -52,6 +56,7 @@ impl Limits {
             block_scratch: 4096,
             check_uniform: cfg!(debug_assertions),
             auto_granularity: true,
+            split_budget: DEFAULT_SPLIT_BUDGET,
         }
     }
 
@@ -113,6 +118,21 @@ impl Limits {
         self.auto_granularity
     }
 
+    /// Thread programs, with [`Limits::auto_granularity`] on: the calls a task split by a
+    /// budget of work walks before it makes tasks of the calls still pending. Default 16;
+    /// 0: no task is split. The macro gives a split version to each task whose result is
+    /// the sum of its children's, read through handles (`let a = spawn!(f(..)); ..
+    /// a.get() + b.get()`), whose spawns name no queue (README, "Automatic granularity"):
+    /// where the program would start such a task as a task (a root, or a spawn the policy
+    /// makes a task), the runtime starts its split version, which walks the calls under it
+    /// sequentially, in the program's order, this many of them (at most 32 pending), and
+    /// spawns the rest as split tasks with twice its budget, up to 2048. Smaller budgets
+    /// fan out faster near the root; the growth keeps the tasks that follow large enough to
+    /// pay for themselves. `spawn!(task, f(x))` still makes `f`'s own task.
+    pub fn split_budget(&self) -> u32 {
+        self.split_budget
+    }
+
     /// The rule both backends share: the first setting that breaks it, as its name, its value
     /// and why.
     pub(crate) fn check_shared(&self) -> Result<(), (&'static str, u64, &'static str)> {
@@ -164,6 +184,13 @@ macro_rules! limit_setters {
         /// ([`Limits::auto_granularity`](crate::Limits::auto_granularity), default on).
         pub fn auto_granularity(mut self, on: bool) -> Self {
             self.limits.auto_granularity = on;
+            self
+        }
+
+        /// Sets the first budget of a task split by a budget of work
+        /// ([`Limits::split_budget`](crate::Limits::split_budget), default 16; 0: no split).
+        pub fn split_budget(mut self, calls: u32) -> Self {
+            self.limits.split_budget = calls;
             self
         }
     };

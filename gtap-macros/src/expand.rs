@@ -29,6 +29,7 @@ use crate::lifetimes;
 use crate::locals;
 use crate::lower;
 use crate::seq::{self, SeqOut};
+use crate::split::{self, Split};
 use crate::valid;
 
 /// `#[gtap::program(...)] mod m { ... }`.
@@ -81,6 +82,11 @@ struct TaskOut {
     block: bool,
     /// Its body has a spawn the granularity policy weighs ([`lower::Lowered::weighs`]).
     weighs: bool,
+    /// A hidden split task: the task it splits, that task's parameter names, and the
+    /// result type.
+    split_of: Option<(Ident, Vec<Ident>, TokenStream)>,
+    /// Its name in statistics and messages.
+    display: String,
 }
 
 fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
@@ -95,13 +101,32 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         block: block.iter().any(|&b| b),
         mixed: block.iter().any(|&b| b) && !block.iter().all(|&b| b),
     };
-    let (outs, has_taskwait, errors) = expand_tasks(&tasks, &block, !kinds.block, module_errors);
+    let splits = if kinds.block || opts.max_frame_bytes < split::MIN_FRAME_BYTES {
+        Vec::new()
+    } else {
+        splits(&tasks)
+    };
+    let (mut all_tasks, mut all_block) = (tasks, block);
+    let mut split_of: Vec<Option<&Split>> = vec![None; all_tasks.len()];
+    for s in &splits {
+        all_tasks.push(s.task.clone());
+        all_block.push(false);
+        split_of.push(Some(s));
+    }
+    let (outs, has_taskwait, errors) = expand_tasks(
+        &all_tasks,
+        &all_block,
+        &split_of,
+        !kinds.block,
+        module_errors,
+    );
     let module_name = opts
         .name
         .clone()
         .unwrap_or_else(|| module.ident.to_string());
     let all_names: Vec<_> = outs.iter().map(|o| &o.name).collect();
-    let name_strs: Vec<_> = outs.iter().map(|o| o.name.to_string()).collect();
+    let name_strs: Vec<_> = outs.iter().map(|o| o.display.clone()).collect();
+    let walks = splits.iter().map(|s| &s.walk);
     let frames: Vec<_> = outs.iter().map(|o| &o.frame_ty).collect();
     let args_tys: Vec<_> = outs.iter().map(|o| &o.args_ty).collect();
     let items = outs.iter().map(|o| &o.items);
@@ -121,7 +146,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         .iter()
         .map(|n| format!("The arguments of task `{n}`."))
         .collect();
-    let program_impl = program_impl(&outs, opts, &module_name, has_taskwait, kinds);
+    let program_impl = program_impl(&outs, &splits, opts, &module_name, has_taskwait, kinds);
     let kernel = kernel(kinds, &module_name);
 
     let generated = quote! {
@@ -141,6 +166,8 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         #( #items )*
 
         #( #seq_items )*
+
+        #( #walks )*
 
         #seq_module
 
@@ -162,6 +189,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
 fn expand_tasks(
     tasks: &[ItemFn],
     block: &[bool],
+    split_of: &[Option<&Split>],
     elide: bool,
     mut errors: Vec<syn::Error>,
 ) -> (Vec<TaskOut>, bool, Vec<syn::Error>) {
@@ -182,12 +210,14 @@ fn expand_tasks(
         })
         .collect();
     // The tasks whose spawns a sequential version calls directly.
+    // (Not the split tasks: a split task's sequential version is its task's.)
     let seq_tasks: Vec<(Ident, usize)> = tasks
         .iter()
         .zip(block)
         .zip(&sig_errors)
-        .filter(|((_, b), e)| !**b && e.is_empty())
-        .map(|((t, _), _)| (t.sig.ident.clone(), t.sig.inputs.len()))
+        .zip(split_of)
+        .filter(|(((_, b), e), s)| !**b && e.is_empty() && s.is_none())
+        .map(|(((t, _), _), _)| (t.sig.ident.clone(), t.sig.inputs.len()))
         .collect();
     // Every task, for the check that a body calls none like a function.
     let siblings: Vec<lower::Sibling> = tasks
@@ -198,25 +228,48 @@ fn expand_tasks(
             seq: elide && seq_tasks.iter().any(|(n, _)| *n == t.sig.ident),
         })
         .collect();
-    for ((task, &task_block), sig_errors) in tasks.iter().zip(block).zip(sig_errors) {
+    for (((task, &task_block), sig_errors), split) in
+        tasks.iter().zip(block).zip(sig_errors).zip(split_of)
+    {
         if !sig_errors.is_empty() {
             errors.extend(sig_errors);
             outs.push(fallback_task(task));
             continue;
         }
         let index = outs.len() as u32;
-        let (out, waits, errs) = expand_task(
+        let seq = elide && split.is_none();
+        let (mut out, waits, errs) = expand_task(
             task,
             index,
             task_block,
-            elide.then_some(&seq_tasks[..]),
+            seq.then_some(&seq_tasks[..]),
             &siblings,
         );
+        if let Some(s) = split {
+            out.split_of = Some((s.of.clone(), s.of_args.clone(), result_type(task)));
+            out.display = split::split_display(&s.of);
+        }
         has_taskwait |= waits;
         errors.extend(errs);
         outs.push(out);
     }
     (outs, has_taskwait, errors)
+}
+
+/// The split tasks of a thread program's tasks that qualify ([`split::split_task`]); none
+/// for a task whose signature is rejected (its errors are its own expansion's).
+fn splits(tasks: &[ItemFn]) -> Vec<Split> {
+    tasks
+        .iter()
+        .filter(|t| {
+            valid::check_signature(t).is_empty() && valid::check_no_team_views(t).is_empty()
+        })
+        .filter_map(|t| {
+            let (params, _) = call_params(t, false);
+            let (names, _) = names_and_types(&params);
+            split::split_task(t, &params, &names, &result_type(t))
+        })
+        .collect()
 }
 
 /// One compile-time check per (non-fallback) task that its frame fits `max_frame_bytes`.
@@ -247,6 +300,7 @@ fn size_checks<'a>(
 /// `impl gtap::Program for Program`: building, resuming and naming the tasks.
 fn program_impl(
     outs: &[TaskOut],
+    splits: &[Split],
     opts: &Options,
     module_name: &str,
     has_taskwait: bool,
@@ -263,12 +317,13 @@ fn program_impl(
         .map(|o| &o.name)
         .collect();
     let all_names: Vec<_> = outs.iter().map(|o| &o.name).collect();
-    let name_strs: Vec<_> = outs.iter().map(|o| o.name.to_string()).collect();
+    let name_strs: Vec<_> = outs.iter().map(|o| o.display.clone()).collect();
     let starts: Vec<_> = outs.iter().map(|o| &o.start).collect();
     let max_children = opts.max_children as u32;
     let indices = (0..outs.len() as u32).collect::<Vec<_>>();
     let ctx = quote!(::gtap::__private::Ctx);
     let seq = seq_impl(outs, kinds.block);
+    let split_impl = split_impl(splits);
     let (is_block, mixed) = (kinds.block, kinds.mixed);
     let kind_arms = outs.iter().map(|o| {
         let (name, block) = (&o.name, o.block);
@@ -328,6 +383,27 @@ fn program_impl(
             }
 
             #seq
+
+            #split_impl
+        }
+    }
+}
+
+/// `Program::SPLITS` and `Program::split` of a program with split tasks (none: the defaults).
+fn split_impl(splits: &[Split]) -> TokenStream {
+    if splits.is_empty() {
+        return TokenStream::new();
+    }
+    let arms = splits.iter().map(|s| &s.arm);
+    quote! {
+        const SPLITS: bool = true;
+
+        #[inline(always)]
+        fn split(args: Args, budget: u32) -> Args {
+            match args {
+                #( #arms )*
+                other => other,
+            }
         }
     }
 }
@@ -338,9 +414,28 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
     if is_block {
         return TokenStream::new();
     }
-    let arms = outs.iter().map(|o| match &o.seq {
-        Some(s) => s.arm.clone(),
-        None => {
+    let arms = outs.iter().map(|o| match (&o.seq, &o.split_of) {
+        (Some(s), _) => s.arm.clone(),
+        // A split task's sequential version: its runner without slots (the walk, then the
+        // pending calls by recursion). The spawns it ran are not counted: the policy never
+        // runs a split task inline (its spawns are forced), so nothing weighs them.
+        (None, Some((of, of_args, ret))) => {
+            let name = &o.name;
+            let run = split::run_ident(of);
+            quote! {
+                Args::#name(a) => {
+                    // SAFETY: without slots the runner makes no task and reads no context.
+                    let __gtap_result = unsafe {
+                        #run(::core::ptr::null_mut(), ::core::option::Option::None,
+                             #( a.#of_args, )* a.__gtap_budget)
+                    };
+                    // SAFETY: `out` holds this task's result type (trait contract).
+                    unsafe { out.cast::<#ret>().write(__gtap_result) };
+                    0
+                }
+            }
+        }
+        (None, None) => {
             let name = &o.name;
             quote!(Args::#name(never) => match never {},)
         }
@@ -618,6 +713,8 @@ fn expand_task(
         seq,
         block,
         weighs: lowered.weighs,
+        split_of: None,
+        display: task.sig.ident.to_string(),
     };
     (out, lowered.has_taskwait, lowered.errors)
 }
@@ -698,7 +795,7 @@ fn task_items(task: &ItemFn, sig: &TaskSig, body: &TokenStream) -> TokenStream {
 
         #[doc(hidden)]
         #[define_opaque(#frame_ty)]
-        #[allow(unused_mut, unused_assignments, clippy::all)]
+        #[allow(unused_mut, unused_assignments, non_snake_case, clippy::all)]
         fn #frame_fn<#lt>(#params_g) -> #frame_ty<#lt> {
             #[coroutine]
             #movability move |mut #ctx: *mut #ctx_ty| -> #ret #body
@@ -855,6 +952,8 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
         seq: None,
         block: false,
         weighs: false,
+        split_of: None,
+        display: task.sig.ident.to_string(),
     }
 }
 

@@ -44,6 +44,7 @@ mod plain;
 mod seq;
 mod seq_fixed;
 mod seq_sum;
+mod split;
 mod syntax;
 mod valid;
 

@@ -127,7 +127,7 @@ fn tokens(ts: TokenStream) -> usize {
 const SUM_MAX_LEVELS: usize = 2;
 
 /// The body of task `task`'s summing loop, when it qualifies ([`seq_sum::summing_body`]).
-fn summing(
+pub fn summing(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
     arg_names: &[syn::Ident],
@@ -152,7 +152,8 @@ fn summing(
 }
 
 /// A summing task's counting version, the loop over its body, and the function that builds
-/// its children's tuples of the arguments it stacks (all but the fixed ones).
+/// its children's tuples of the arguments it stacks (all but the fixed ones; on every
+/// target, as the split task's walk uses it on every target too, `split`).
 fn summing_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
@@ -194,7 +195,6 @@ fn summing_items(
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #[inline(always)]
-        #target
         #vis fn #args_fn(#params) -> (#( #types, )*) {
             (#( #names, )*)
         }

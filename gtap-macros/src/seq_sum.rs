@@ -88,6 +88,11 @@ pub struct Summing {
     pub body: Block,
     pub slots: bool,
     pub fixed: Vec<bool>,
+    /// The body's `spawn!` sites: with handles only, the most calls one run of it pushes.
+    pub sites: usize,
+    /// Some spawn or the taskwait names a queue (`spawn!(queue(q), ..)`) or a spawn forces a
+    /// task (`spawn!(task, ..)`): the program chose where or whether its children are tasks.
+    pub queued: bool,
 }
 
 /// The body of the summing loop for `block` (the task's own body), or `None` when the task
@@ -134,6 +139,7 @@ pub fn summing_body(
         out.extend(rewrite.top_stmt(stmt));
     }
     out.push(syn::parse_quote_spanned! {wait.span()=> ::gtap::__private::seq_wait(#wait_queue); });
+    let wait_queue_named = wait_queue.to_string() != queue_expr(None).to_string();
     let rest = rest.map_or_else(|| quote!(0), |r| quote!(#r));
     out.push(Stmt::Expr(syn::parse_quote!(#rest), None));
     Some(Summing {
@@ -143,6 +149,8 @@ pub fn summing_body(
         },
         slots: !census.slots.is_empty(),
         fixed,
+        sites: census.spawns,
+        queued: census.queued || wait_queue_named,
     })
 }
 
@@ -213,6 +221,8 @@ struct Census {
     /// For each of `slots`, the `spawn!(into hs, ..)` that name it.
     into: Vec<usize>,
     spawns: usize,
+    /// Some spawn names a queue or forces a task.
+    queued: bool,
 }
 
 impl Census {
@@ -239,6 +249,7 @@ impl Census {
                         if args.into.is_some() || !calls_itself(&args.call, task) {
                             return None;
                         }
+                        c.queued |= args.queue.is_some() || args.task;
                         c.handles.push(p.ident.clone());
                         c.spawns += 1;
                     }
@@ -319,6 +330,7 @@ impl Census {
             if !calls_itself(&args.call, task) {
                 return None;
             }
+            self.queued |= args.queue.is_some() || args.task;
             self.into[slot] += 1;
             spawns += 1;
         }
@@ -573,7 +585,7 @@ fn slot_counter(hs: &Ident) -> (Ident, Ident) {
 }
 
 /// The loop's stack, its sum, and the count of spawns run.
-fn hidden() -> (Ident, Ident, Ident) {
+pub fn hidden() -> (Ident, Ident, Ident) {
     let at = Span::call_site();
     (
         Ident::new(STACK, at),

@@ -434,7 +434,8 @@ fn heavy_leaves_counted_by_the_grid_change_no_result() {
 /// completions up the tree after its batch, and is long however light fib's leaves: it must
 /// not count as a round of heavy leaves, or fib's warps would stop inlining.
 fn inline_resumes_are_not_heavy_leaves() {
-    let config = GpuConfig::new().resume_inline(true);
+    // Not split: the rounds judged are those of fib's own tasks and their inline calls.
+    let config = GpuConfig::new().resume_inline(true).split_budget(0);
     let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
         return;
     };
@@ -448,6 +449,34 @@ fn inline_resumes_are_not_heavy_leaves() {
         stats.heavy_leaf_rounds < 64,
         "fib(30) with inline resumes counted heavy leaf rounds: {stats:?}"
     );
+}
+
+/// fib split by a budget of calls on the GPU (the default policy): every call is a task's
+/// own or a walked one (counted as a spawn run inline), whatever the budget; a budget past
+/// the tree is one task; 0 decides spawn by spawn.
+fn fib_is_split_by_a_budget_of_calls() {
+    for budget in [0, 1, 16, 2048, u32::MAX] {
+        let config = GpuConfig::new().split_budget(budget);
+        let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
+            return;
+        };
+        for n in (0..=24).chain([30, 35]) {
+            let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
+            let what = format!("fib({n}), budget {budget}: {stats:?}");
+            assert_eq!(v, fib::reference(n), "{what}");
+            if budget == 0 {
+                continue;
+            }
+            assert_eq!(
+                stats.tasks + stats.spawns_inlined,
+                fib::task_count(n),
+                "{what}"
+            );
+            if budget == u32::MAX {
+                assert_eq!(stats.tasks, 1, "{what}");
+            }
+        }
+    }
 }
 
 fn detached_nqueens_is_correct_on_every_shape() {
@@ -556,6 +585,7 @@ gtap_host::gpu_test_main!(
     a_wide_tree_runs_below_its_wide_level_inline,
     heavy_leaves_counted_by_the_grid_change_no_result,
     inline_resumes_are_not_heavy_leaves,
+    fib_is_split_by_a_budget_of_calls,
     detached_nqueens_is_correct_on_every_shape,
     sorts_are_correct_on_every_shape,
     trees_are_correct_on_every_shape,

@@ -94,6 +94,11 @@ pub struct Granularity {
     /// Tasks a GPU warp makes at one depth (shallower than [`LEVELS`]) before it inlines
     /// from the next depth on, as from `min_depth` ([`SpawnView::from_depth`]). Zero: never.
     pub wide_tasks: u32,
+    /// The calls a split task started for a call the program did not force to be a task
+    /// walks before it makes tasks of the rest, its children twice as many, up to
+    /// [`crate::task::split::MAX_BUDGET`] ([`crate::task::split`]). Zero: no task is split,
+    /// and each spawn is decided as above.
+    pub split_budget: u32,
 }
 
 /// The depths at which a GPU warp counts the tasks it makes, for `wide_tasks`: deeper than
@@ -110,6 +115,7 @@ impl Granularity {
         backoff_ratio: 0,
         task_rounds: 0,
         wide_tasks: 0,
+        split_budget: 0,
     };
 }
 
@@ -395,6 +401,7 @@ mod tests {
         backoff_ratio: 0,
         task_rounds: 0,
         wide_tasks: 0,
+        split_budget: 0,
     };
 
     /// The lazy decision is the policy's rule (memory short, or deep enough with work left

@@ -101,7 +101,8 @@ pub unsafe fn spawn<'a, 'c, P: Program, R>(
         // the taskwait (contract), as if a child had written it. `ctx` as in the contract.
         unsafe { crate::backend::inline_call(ctx, || P::run_seq(args, slot.as_ptr().cast())) };
     } else {
-        let task = call.into_task();
+        // SAFETY: forwarded from this function's contract.
+        let task = call.into_task_split(unsafe { crate::backend::split_budget::<P>(ctx) });
         // SAFETY: forwarded from this function's contract.
         unsafe { crate::backend::spawn::<P>(ctx, task, slot.as_ptr().cast(), queue) };
     }
@@ -123,7 +124,8 @@ pub unsafe fn spawn_detached<'g, P: Program, R>(ctx: *mut Ctx, call: Call<'g, P,
         unsafe { crate::backend::inline_call(ctx, || call.__run_seq_counted(0).1) };
         return;
     }
-    let task = call.into_task();
+    // SAFETY: forwarded from this function's contract.
+    let task = call.into_task_split(unsafe { crate::backend::split_budget::<P>(ctx) });
     // SAFETY: forwarded; a null slot means the result is dropped.
     unsafe { crate::backend::spawn::<P>(ctx, task, core::ptr::null_mut(), queue) };
 }
@@ -155,7 +157,8 @@ pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
         },
         // SAFETY: forwarded from this function's contract.
         Some(slot) => unsafe {
-            crate::backend::spawn::<P>(ctx, call.into_task(), slot.cast(), queue)
+            let task = call.into_task_split(crate::backend::split_budget::<P>(ctx));
+            crate::backend::spawn::<P>(ctx, task, slot.cast(), queue)
         },
         // SAFETY: `ctx` is the running task's context.
         None => unsafe {

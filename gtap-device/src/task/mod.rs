@@ -25,6 +25,7 @@
 //! | [`checks`] | the compile-time frame-size check and the stand-in for a task called like a function |
 //! | [`gpu_root`] | whether a call's arguments hold references (it may not be a GPU root then) |
 //! | [`sum_stack`] | the pending calls of a summing sequential version |
+//! | [`split`] | splitting a summing task by a budget of work: the budget and the pending calls |
 
 pub mod block;
 pub mod checks;
@@ -32,6 +33,7 @@ pub mod ctx;
 pub mod gpu_root;
 pub mod handle;
 pub mod program;
+pub mod split;
 pub mod sum_stack;
 
 pub use block::{AgreeDomain, Block};

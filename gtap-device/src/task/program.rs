@@ -86,6 +86,19 @@ pub trait Program: Sized + 'static {
         unreachable!("this program has no sequential versions (Program::SEQ is false)")
     }
 
+    /// Whether some task of the program has a split task ([`Program::split`]).
+    const SPLITS: bool = false;
+
+    /// The arguments of `args`'s task's split task ([`crate::task::split`]) with `budget`
+    /// calls to walk, when the task has one; `args` unchanged otherwise (the default: no
+    /// task has one). What a runtime starts instead of a task it would start for a call the
+    /// program did not force to be a task, when the granularity policy splits.
+    #[inline(always)]
+    fn split(args: Self::Args, budget: u32) -> Self::Args {
+        let _ = budget;
+        args
+    }
+
     /// Runs `task` until it reaches a `taskwait!()` that must wait ([`Step::Wait`]) or
     /// returns ([`Step::Done`], after its result was delivered through `ctx`).
     ///
@@ -233,6 +246,20 @@ impl<'g, P: Program, R> Call<'g, P, R> {
         match self.made {
             Made::Args(args) => P::start(args),
             Made::Both(task, _) => task,
+        }
+    }
+
+    /// The frame to store in a task record for a spawn that the granularity policy made a
+    /// task: the called task's split task with `budget` calls to walk, when it has one, the
+    /// policy splits (`budget` is not zero) and the program did not force the call to be a
+    /// task of its own ([`Program::split`]); the call's own frame otherwise.
+    #[inline(always)]
+    pub fn into_task_split(self, budget: u32) -> P::Task {
+        match self.made {
+            Made::Args(args) if P::SPLITS && budget != 0 && !self.forced => {
+                P::start(P::split(args, budget))
+            }
+            _ => self.into_task(),
         }
     }
 

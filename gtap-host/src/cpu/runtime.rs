@@ -12,7 +12,7 @@ use gtap_device::runtime::cpu::{Run, RunMemory, RunOptions, WorkerStats};
 use gtap_device::runtime::error::Failure;
 use gtap_device::runtime::granularity::{Granularity, ceil_log2};
 use gtap_device::runtime::record::Record;
-use gtap_device::task::{Call, Program};
+use gtap_device::task::{Call, Program, split};
 
 use super::capacity::MIN_AUTO_RECORDS;
 use super::config::CpuConfig;
@@ -33,7 +33,9 @@ pub struct CpuStats {
     /// Steal attempts that took at least one task.
     pub steals_won: u64,
     /// Spawns run inline, as the child's sequential version, instead of as tasks (the
-    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
+    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)),
+    /// and calls that split tasks walked ([`Limits::split_budget`](crate::Limits::split_budget)).
+    /// For a program that only splits (fib), `tasks_executed + spawns_inlined` is its calls.
     /// The tasks a run made are `tasks_executed - 1` (the root was not spawned).
     pub spawns_inlined: u64,
     /// An upper bound on the most task records in use at once: the records handed out at
@@ -221,6 +223,7 @@ impl CpuRuntime {
             backoff_ratio: 0,
             task_rounds: 0,
             wide_tasks: 0,
+            split_budget: self.config.limits.split_budget,
         }
     }
 
@@ -350,23 +353,19 @@ impl CpuRuntime {
                 return Err(e);
             }
         };
+        let options = self.run_options(roots.len(), capacity);
+        let budget = split::root_budget::<P>(&options.granularity);
         // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
         // from `Record::array_layout`) and is used by nothing else while the run lives:
         // `memory` is out of `self` until the run is over.
-        let shared = unsafe {
-            Shared::<P, R>::new(
-                run_memory,
-                self.run_options(roots.len(), capacity),
-                roots.len(),
-            )
-        };
+        let shared = unsafe { Shared::<P, R>::new(run_memory, options, roots.len()) };
         let shared_raw = Box::into_raw(Box::new(shared));
         // SAFETY: `shared_raw` came from `Box::into_raw` just above; no worker exists yet, so
         // this is the only reference. `results` has one slot of each root's result type and
         // lives as long as the run (both are in the same allocation).
         let seeded = unsafe {
             let slots = (*shared_raw).results.iter().map(|r| r.get().cast::<u8>());
-            let tasks = roots.into_iter().map(Call::into_task);
+            let tasks = roots.into_iter().map(|c| c.into_task_split(budget));
             (*shared_raw).run.seed(tasks.zip(slots))
         };
         if let Err(e) = seeded {

@@ -135,6 +135,7 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
         backoff_ratio: cfg.tuning.inline_backoff_ratio,
         task_rounds: cfg.tuning.inline_task_rounds,
         wide_tasks: cfg.tuning.inline_wide_tasks,
+        split_budget: cfg.limits.split_budget,
     }
 }
 

@@ -26,7 +26,9 @@ pub struct GpuStats {
     /// Rounds in which a warp found no task.
     pub idle_rounds: u64,
     /// Spawns run inline, as the child's sequential version, instead of as tasks (the
-    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)).
+    /// granularity policy, [`Limits::auto_granularity`](crate::Limits::auto_granularity)),
+    /// and calls that split tasks walked ([`Limits::split_budget`](crate::Limits::split_budget)).
+    /// For a program that only splits (fib), `tasks + spawns_inlined` is its calls.
     /// The tasks a run made are `tasks - 1` (the root was not spawned).
     pub spawns_inlined: u64,
     /// Cycles the lanes spent in inline calls, over all warps (`%clock64`, SM cycles).

@@ -489,7 +489,8 @@ pub struct WorkerStats {
     pub steals_attempted: u64,
     /// Steal attempts that took at least one task.
     pub steals_won: u64,
-    /// Spawns run inline, as the child's sequential version, instead of as tasks.
+    /// Spawns run inline, as the child's sequential version, instead of as tasks, and calls
+    /// that split tasks walked (`crate::task::split`).
     pub spawns_inlined: u64,
 }
 
@@ -839,6 +840,45 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     // SAFETY: forwarded from the contract.
     let worker = unsafe { worker_of::<P>(ctx) };
     worker.run_inline(ctx, queue)
+}
+
+/// The budget of a split task started for a spawn of the running task that becomes a task
+/// (`crate::task::split`): the policy's `split_budget` while the policy is on, else 0.
+///
+/// # Safety
+/// As [`run_inline`].
+#[inline(always)]
+pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
+    if !P::SPLITS || P::BLOCK {
+        return 0;
+    }
+    // SAFETY: the running task owns its context (contract).
+    let ctx = unsafe { &*ctx };
+    // SAFETY: forwarded from the contract.
+    let worker = unsafe { worker_of::<P>(ctx) };
+    let policy = &worker.run.granularity;
+    if policy.on == 0 {
+        0
+    } else {
+        policy.split_budget
+    }
+}
+
+/// Counts `calls` that a split task walked into the worker's statistics (as spawns run
+/// inline).
+///
+/// # Safety
+/// As [`run_inline`].
+#[inline(always)]
+pub unsafe fn split_walked<P: Program>(ctx: *mut Ctx, calls: u32) {
+    if P::BLOCK {
+        return;
+    }
+    // SAFETY: the running task owns its context (contract).
+    let ctx = unsafe { &*ctx };
+    // SAFETY: forwarded from the contract.
+    let worker = unsafe { worker_of::<P>(ctx) };
+    worker.stats.spawns_inlined += u64::from(calls);
 }
 
 /// Whether the task behind `ctx` runs on a team (a block task), rather than on a worker

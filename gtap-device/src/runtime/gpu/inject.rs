@@ -216,6 +216,7 @@ unsafe fn build_root<P: Program>(w: &WarpCtx, sh: &mut WarpShared, seq: u32, pos
     // SAFETY: `id` was just taken off this warp's allocator: nothing else uses the record.
     unsafe {
         Record::init(rec);
+        let args = crate::task::split::split_root::<P>(args, &cfg.granularity);
         Record::fill(rec, NONE, slot, 0, P::start(args));
     }
     w.ring(w.warp, 0, pos).store(id, Ordering::Relaxed);

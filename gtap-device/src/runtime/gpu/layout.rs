@@ -705,7 +705,8 @@ pub struct WarpStats {
     /// Rounds that found no task.
     pub idle_rounds: u64,
     /// Spawns its lanes ran inline, as the child's sequential version, instead of making
-    /// them tasks (the granularity policy, `GpuRun::granularity`).
+    /// them tasks (the granularity policy, `GpuRun::granularity`), and calls its lanes'
+    /// split tasks walked (`crate::task::split`).
     pub inlined: u64,
     /// Chunks the warp borrowed from the record reserve (`runtime::reserve`) when its slab
     /// ran short.

@@ -164,6 +164,43 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     inline
 }
 
+/// The budget of a split task started for a spawn of the running task that becomes a task
+/// (`crate::task::split`): the policy's `split_budget` while the policy is on, else 0.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
+    if !P::SPLITS {
+        return 0;
+    }
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
+    // context (contract).
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    let policy = &w.run().granularity;
+    if policy.on == 0 {
+        0
+    } else {
+        policy.split_budget
+    }
+}
+
+/// Counts `calls` that a split task of the running task walked into the warp's statistics
+/// (as spawns run inline).
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn split_walked(ctx: *mut Ctx, calls: u32) {
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
+    // context (contract).
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    // SAFETY: a statistic of this warp's shared state, which lanes change only atomically
+    // during a round and lane 0 (`close`) changes and reads only between rounds, after the
+    // round's barrier. Relaxed `.cta`: a count, which the barrier orders.
+    unsafe { u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).stats.inlined, u64::from(calls)) };
+}
+
 /// The start of an inline call: its clock, subtracted from the warp's sum of its round's
 /// inline cycles ([`inline_end`] adds the end's), so that the sum is the calls' cycles once
 /// every call has ended, and no register holds a start across the call.

@@ -43,7 +43,8 @@ pub struct WarpShared {
     /// to L2. The fields the run changes (`stop`, the error fields) are read and written
     /// in the control block itself, never here.
     pub cfg: GpuRun,
-    /// The warp's statistics, kept by lane 0 (a block worker keeps its own in registers and
+    /// The warp's statistics, kept by lane 0 between rounds (lanes add the calls their split
+    /// tasks walk to `inlined` during a round, atomically; a block worker keeps its own in registers and
     /// takes only `max_queue`, which `close_round` updates, from here). Here rather than in
     /// registers: the persistent loop's state is live across every task a lane runs, so
     /// each register it holds is one more for the whole kernel, and registers are what limit

@@ -231,6 +231,7 @@ pub(super) unsafe fn init_worker<P: Program>(w: &WarpCtx, cfg: &GpuRun) {
         // SAFETY: record `k` of this warp's slab is not handed out yet; nothing else runs it.
         unsafe {
             Record::init(rec);
+            let args = crate::task::split::split_root::<P>(args, &cfg.granularity);
             Record::fill(rec, NONE, slot, 0, P::start(args));
         }
         w.ring(w.warp, 0, k).store(slab + k, Ordering::Relaxed);

@@ -1,0 +1,239 @@
+//! Splitting a summing task by a budget of work instead of spawning at every call.
+//!
+//! A task that spawns at every call (fib with no cutoff) pays a record, a queue entry and a
+//! join for a call that costs a few instructions, and the granularity policy that inlines
+//! spawns ([`crate::runtime::granularity`]) decides per spawn, at a depth, without knowing
+//! how large the subtree under it is. For a task whose result is the sum of its children's
+//! (the summing form, `gtap-macros/src/seq_sum.rs`), the macro generates a hidden *split
+//! task* instead: it walks the calls under its own sequentially, at most `budget` of them
+//! and while at most [`PENDING`] are pending, adds their own parts of the result, and makes a
+//! task of each call still pending when it stops, with a larger budget ([`next_budget`]).
+//! Near the root the budget is small, so the tree fans out into tasks within a few rounds;
+//! further down it grows, so the tasks that keep every lane busy each carry enough work to
+//! pay for themselves. A call's cost is what a budget of calls counts, which fits a task
+//! whose calls cost about the same (a body without a hand-written cutoff); tasks whose
+//! spawns name a queue, or whose children go to `slots!`, are not split (the macro's docs).
+//!
+//! The runtime starts a split task where the program would start the task itself as a task
+//! (its root, and spawns that the policy makes tasks), when the policy is on and its
+//! `split_budget` is not zero ([`Program::split`](super::Program::split)); with the policy
+//! off, the tasks are the source's.
+//!
+//! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
+//! then takes them from the bottom, oldest first, to spawn them. The walk visits a body's
+//! children in the order the body spawns them (it reverses each body's pushes), so a split
+//! task walks its calls in the program's order and leaves the later ones pending, as a
+//! sequential run would reach them.
+
+use core::mem::MaybeUninit;
+
+use super::Program;
+use crate::runtime::granularity::Granularity;
+
+/// The most calls a split task leaves pending, and so the most children it spawns.
+pub const PENDING: usize = 32;
+
+/// The largest budget [`next_budget`] grows to: a split task walks at most this many calls.
+pub const MAX_BUDGET: u32 = 2048;
+
+/// A child split task's budget: its parent's doubled, up to [`MAX_BUDGET`], and never below
+/// its parent's (a first budget above the largest stays).
+#[inline(always)]
+pub fn next_budget(budget: u32) -> u32 {
+    budget.saturating_mul(2).min(MAX_BUDGET).max(budget)
+}
+
+/// The budget of the split tasks started for roots under `policy` (0: none).
+#[inline(always)]
+pub fn root_budget<P: Program>(policy: &Granularity) -> u32 {
+    if P::SPLITS && policy.on != 0 {
+        policy.split_budget
+    } else {
+        0
+    }
+}
+
+/// The arguments of a root task as a run starts it under `policy`: its split task's, when it
+/// has one and the policy splits ([`Program::split`]), else its own.
+#[inline(always)]
+pub fn split_root<P: Program>(args: P::Args, policy: &Granularity) -> P::Args {
+    match root_budget::<P>(policy) {
+        0 => args,
+        budget => P::split(args, budget),
+    }
+}
+
+/// Counts the calls a split task's walk ran (besides its own body) in the run's statistics,
+/// as spawns run inline (`CpuStats::spawns_inlined`, `GpuStats`' inlined spawns).
+///
+/// # Safety
+/// `ctx` is the running task's context, given by the backend running it now.
+#[inline(always)]
+pub unsafe fn count_walked<P: Program>(ctx: *mut super::Ctx, calls: u32) {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { crate::backend::split_walked::<P>(ctx, calls) }
+}
+
+/// The pending calls of a split task's walk: a stack of at most [`PENDING`] argument tuples,
+/// from which the task then takes them oldest first ([`SplitStack::take_oldest`]).
+pub struct SplitStack<A> {
+    buf: [MaybeUninit<A>; PENDING],
+    /// Values at `first..len` are live.
+    first: usize,
+    len: usize,
+}
+
+impl<A> Default for SplitStack<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A> SplitStack<A> {
+    /// An empty stack.
+    #[inline(always)]
+    pub fn new() -> Self {
+        SplitStack {
+            buf: [const { MaybeUninit::uninit() }; PENDING],
+            first: 0,
+            len: 0,
+        }
+    }
+
+    /// How many values it holds.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len - self.first
+    }
+
+    /// Whether it holds none.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == self.first
+    }
+
+    /// Whether `more` pushes would fit.
+    #[inline(always)]
+    pub fn has_room(&self, more: usize) -> bool {
+        self.len + more <= PENDING
+    }
+
+    /// Pushes `value`, or hands it back when the stack is full.
+    #[inline(always)]
+    pub fn push(&mut self, value: A) -> Result<(), A> {
+        if self.len >= PENDING {
+            return Err(value);
+        }
+        self.buf[self.len].write(value);
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Pops the value pushed last, if any.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<A> {
+        if self.len == self.first {
+            return None;
+        }
+        self.len -= 1;
+        // SAFETY: slot `len` (after the decrement) lies in `first..len` as it was, so a push
+        // wrote it and nothing has read it since; the read moves the value out and the slot
+        // is free from now on.
+        Some(unsafe { self.buf[self.len].assume_init_read() })
+    }
+
+    /// The depth of the stack now, for [`SplitStack::reverse_from`].
+    #[inline(always)]
+    pub fn mark(&self) -> usize {
+        self.len
+    }
+
+    /// Reverses the values pushed since `mark` was taken (with nothing popped below it
+    /// since), so that the first of them pops first.
+    #[inline(always)]
+    pub fn reverse_from(&mut self, mark: usize) {
+        let mark = mark.max(self.first).min(self.len);
+        self.buf[mark..self.len].reverse();
+    }
+
+    /// Takes the oldest value, if any (the walk is over: pushes and pops are done).
+    #[inline(always)]
+    pub fn take_oldest(&mut self) -> Option<A> {
+        if self.first == self.len {
+            return None;
+        }
+        let at = self.first;
+        self.first += 1;
+        // SAFETY: slot `at` lay in `first..len`, so it holds a value written by a push and
+        // not read since; `first` moved past it, so nothing reads it again.
+        Some(unsafe { self.buf[at].assume_init_read() })
+    }
+}
+
+impl<A> Drop for SplitStack<A> {
+    fn drop(&mut self) {
+        while self.pop().is_some() {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+
+    #[test]
+    fn budgets_double_up_to_the_largest_and_never_shrink() {
+        assert_eq!(next_budget(16), 32);
+        assert_eq!(next_budget(1024), 2048);
+        assert_eq!(next_budget(2048), 2048);
+        assert_eq!(next_budget(5000), 5000);
+        assert_eq!(next_budget(u32::MAX), u32::MAX);
+        assert_eq!(next_budget(0), 0);
+    }
+
+    #[test]
+    fn a_walk_pops_in_spawn_order_and_leaves_the_rest_oldest_first() {
+        let mut s = SplitStack::<u32>::new();
+        s.push(100).unwrap();
+        let mark = s.mark();
+        for v in [1, 2, 3] {
+            s.push(v).unwrap();
+        }
+        s.reverse_from(mark);
+        assert_eq!(s.pop(), Some(1), "the body's first push pops first");
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.take_oldest(), Some(100));
+        assert_eq!(s.take_oldest(), Some(3));
+        assert_eq!(s.take_oldest(), Some(2));
+        assert_eq!(s.take_oldest(), None);
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn a_full_stack_hands_the_value_back() {
+        let mut s = SplitStack::<u64>::new();
+        for v in 0..PENDING as u64 {
+            assert!(s.has_room(1));
+            s.push(v).unwrap();
+        }
+        assert!(!s.has_room(1));
+        assert_eq!(s.push(7), Err(7));
+        assert_eq!(s.pop(), Some(PENDING as u64 - 1));
+        assert!(s.has_room(1) && !s.has_room(2));
+    }
+
+    #[test]
+    fn values_left_are_dropped() {
+        use std::rc::Rc;
+        let counted = Rc::new(());
+        let mut s = SplitStack::new();
+        for _ in 0..4 {
+            s.push(Rc::clone(&counted)).unwrap();
+        }
+        drop(s.take_oldest());
+        assert_eq!(Rc::strong_count(&counted), 4);
+        drop(s);
+        assert_eq!(Rc::strong_count(&counted), 1);
+    }
+}

@@ -1,0 +1,279 @@
+//! Each summing task's split task: the hidden task a runtime starts instead of it when the
+//! granularity policy splits by a budget of work (`gtap_device::task::split`).
+//!
+//! ```text
+//! // Input:                              // Output (inside the same module), simplified:
+//! #[gtap::task]                          #[gtap::task] // hidden, named "fib (split)" in statistics
+//! pub fn fib(n: u32) -> u64 {            fn __gtap_split_fib(n: u32, __gtap_budget: u32) -> u64 {
+//!     if n < 2 { return n as u64; }          let kids = slots!(u64; 32);
+//!     let a = spawn!(fib(n - 1));            let walked = {
+//!     let b = spawn!(fib(n - 2));                let mut pending = SplitStack::new();
+//!     taskwait!();                               let sum = __gtap_seqw_fib(n, __gtap_budget, &mut pending);
+//!     a.get() + b.get()                          while let Some((n,)) = pending.take_oldest() {
+//! }                                                  spawn!(into kids, task, __gtap_split_fib(n, next_budget(..)));
+//!                                                }
+//!                                                sum
+//!                                            };
+//!                                            taskwait!();
+//!                                            walked + kids.iter().sum::<u64>()
+//!                                        }
+//!                                        // The walk: the summing loop (`seq_sum`) over at most
+//!                                        // `budget` bodies, its pending calls left in `pending`.
+//!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, stack: &mut SplitStack<(u32,)>) -> u64 { .. }
+//!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..)
+//! ```
+//!
+//! Which tasks have one: those whose sequential version is the summing loop with handles
+//! (`let a = spawn!(..)` only, no `slots!`: at most one push per spawn site, so the walk
+//! can stop before its stack could overflow), whose spawns and taskwait name no queue and
+//! force no task (an EPAQ program put its kinds of work in queues of their own, and a
+//! forced spawn says the program wants that task), and whose result type is at most 64
+//! bits wide (the 32 result slots in its record must fit the default frame limit, which
+//! the program must not have lowered). A search that spawns into `slots!` from a loop
+//! (nqueens) would need a walk that stops mid-body; it keeps the per-spawn policy.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::punctuated::Punctuated;
+use syn::token::Comma;
+use syn::{FnArg, Ident, ItemFn, Pat, Type};
+
+use crate::seq::summing;
+use crate::seq_sum::{Summing, hidden};
+
+/// Result types whose 32 slots fit a frame of the default size.
+const SPLIT_RESULTS: [&str; 5] = ["u8", "u16", "u32", "u64", "usize"];
+
+/// The frame limit (`max_frame_bytes`) below which no task is split: the default.
+pub const MIN_FRAME_BYTES: u64 = 512;
+
+/// What one task's split adds to its program.
+pub struct Split {
+    /// The task it splits, and that task's parameter names.
+    pub of: Ident,
+    pub of_args: Vec<Ident>,
+    /// The hidden split task, as a `#[gtap::task]` of the program (its items come from the
+    /// same expansion as every task's).
+    pub task: ItemFn,
+    /// The functions its body calls: the runner (the walk, then the spawns) and the walk.
+    pub walk: TokenStream,
+    /// Its arm of `Program::split`, matching a value `a` of the task's arguments.
+    pub arm: TokenStream,
+}
+
+/// The split task's name for `name`.
+pub fn split_ident(name: &Ident) -> Ident {
+    format_ident!("__gtap_split_{}", name)
+}
+
+/// The runner of `name`'s split task: its walk, then its spawns (or, without slots, its
+/// pending calls by recursion: the split task's sequential version).
+pub fn run_ident(name: &Ident) -> Ident {
+    format_ident!("__gtap_splitrun_{}", name)
+}
+
+/// The name the statistics give a split task of `name`.
+pub fn split_display(name: &Ident) -> String {
+    format!("{name} (split)")
+}
+
+/// The split of thread task `task` (parameters `params`, each a plain name in `names`,
+/// result type `ret`), when it qualifies (module docs).
+pub fn split_task(
+    task: &ItemFn,
+    params: &Punctuated<FnArg, Comma>,
+    names: &[Ident],
+    ret: &TokenStream,
+) -> Option<Split> {
+    if !SPLIT_RESULTS.contains(&ret.to_string().as_str()) || names.len() != params.len() {
+        return None;
+    }
+    let sum = summing(task, params, names, ret)?;
+    if sum.slots || sum.queued {
+        return None;
+    }
+    let types: Vec<&Type> = params
+        .iter()
+        .filter_map(|p| match p {
+            FnArg::Typed(t) => Some(&*t.ty),
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let name = &task.sig.ident;
+    let split = split_ident(name);
+    let walk_fn = format_ident!("__gtap_seqw_{}", name);
+    let vis = &task.vis;
+    let stacked: Vec<usize> = (0..names.len()).filter(|&i| !sum.fixed[i]).collect();
+    let pending: Vec<Ident> = stacked
+        .iter()
+        .map(|i| format_ident!("__gtap_a{i}"))
+        .collect();
+    let child_args: Vec<Ident> = (0..names.len())
+        .map(|i| match sum.fixed[i] {
+            true => names[i].clone(),
+            false => format_ident!("__gtap_a{i}"),
+        })
+        .collect();
+    let ctx = crate::lower::ctx_ident();
+    let run_fn = run_ident(name);
+    let task_fn: ItemFn = syn::parse_quote! {
+        #[doc(hidden)]
+        #vis fn #split(#( #names: #types, )* __gtap_budget: u32) -> #ret {
+            let __gtap_kids = slots!(#ret; { ::gtap::__private::SPLIT_PENDING });
+            // SAFETY: the running task's own context, and its slots, which live in its frame
+            // until the taskwait below.
+            let __gtap_walked: #ret =
+                unsafe { #run_fn(#ctx, ::core::option::Option::Some(&__gtap_kids), #( #names, )* __gtap_budget) };
+            taskwait!();
+            __gtap_walked + __gtap_kids.iter().sum::<#ret>()
+        }
+    };
+    // Out of line, as the walk: what is live in the kernel's loop at the task's resume is
+    // then saved once around the call, and the walk's and the spawns' registers do not add
+    // to it. Recursive, and called from the split task's sequential version too (without
+    // slots it runs the pending calls itself), because ptxas inlines a device function that
+    // is called once and not recursive, `#[inline(never)]` or not.
+    let runner = quote! {
+        /// A split task's work before its taskwait: the walk, then a task of each call
+        /// still pending (generated); without `kids`, the pending calls by recursion
+        /// instead, which makes it the whole call's sequential version.
+        ///
+        /// # Safety
+        /// With `kids`: `ctx` is the running task's context and `kids` its slots, which
+        /// live until the task's taskwait. Without: none (`ctx` is not used).
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #[inline(never)]
+        #vis unsafe fn #run_fn(
+            #ctx: *mut ::gtap::__private::Ctx,
+            __gtap_kids: ::core::option::Option<
+                &::gtap::__private::PendingSlots<
+                    '_,
+                    '_,
+                    #ret,
+                    { ::gtap::__private::SPLIT_PENDING },
+                >,
+            >,
+            #( #names: #types, )*
+            __gtap_budget: u32,
+        ) -> #ret {
+            let mut __gtap_pending = ::gtap::__private::SplitStack::new();
+            let (mut __gtap_sum, __gtap_ran) =
+                #walk_fn(#( #names, )* __gtap_budget, &mut __gtap_pending);
+            let __gtap_next = ::gtap::__private::split_next_budget(__gtap_budget);
+            let ::core::option::Option::Some(__gtap_kids) = __gtap_kids else {
+                // No running task: the pending calls run here, by this same function.
+                while let ::core::option::Option::Some((#( #pending, )*)) =
+                    __gtap_pending.take_oldest()
+                {
+                    // SAFETY: without slots, no task is made and the context is not used.
+                    __gtap_sum += unsafe {
+                        #run_fn(#ctx, ::core::option::Option::None, #( #child_args, )* __gtap_next)
+                    };
+                }
+                return __gtap_sum;
+            };
+            // SAFETY: forwarded from this function's contract.
+            unsafe { ::gtap::__private::split_count_walked::<Program>(#ctx, __gtap_ran) };
+            while let ::core::option::Option::Some((#( #pending, )*)) =
+                __gtap_pending.take_oldest()
+            {
+                let __gtap_call = ::gtap::__private::into_call::<Program, _>(
+                    #split(#( #child_args, )* __gtap_next),
+                );
+                // SAFETY: forwarded from this function's contract: the slots live in the
+                // running task's frame until its taskwait, and the call borrows nothing.
+                unsafe {
+                    ::gtap::__private::spawn_into(#ctx, __gtap_kids, __gtap_call.__task(), 0u32)
+                };
+            }
+            __gtap_sum
+        }
+    };
+    let stacked_types: Vec<&Type> = stacked.iter().map(|&i| types[i]).collect();
+    let walk = walk_items(task, params, &walk_fn, &stacked, &stacked_types, ret, &sum);
+    let walk = quote!(#walk #runner);
+    let args_struct = format_ident!("__GtapArgs_{}", split);
+    let arm = quote! {
+        Args::#name(a) => Args::#split(#args_struct {
+            #( #names: a.#names, )*
+            __gtap_budget: budget,
+            __gtap_borrow: ::core::marker::PhantomData,
+        }),
+    };
+    Some(Split {
+        of: name.clone(),
+        of_args: names.to_vec(),
+        task: task_fn,
+        walk,
+        arm,
+    })
+}
+
+/// The walk of a split task: the summing loop over at most `budget` runs of the task's body
+/// (at least one), stopped early when the next body could push past the stack, its pending
+/// calls left in the stack. Each body's pushes are reversed, so that its first spawn runs
+/// first, as in the program. Returns the sum of the bodies' own parts and the spawns it ran
+/// (not left pending). Out of line: the kernel's registers do not count its loop.
+fn walk_items(
+    task: &ItemFn,
+    params: &Punctuated<FnArg, Comma>,
+    walk_fn: &Ident,
+    stacked: &[usize],
+    stacked_types: &[&Type],
+    ret: &TokenStream,
+    sum: &Summing,
+) -> TokenStream {
+    let vis = &task.vis;
+    let (stack, total, spawns) = hidden();
+    let pats: Vec<&Pat> = stacked
+        .iter()
+        .filter_map(|&i| match &params[i] {
+            FnArg::Typed(t) => Some(&*t.pat),
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let names: Vec<Ident> = pats
+        .iter()
+        .filter_map(|p| match p {
+            Pat::Ident(p) => Some(p.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    let (body, sites) = (&sum.body, sum.sites);
+    let at = Span::call_site();
+    let budget = Ident::new("__gtap_budget", at);
+    quote! {
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #[inline(never)]
+        #vis fn #walk_fn(
+            #params,
+            #budget: u32,
+            #stack: &mut ::gtap::__private::SplitStack<(#( #stacked_types, )*)>,
+        ) -> (#ret, u32) {
+            let mut #total: #ret = 0;
+            let mut #spawns: u32 = 0;
+            let mut __gtap_left: u32 = if #budget == 0 { 1 } else { #budget };
+            let mut __gtap_next = (#( #names, )*);
+            loop {
+                let (#( #pats, )*) = __gtap_next;
+                let __gtap_mark = #stack.mark();
+                let __gtap_part: #ret = (|| -> #ret #body)();
+                #total += __gtap_part;
+                #stack.reverse_from(__gtap_mark);
+                __gtap_left -= 1;
+                if __gtap_left == 0 || !#stack.has_room(#sites) {
+                    break;
+                }
+                match #stack.pop() {
+                    ::core::option::Option::Some(__gtap_pending) => __gtap_next = __gtap_pending,
+                    ::core::option::Option::None => break,
+                }
+            }
+            // Each push counted one spawn (a full stack's call counted its own below it);
+            // those still pending did not run here.
+            (#total, #spawns.wrapping_sub(#stack.len() as u32))
+        }
+    }
+}
