@@ -165,8 +165,8 @@ pub mod __private {
     pub use gtap_device::task::gpu_root::{Probe, ProbeGpuRoot, ProbeHostRef};
     pub use gtap_device::task::handle::end_borrow;
     pub use gtap_device::task::split::{
-        PENDING as SPLIT_PENDING, SplitStack, count_walked as split_count_walked,
-        next_budget as split_next_budget,
+        PENDING as SPLIT_PENDING, SplitBuffer, SplitPending, SplitStack,
+        count_walked as split_count_walked, next_budget as split_next_budget, split_buffer,
     };
     pub use gtap_device::task::sum_stack::{SumBuffer, SumStack};
     pub use gtap_device::task::{

@@ -19,7 +19,7 @@
 //!                                        }
 //!                                        // The walk: the summing loop (`seq_sum`) over at most
 //!                                        // `budget` bodies, its pending calls left in `pending`.
-//!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, stack: &mut SplitStack<(u32,)>) -> u64 { .. }
+//!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, buffer: &mut SplitBuffer<(u32,)>) -> (u64, u32, SplitPending<(u32,)>) { .. }
 //!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..)
 //! ```
 //!
@@ -157,9 +157,9 @@ pub fn split_task(
             #( #names: #types, )*
             __gtap_budget: u32,
         ) -> #ret {
-            let mut __gtap_pending = ::gtap::__private::SplitStack::new();
-            let (mut __gtap_sum, __gtap_ran) =
-                #walk_fn(#( #names, )* __gtap_budget, &mut __gtap_pending);
+            let mut __gtap_buffer = ::gtap::__private::split_buffer();
+            let (mut __gtap_sum, __gtap_ran, mut __gtap_pending) =
+                #walk_fn(#( #names, )* __gtap_budget, &mut __gtap_buffer);
             let __gtap_next = ::gtap::__private::split_next_budget(__gtap_budget);
             let ::core::option::Option::Some(__gtap_kids) = __gtap_kids else {
                 // No running task: the pending calls run here, by this same function.
@@ -250,8 +250,13 @@ fn walk_items(
         #vis fn #walk_fn(
             #params,
             #budget: u32,
-            #stack: &mut ::gtap::__private::SplitStack<(#( #stacked_types, )*)>,
-        ) -> (#ret, u32) {
+            __gtap_buffer: &mut ::gtap::__private::SplitBuffer<(#( #stacked_types, )*)>,
+        ) -> (
+            #ret,
+            u32,
+            ::gtap::__private::SplitPending<'_, (#( #stacked_types, )*)>,
+        ) {
+            let mut #stack = ::gtap::__private::SplitStack::new(__gtap_buffer);
             let mut #total: #ret = 0;
             let mut #spawns: u32 = 0;
             let mut __gtap_left: u32 = if #budget == 0 { 1 } else { #budget };
@@ -273,7 +278,8 @@ fn walk_items(
             }
             // Each push counted one spawn (a full stack's call counted its own below it);
             // those still pending did not run here.
-            (#total, #spawns.wrapping_sub(#stack.len() as u32))
+            let __gtap_ran = #spawns.wrapping_sub(#stack.len() as u32);
+            (#total, __gtap_ran, #stack.into_pending())
         }
     }
 }

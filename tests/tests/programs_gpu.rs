@@ -453,7 +453,8 @@ fn inline_resumes_are_not_heavy_leaves() {
 
 /// fib split by a budget of calls on the GPU (the default policy): every call is a task's
 /// own or a walked one (counted as a spawn run inline), whatever the budget; a budget past
-/// the tree is one task; 0 decides spawn by spawn.
+/// the tree is one task while the tree is shallower than the walk's 32 pending calls (deeper,
+/// the walk stops where its stack is full); 0 decides spawn by spawn.
 fn fib_is_split_by_a_budget_of_calls() {
     for budget in [0, 1, 16, 2048, u32::MAX] {
         let config = GpuConfig::new().split_budget(budget);
@@ -472,7 +473,7 @@ fn fib_is_split_by_a_budget_of_calls() {
                 fib::task_count(n),
                 "{what}"
             );
-            if budget == u32::MAX {
+            if budget == u32::MAX && n <= 24 {
                 assert_eq!(stats.tasks, 1, "{what}");
             }
         }

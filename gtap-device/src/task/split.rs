@@ -20,7 +20,7 @@
 //! off, the tasks are the source's.
 //!
 //! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
-//! then takes them from the bottom, oldest first, to spawn them. The walk visits a body's
+//! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk visits a body's
 //! children in the order the body spawns them (it reverses each body's pushes), so a split
 //! task walks its calls in the program's order and leaves the later ones pending, as a
 //! sequential run would reach them.
@@ -74,42 +74,42 @@ pub unsafe fn count_walked<P: Program>(ctx: *mut super::Ctx, calls: u32) {
     unsafe { crate::backend::split_walked::<P>(ctx, calls) }
 }
 
-/// The pending calls of a split task's walk: a stack of at most [`PENDING`] argument tuples,
-/// from which the task then takes them oldest first ([`SplitStack::take_oldest`]).
-pub struct SplitStack<A> {
-    buf: [MaybeUninit<A>; PENDING],
-    /// Values at `first..len` are live.
-    first: usize,
+/// The storage of a split task's pending calls: a local of the task's runner, lent to the
+/// walk ([`SplitStack`]) and then read back ([`SplitPending`]).
+pub type SplitBuffer<A> = [MaybeUninit<A>; PENDING];
+
+/// An empty [`SplitBuffer`].
+#[inline(always)]
+pub fn split_buffer<A>() -> SplitBuffer<A> {
+    [const { MaybeUninit::uninit() }; PENDING]
+}
+
+/// The walk's stack of pending calls: at most [`PENDING`] argument tuples in a
+/// [`SplitBuffer`]. Apart from the buffer, so that a walk that keeps it as a local keeps its
+/// length in a register: behind a reference the length was loaded and stored at every push
+/// and pop, which made the generated walk several times slower than a hand-written one.
+pub struct SplitStack<'b, A> {
+    buf: &'b mut SplitBuffer<A>,
     len: usize,
 }
 
-impl<A> Default for SplitStack<A> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<A> SplitStack<A> {
-    /// An empty stack.
+impl<'b, A> SplitStack<'b, A> {
+    /// An empty stack in `buf`, whose contents it ignores.
     #[inline(always)]
-    pub fn new() -> Self {
-        SplitStack {
-            buf: [const { MaybeUninit::uninit() }; PENDING],
-            first: 0,
-            len: 0,
-        }
+    pub fn new(buf: &'b mut SplitBuffer<A>) -> Self {
+        SplitStack { buf, len: 0 }
     }
 
     /// How many values it holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len - self.first
+        self.len
     }
 
     /// Whether it holds none.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len == self.first
+        self.len == 0
     }
 
     /// Whether `more` pushes would fit.
@@ -132,13 +132,13 @@ impl<A> SplitStack<A> {
     /// Pops the value pushed last, if any.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<A> {
-        if self.len == self.first {
+        if self.len == 0 {
             return None;
         }
         self.len -= 1;
-        // SAFETY: slot `len` (after the decrement) lies in `first..len` as it was, so a push
-        // wrote it and nothing has read it since; the read moves the value out and the slot
-        // is free from now on.
+        // SAFETY: slot `len` (after the decrement) was below the length, so a push wrote it
+        // and nothing has read it since; the read moves the value out and the slot is free
+        // from now on.
         Some(unsafe { self.buf[self.len].assume_init_read() })
     }
 
@@ -152,11 +152,62 @@ impl<A> SplitStack<A> {
     /// since), so that the first of them pops first.
     #[inline(always)]
     pub fn reverse_from(&mut self, mark: usize) {
-        let mark = mark.max(self.first).min(self.len);
-        self.buf[mark..self.len].reverse();
+        let (mut lo, mut hi) = (mark, self.len);
+        let at = self.buf.as_mut_ptr();
+        while lo + 1 < hi {
+            hi -= 1;
+            // SAFETY: `lo < hi < len <= PENDING`: two distinct slots of the buffer, which
+            // the stack borrows exclusively.
+            unsafe { core::ptr::swap(at.add(lo), at.add(hi)) };
+            lo += 1;
+        }
     }
 
-    /// Takes the oldest value, if any (the walk is over: pushes and pops are done).
+    /// The values still on the stack, to be taken oldest first.
+    #[inline(always)]
+    pub fn into_pending(self) -> SplitPending<'b, A> {
+        let this = core::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again, so moving its buffer borrow out is
+        // the only use of it.
+        let buf = unsafe { core::ptr::read(&this.buf) };
+        SplitPending {
+            buf,
+            first: 0,
+            len: this.len,
+        }
+    }
+}
+
+impl<A> Drop for SplitStack<'_, A> {
+    fn drop(&mut self) {
+        // Values still pending when a body panics out of the walk.
+        while self.pop().is_some() {}
+    }
+}
+
+/// The calls a split task's walk left pending, taken oldest first to be spawned
+/// ([`SplitStack::into_pending`]).
+pub struct SplitPending<'b, A> {
+    buf: &'b mut SplitBuffer<A>,
+    /// Values at `first..len` are live.
+    first: usize,
+    len: usize,
+}
+
+impl<A> SplitPending<'_, A> {
+    /// How many are left.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len - self.first
+    }
+
+    /// Whether none is left.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.first == self.len
+    }
+
+    /// Takes the oldest value left, if any.
     #[inline(always)]
     pub fn take_oldest(&mut self) -> Option<A> {
         if self.first == self.len {
@@ -164,15 +215,15 @@ impl<A> SplitStack<A> {
         }
         let at = self.first;
         self.first += 1;
-        // SAFETY: slot `at` lay in `first..len`, so it holds a value written by a push and
-        // not read since; `first` moved past it, so nothing reads it again.
+        // SAFETY: slot `at` lay in `first..len`, so it holds a value a push wrote and
+        // nothing read since; `first` moved past it, so nothing reads it again.
         Some(unsafe { self.buf[at].assume_init_read() })
     }
 }
 
-impl<A> Drop for SplitStack<A> {
+impl<A> Drop for SplitPending<'_, A> {
     fn drop(&mut self) {
-        while self.pop().is_some() {}
+        while self.take_oldest().is_some() {}
     }
 }
 
@@ -194,25 +245,32 @@ mod tests {
 
     #[test]
     fn a_walk_pops_in_spawn_order_and_leaves_the_rest_oldest_first() {
-        let mut s = SplitStack::<u32>::new();
+        let mut buf = split_buffer();
+        let mut s = SplitStack::<u32>::new(&mut buf);
         s.push(100).unwrap();
         let mark = s.mark();
-        for v in [1, 2, 3] {
+        for v in [1, 2, 3, 4] {
             s.push(v).unwrap();
         }
         s.reverse_from(mark);
         assert_eq!(s.pop(), Some(1), "the body's first push pops first");
-        assert_eq!(s.len(), 3);
-        assert_eq!(s.take_oldest(), Some(100));
-        assert_eq!(s.take_oldest(), Some(3));
-        assert_eq!(s.take_oldest(), Some(2));
-        assert_eq!(s.take_oldest(), None);
-        assert!(s.is_empty());
+        let mark = s.mark();
+        s.push(7).unwrap();
+        s.reverse_from(mark);
+        assert_eq!(s.len(), 5);
+        let mut p = s.into_pending();
+        assert_eq!(p.len(), 5);
+        for want in [100, 4, 3, 2, 7] {
+            assert_eq!(p.take_oldest(), Some(want));
+        }
+        assert_eq!(p.take_oldest(), None);
+        assert!(p.is_empty());
     }
 
     #[test]
     fn a_full_stack_hands_the_value_back() {
-        let mut s = SplitStack::<u64>::new();
+        let mut buf = split_buffer();
+        let mut s = SplitStack::<u64>::new(&mut buf);
         for v in 0..PENDING as u64 {
             assert!(s.has_room(1));
             s.push(v).unwrap();
@@ -227,13 +285,23 @@ mod tests {
     fn values_left_are_dropped() {
         use std::rc::Rc;
         let counted = Rc::new(());
-        let mut s = SplitStack::new();
+        let mut buf = split_buffer();
+        let mut s = SplitStack::new(&mut buf);
         for _ in 0..4 {
             s.push(Rc::clone(&counted)).unwrap();
         }
-        drop(s.take_oldest());
-        assert_eq!(Rc::strong_count(&counted), 4);
+        drop(s.pop());
         drop(s);
+        assert_eq!(Rc::strong_count(&counted), 1);
+        let mut buf = split_buffer();
+        let mut s = SplitStack::new(&mut buf);
+        for _ in 0..4 {
+            s.push(Rc::clone(&counted)).unwrap();
+        }
+        let mut p = s.into_pending();
+        drop(p.take_oldest());
+        assert_eq!(Rc::strong_count(&counted), 4);
+        drop(p);
         assert_eq!(Rc::strong_count(&counted), 1);
     }
 }
