@@ -120,7 +120,8 @@ impl Limits {
 
     /// Thread programs, with [`Limits::auto_granularity`] on: the calls a task split by a
     /// budget of work walks before it makes tasks of the calls still pending. Default 16;
-    /// 0: no task is split. The macro gives a split version to each task whose result is
+    /// 0: no task is split. In a program that asks for it (`#[gtap::program(split = true)]`),
+    /// the macro gives a split version to each task whose result is
     /// the sum of its children's, read through handles (`let a = spawn!(f(..)); ..
     /// a.get() + b.get()`), whose spawns name no queue (README, "Automatic granularity"):
     /// where the program would start such a task as a task (a root, or a spawn the policy

@@ -6,7 +6,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Lit, MetaNameValue, Token};
 
 /// Valid option names, listed in error messages.
-const KEYS: &str = "`name`, `max_frame_bytes`, `max_children`";
+const KEYS: &str = "`name`, `max_frame_bytes`, `max_children`, `split`";
 
 /// Program options, with their defaults.
 pub struct Options {
@@ -17,6 +17,8 @@ pub struct Options {
     pub max_frame_bytes: u64,
     /// Most children one task may spawn between two taskwaits.
     pub max_children: u64,
+    /// `split = true`: give the tasks that qualify a split task (`split.rs`).
+    pub split: bool,
 }
 
 impl Default for Options {
@@ -25,6 +27,7 @@ impl Default for Options {
             name: None,
             max_frame_bytes: 512,
             max_children: 256,
+            split: false,
         }
     }
 }
@@ -54,6 +57,10 @@ impl Options {
                 opts.name = Some(identifier(&pair.value)?);
                 continue;
             }
+            if key == "split" {
+                opts.split = boolean(&pair.value, &key)?;
+                continue;
+            }
             let value = positive_int(&pair.value, &key)?;
             match key.as_str() {
                 "max_frame_bytes" => opts.max_frame_bytes = value,
@@ -76,6 +83,19 @@ impl Options {
         }
         Ok(opts)
     }
+}
+
+fn boolean(value: &Expr, key: &str) -> syn::Result<bool> {
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Bool(b), ..
+    }) = value
+    {
+        return Ok(b.value);
+    }
+    Err(syn::Error::new_spanned(
+        value,
+        format!("`{key}` takes `true` or `false`"),
+    ))
 }
 
 fn positive_int(value: &Expr, key: &str) -> syn::Result<u64> {

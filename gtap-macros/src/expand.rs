@@ -101,11 +101,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         block: block.iter().any(|&b| b),
         mixed: block.iter().any(|&b| b) && !block.iter().all(|&b| b),
     };
-    let splits = if kinds.block || opts.max_frame_bytes < split::MIN_FRAME_BYTES {
-        Vec::new()
-    } else {
-        splits(&tasks)
-    };
+    let (splits, split_error) = program_splits(&tasks, kinds, opts);
     let (mut all_tasks, mut all_block) = (tasks, block);
     let mut split_of: Vec<Option<&Split>> = vec![None; all_tasks.len()];
     for s in &splits {
@@ -113,13 +109,14 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         all_block.push(false);
         split_of.push(Some(s));
     }
-    let (outs, has_taskwait, errors) = expand_tasks(
+    let (outs, has_taskwait, mut errors) = expand_tasks(
         &all_tasks,
         &all_block,
         &split_of,
         !kinds.block,
         module_errors,
     );
+    errors.extend(split_error);
     let module_name = opts
         .name
         .clone()
@@ -254,6 +251,43 @@ fn expand_tasks(
         outs.push(out);
     }
     (outs, has_taskwait, errors)
+}
+
+/// The split tasks of a program with `split = true` ([`split::split_task`]), or an error
+/// when it asked for them and none can be made.
+fn program_splits(
+    tasks: &[ItemFn],
+    kinds: Kinds,
+    opts: &Options,
+) -> (Vec<Split>, Option<syn::Error>) {
+    if !opts.split {
+        return (Vec::new(), None);
+    }
+    let why = if kinds.block {
+        Some("a program with block tasks has no sequential versions to walk")
+    } else if opts.max_frame_bytes < split::MIN_FRAME_BYTES {
+        Some(
+            "a split task keeps 32 results in its frame, which needs `max_frame_bytes` of at least 512",
+        )
+    } else {
+        None
+    };
+    let splits = if why.is_none() {
+        splits(tasks)
+    } else {
+        Vec::new()
+    };
+    if !splits.is_empty() {
+        return (splits, None);
+    }
+    let msg = format!(
+        "`split = true`: no task of this program can be split by a budget of work ({}); \
+         a task qualifies when its result is an unsigned integer of at most 64 bits that is the \
+         sum of its children's, read through handles (`let a = spawn!(f(..)); .. taskwait!(); \
+         a.get() + b.get()`), and no spawn or taskwait names a queue or forces a task",
+        why.unwrap_or("none has that form")
+    );
+    (Vec::new(), Some(syn::Error::new(Span::call_site(), msg)))
 }
 
 /// The split tasks of a thread program's tasks that qualify ([`split::split_task`]); none

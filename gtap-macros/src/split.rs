@@ -1,5 +1,11 @@
-//! Each summing task's split task: the hidden task a runtime starts instead of it when the
-//! granularity policy splits by a budget of work (`gtap_device::task::split`).
+//! Each summing task's split task, in a program that asks for them
+//! (`#[gtap::program(split = true)]`): the hidden task a runtime starts instead of it when
+//! the granularity policy splits by a budget of work (`gtap_device::task::split`).
+//!
+//! Opt-in because a split task's code in the kernel raises the kernel's registers (fib's
+//! from 143 to 202 with ptxas 13.0), which every task of the program then runs with, and
+//! because the generated walk is not yet as fast as the hand-written one it is modelled on
+//! (README, "Automatic granularity").
 //!
 //! ```text
 //! // Input:                              // Output (inside the same module), simplified:
@@ -17,8 +23,11 @@
 //!                                            taskwait!();
 //!                                            walked + kids.iter().sum::<u64>()
 //!                                        }
+//!                                        // The runner: the walk, then `spawn_into(kids, task,
+//!                                        // __gtap_split_fib(m, next_budget(..)))` for each pending `m`.
+//!                                        unsafe fn __gtap_splitrun_fib(ctx, kids, n: u32, __gtap_budget: u32) -> u64 { .. }
 //!                                        // The walk: the summing loop (`seq_sum`) over at most
-//!                                        // `budget` bodies, its pending calls left in `pending`.
+//!                                        // `budget` bodies, its pending calls left in the buffer.
 //!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, buffer: &mut SplitBuffer<(u32,)>) -> (u64, u32, SplitPending<(u32,)>) { .. }
 //!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..)
 //! ```

@@ -30,14 +30,9 @@ fn the_policy_is_on_by_default() {
 
 #[test]
 fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
-    // Split by a budget of calls (the default), and decided spawn by spawn (no split).
-    for (threads, split) in [(1, 16), (2, 16), (4, 16), (1, 0), (2, 0), (4, 0)] {
+    for threads in [1, 2, 4] {
         let (v_off, off) = runtime(threads, false).run(fib::program::fib(25)).unwrap();
-        let config = CpuConfig::new().threads(threads).split_budget(split);
-        let (v_on, on) = CpuRuntime::new(config)
-            .unwrap()
-            .run(fib::program::fib(25))
-            .unwrap();
+        let (v_on, on) = runtime(threads, true).run(fib::program::fib(25)).unwrap();
         assert_eq!((v_off, v_on), (fib::reference(25), fib::reference(25)));
         assert_eq!(off.tasks_executed, fib::task_count(25));
         assert_eq!(off.spawns_inlined, 0);
@@ -51,9 +46,10 @@ fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
     }
 }
 
-/// A split task walks at most its budget of calls and makes tasks of the rest, so every
-/// call of fib is either a task's own or a walked one (counted as a spawn run inline), and
-/// a budget past the tree is one task. The budget's default, and 0 turning splitting off.
+/// In a program with split tasks (`split = true`), a split task walks at most its budget of
+/// calls and makes tasks of the rest, so every call of fib is either a task's own or a
+/// walked one (counted as a spawn run inline), and a budget past the tree is one task. The
+/// budget's default, 0 turning splitting off, and the policy off making a task per call.
 #[test]
 fn fib_is_split_by_a_budget_of_calls() {
     assert_eq!(CpuConfig::new().limits().split_budget(), 16);
@@ -62,7 +58,7 @@ fn fib_is_split_by_a_budget_of_calls() {
             let config = CpuConfig::new().threads(threads).split_budget(budget);
             let mut rt = CpuRuntime::new(config).unwrap();
             for n in [0, 1, 2, 7, 20, 25] {
-                let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
+                let (v, stats) = rt.run(fib::auto_split::fib(n)).unwrap();
                 let what = format!("fib({n}), budget {budget}, {threads} threads: {stats:?}");
                 assert_eq!(v, fib::reference(n), "{what}");
                 if budget == 0 {
@@ -80,6 +76,18 @@ fn fib_is_split_by_a_budget_of_calls() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn a_split_program_with_the_policy_off_makes_a_task_per_call() {
+    for threads in [1, 3] {
+        let (v, stats) = runtime(threads, false)
+            .run(fib::auto_split::fib(20))
+            .unwrap();
+        assert_eq!(v, fib::reference(20));
+        assert_eq!(stats.tasks_executed, fib::task_count(20));
+        assert_eq!(stats.spawns_inlined, 0);
     }
 }
 

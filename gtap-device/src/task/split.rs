@@ -2,17 +2,18 @@
 //!
 //! A task that spawns at every call (fib with no cutoff) pays a record, a queue entry and a
 //! join for a call that costs a few instructions, and the granularity policy that inlines
-//! spawns ([`crate::runtime::granularity`]) decides per spawn, at a depth, without knowing
-//! how large the subtree under it is. For a task whose result is the sum of its children's
-//! (the summing form, `gtap-macros/src/seq_sum.rs`), the macro generates a hidden *split
-//! task* instead: it walks the calls under its own sequentially, at most `budget` of them
-//! and while at most [`PENDING`] are pending, adds their own parts of the result, and makes a
-//! task of each call still pending when it stops, with a larger budget ([`next_budget`]).
-//! Near the root the budget is small, so the tree fans out into tasks within a few rounds;
-//! further down it grows, so the tasks that keep every lane busy each carry enough work to
-//! pay for themselves. A call's cost is what a budget of calls counts, which fits a task
-//! whose calls cost about the same (a body without a hand-written cutoff); tasks whose
-//! spawns name a queue, or whose children go to `slots!`, are not split (the macro's docs).
+//! spawns ([`crate::runtime::granularity`]) decides per spawn, at a depth, without knowing how
+//! large the subtree under it is. For a task whose result is the sum of its children's (the
+//! summing form, `gtap-macros/src/seq_sum.rs`), in a program that asks for it
+//! (`#[gtap::program(split = true)]`), the macro generates a hidden *split task* besides it: it
+//! walks the calls under its own sequentially, at most `budget` of them and while at most
+//! [`PENDING`] are pending, adds their own parts of the result, and makes a task of each call
+//! still pending when it stops, with a larger budget ([`next_budget`]). Near the root the
+//! budget is small, so the tree fans out into tasks within a few rounds; further down it grows,
+//! so the tasks that keep every lane busy each carry enough work to pay for themselves. A
+//! call's cost is what a budget of calls counts, which fits a task whose calls cost about the
+//! same (a body without a hand-written cutoff); tasks whose spawns name a queue, or whose
+//! children go to `slots!`, are not split (the macro's docs).
 //!
 //! The runtime starts a split task where the program would start the task itself as a task
 //! (its root, and spawns that the policy makes tasks), when the policy is on and its
@@ -20,10 +21,10 @@
 //! off, the tasks are the source's.
 //!
 //! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
-//! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk visits a body's
-//! children in the order the body spawns them (it reverses each body's pushes), so a split
-//! task walks its calls in the program's order and leaves the later ones pending, as a
-//! sequential run would reach them.
+//! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk
+//! visits a body's children in the order the body spawns them (it reverses each body's pushes),
+//! so a split task walks its calls in the program's order and leaves the later ones pending, as
+//! a sequential run would reach them.
 
 use core::mem::MaybeUninit;
 
