@@ -17,7 +17,7 @@
 //!
 //! The runtime starts a split task where the program would start the task itself as a task
 //! (its root, and spawns that the policy makes tasks), when the policy is on and its
-//! `split_budget` is not zero ([`Program::split`](super::Program::split)); with the policy
+//! `split_budget` is not zero ([`Program::split`]); with the policy
 //! off, the tasks are the source's.
 //!
 //! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
