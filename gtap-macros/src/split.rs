@@ -2,10 +2,10 @@
 //! (`#[gtap::program(split = true)]`): the hidden task a runtime starts instead of it when
 //! the granularity policy splits by a budget of work (`gtap_device::task::split`).
 //!
-//! Opt-in because a split task's code in the kernel raises the kernel's registers (fib's
-//! from 143 to 202 with ptxas 13.0), which every task of the program then runs with, and
-//! because the generated walk is not yet as fast as the hand-written one it is modelled on
-//! (README, "Automatic granularity").
+//! Opt-in because a split task's code in the kernel raises the kernel's registers, which
+//! every task of the program then runs with, and because the generated walk is not yet as
+//! fast as the hand-written one it is modelled on (README, "Automatic granularity", and its
+//! record).
 //!
 //! ```text
 //! // Input:                              // Output (inside the same module), simplified:

@@ -44,9 +44,11 @@ pub fn next_budget(budget: u32) -> u32 {
     budget.saturating_mul(2).min(MAX_BUDGET).max(budget)
 }
 
-/// The budget of the split tasks started for roots under `policy` (0: none).
+/// The budget of the split tasks started for program `P` under `policy`, for its roots and
+/// for the spawns that become tasks (0: none): the policy's `split_budget` while the policy
+/// is on and `P` has split tasks. One rule for both backends and the roots.
 #[inline(always)]
-pub fn root_budget<P: Program>(policy: &Granularity) -> u32 {
+pub fn budget<P: Program>(policy: &Granularity) -> u32 {
     if P::SPLITS && policy.on != 0 {
         policy.split_budget
     } else {
@@ -58,7 +60,7 @@ pub fn root_budget<P: Program>(policy: &Granularity) -> u32 {
 /// has one and the policy splits ([`Program::split`]), else its own.
 #[inline(always)]
 pub fn split_root<P: Program>(args: P::Args, policy: &Granularity) -> P::Args {
-    match root_budget::<P>(policy) {
+    match budget::<P>(policy) {
         0 => args,
         budget => P::split(args, budget),
     }
@@ -87,8 +89,8 @@ pub fn split_buffer<A>() -> SplitBuffer<A> {
 
 /// The walk's stack of pending calls: at most [`PENDING`] argument tuples in a
 /// [`SplitBuffer`]. Apart from the buffer, so that a walk that keeps it as a local keeps its
-/// length in a register: behind a reference the length was loaded and stored at every push
-/// and pop, which made the generated walk several times slower than a hand-written one.
+/// length in a register (behind a reference the length is loaded and stored at every push
+/// and pop, on the walk's critical path).
 pub struct SplitStack<'b, A> {
     buf: &'b mut SplitBuffer<A>,
     len: usize,

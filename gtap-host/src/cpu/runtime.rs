@@ -354,7 +354,7 @@ impl CpuRuntime {
             }
         };
         let options = self.run_options(roots.len(), capacity);
-        let budget = split::root_budget::<P>(&options.granularity);
+        let budget = split::budget::<P>(&options.granularity);
         // SAFETY: the record memory holds `capacity` records of `P::Task` (its layout came
         // from `Record::array_layout`) and is used by nothing else while the run lives:
         // `memory` is out of `self` until the run is over.

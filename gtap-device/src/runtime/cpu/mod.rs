@@ -856,12 +856,7 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
     let ctx = unsafe { &*ctx };
     // SAFETY: forwarded from the contract.
     let worker = unsafe { worker_of::<P>(ctx) };
-    let policy = &worker.run.granularity;
-    if policy.on == 0 {
-        0
-    } else {
-        policy.split_budget
-    }
+    crate::task::split::budget::<P>(&worker.run.granularity)
 }
 
 /// Counts `calls` that a split task walked into the worker's statistics (as spawns run

@@ -177,12 +177,7 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
     // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
     // context (contract).
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
-    let policy = &w.run().granularity;
-    if policy.on == 0 {
-        0
-    } else {
-        policy.split_budget
-    }
+    crate::task::split::budget::<P>(&w.run().granularity)
 }
 
 /// Counts `calls` that a split task of the running task walked into the warp's statistics
