@@ -113,7 +113,8 @@ pub fn summing_body(
         return None;
     };
     let wait = stmts.pop()?;
-    let wait_queue = taskwait_queue(&wait)?;
+    let waited = taskwait_queue(&wait)?;
+    let wait_queue = queue_expr(waited.queue.as_ref());
     let census = Census::of(&stmts, task)?;
     if census.spawns == 0 {
         return None;
@@ -139,7 +140,6 @@ pub fn summing_body(
         out.extend(rewrite.top_stmt(stmt));
     }
     out.push(syn::parse_quote_spanned! {wait.span()=> ::gtap::__private::seq_wait(#wait_queue); });
-    let wait_queue_named = wait_queue.to_string() != queue_expr(None).to_string();
     let rest = rest.map_or_else(|| quote!(0), |r| quote!(#r));
     out.push(Stmt::Expr(syn::parse_quote!(#rest), None));
     Some(Summing {
@@ -150,7 +150,7 @@ pub fn summing_body(
         slots: !census.slots.is_empty(),
         fixed,
         sites: census.spawns,
-        queued: census.queued || wait_queue_named,
+        queued: census.queued || waited.queue.is_some(),
     })
 }
 
@@ -175,11 +175,10 @@ fn stmt_macro(stmt: &Stmt) -> Option<&Macro> {
     }
 }
 
-/// The queue expression of a `taskwait!(..);` statement, or `None` for another statement.
-fn taskwait_queue(stmt: &Stmt) -> Option<TokenStream> {
+/// The arguments of a `taskwait!(..);` statement, or `None` for another statement.
+fn taskwait_queue(stmt: &Stmt) -> Option<TaskwaitArgs> {
     let mac = stmt_macro(stmt).filter(|m| Kind::of(m) == Some(Kind::Taskwait))?;
-    let args: TaskwaitArgs = mac.parse_body().ok()?;
-    Some(queue_expr(args.queue.as_ref()))
+    mac.parse_body().ok()
 }
 
 /// Whether a statement holds a `spawn!`.

@@ -199,8 +199,7 @@ pub fn split_task(
             __gtap_sum
         }
     };
-    let stacked_types: Vec<&Type> = stacked.iter().map(|&i| types[i]).collect();
-    let walk = walk_items(task, params, &walk_fn, &stacked, &stacked_types, ret, &sum);
+    let walk = walk_items(task, params, names, &walk_fn, &stacked, ret, &sum);
     let walk = quote!(#walk #runner);
     let args_struct = format_ident!("__GtapArgs_{}", split);
     let arm = quote! {
@@ -227,28 +226,22 @@ pub fn split_task(
 fn walk_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
+    names: &[Ident],
     walk_fn: &Ident,
     stacked: &[usize],
-    stacked_types: &[&Type],
     ret: &TokenStream,
     sum: &Summing,
 ) -> TokenStream {
     let vis = &task.vis;
     let (stack, total, spawns) = hidden();
-    let pats: Vec<&Pat> = stacked
+    let (pats, stacked_types): (Vec<&Pat>, Vec<&Type>) = stacked
         .iter()
         .filter_map(|&i| match &params[i] {
-            FnArg::Typed(t) => Some(&*t.pat),
+            FnArg::Typed(t) => Some((&*t.pat, &*t.ty)),
             FnArg::Receiver(_) => None,
         })
-        .collect();
-    let names: Vec<Ident> = pats
-        .iter()
-        .filter_map(|p| match p {
-            Pat::Ident(p) => Some(p.ident.clone()),
-            _ => None,
-        })
-        .collect();
+        .unzip();
+    let names: Vec<&Ident> = stacked.iter().map(|&i| &names[i]).collect();
     let (body, sites) = (&sum.body, sum.sites);
     let at = Span::call_site();
     let budget = Ident::new("__gtap_budget", at);
