@@ -450,19 +450,15 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
     }
     let arms = outs.iter().map(|o| match (&o.seq, &o.split_of) {
         (Some(s), _) => s.arm.clone(),
-        // A split task's sequential version: its runner without slots (the walk, then the
-        // pending calls by recursion). The spawns it ran are not counted: the policy never
-        // runs a split task inline (its spawns are forced), so nothing weighs them.
+        // A split task's sequential version is its task's: the same call, run whole. Its
+        // spawns are not counted: the policy never runs a split task inline (its spawns
+        // are forced), so nothing weighs them.
         (None, Some((of, of_args, ret))) => {
             let name = &o.name;
-            let run = split::run_ident(of);
+            let counted = crate::lower::seq_counted_fn_ident(of);
             quote! {
                 Args::#name(a) => {
-                    // SAFETY: without slots the runner makes no task and reads no context.
-                    let __gtap_result = unsafe {
-                        #run(::core::ptr::null_mut(), ::core::option::Option::None,
-                             #( a.#of_args, )* a.__gtap_budget)
-                    };
+                    let (__gtap_result, _) = #counted(#( a.#of_args, )* 0);
                     // SAFETY: `out` holds this task's result type (trait contract).
                     unsafe { out.cast::<#ret>().write(__gtap_result) };
                     0

@@ -126,12 +126,14 @@ fn tokens(ts: TokenStream) -> usize {
 /// several times slower.
 const SUM_MAX_LEVELS: usize = 2;
 
-/// The body of task `task`'s summing loop, when it qualifies ([`seq_sum::summing_body`]).
+/// The body of task `task`'s summing loop, its spawns pushing as `push` says, when it
+/// qualifies ([`seq_sum::summing_body`]).
 pub fn summing(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
     arg_names: &[syn::Ident],
     ret: &TokenStream,
+    push: seq_sum::Push,
 ) -> Option<seq_sum::Summing> {
     let types: Vec<TokenStream> = params
         .iter()
@@ -148,7 +150,7 @@ pub fn summing(
         params,
         names: arg_names,
     };
-    seq_sum::summing_body(&t, &task.block, ret, &types)
+    seq_sum::summing_body(&t, &task.block, ret, &types, push)
 }
 
 /// A summing task's counting version, the loop over its body, and the function that builds
@@ -253,7 +255,7 @@ pub fn seq_task(
         };
         recursive_items(task, &r, levels)
     };
-    let counted = match summing(task, params, arg_names, ret) {
+    let counted = match summing(task, params, arg_names, ret, seq_sum::Push::Checked) {
         // Small enough to unroll, through handles: the loop on the GPU, the recursion on
         // the CPU ([`SUM_MAX_LEVELS`]).
         Some(sum) if !sum.slots && levels > SUM_MAX_LEVELS => {

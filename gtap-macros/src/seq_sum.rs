@@ -95,14 +95,28 @@ pub struct Summing {
     pub queued: bool,
 }
 
-/// The body of the summing loop for `block` (the task's own body), or `None` when the task
-/// does not qualify (module docs). `ret`: the task's result type; `param_types`: the
+/// How a summing body's spawns push their children's arguments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Push {
+    /// Onto the sequential version's stack (`SumStack`), which may be full: the child then
+    /// runs by a call of the same version.
+    Checked,
+    /// Into the room a split task's walk reserved for the body (`SplitStack::push_reserved`),
+    /// one slot per spawn site: only for a body that spawns through handles, whose sites
+    /// are top-level statements and so run at most once per body.
+    Reserved,
+}
+
+/// The body of the summing loop for `block` (the task's own body), its spawns pushing as
+/// `push` says, or `None` when the task does not qualify (module docs; [`Push::Reserved`]
+/// also needs a body without `slots!`). `ret`: the task's result type; `param_types`: the
 /// tokens of each parameter's type.
 pub fn summing_body(
     task: &Task<'_>,
     block: &Block,
     ret: &TokenStream,
     param_types: &[TokenStream],
+    push: Push,
 ) -> Option<Summing> {
     let ret = ret.to_string();
     if !SUMMABLE.contains(&ret.as_str()) || param_types.iter().any(borrows) {
@@ -116,7 +130,7 @@ pub fn summing_body(
     let waited = taskwait_queue(&wait)?;
     let wait_queue = queue_expr(waited.queue.as_ref());
     let census = Census::of(&stmts, task)?;
-    if census.spawns == 0 {
+    if census.spawns == 0 || (push == Push::Reserved && !census.slots.is_empty()) {
         return None;
     }
     let first_spawn = stmts.iter().position(has_spawn)?;
@@ -134,6 +148,7 @@ pub fn summing_body(
         task,
         slots: &census.slots,
         fixed: &fixed,
+        push,
     };
     let mut out: Vec<Stmt> = Vec::new();
     for stmt in stmts {
@@ -465,6 +480,7 @@ struct Rewrite<'a> {
     slots: &'a [(Ident, Expr)],
     /// Per parameter: kept out of the stack, read from the function's own parameter.
     fixed: &'a [bool],
+    push: Push,
 }
 
 impl Rewrite<'_> {
@@ -532,6 +548,19 @@ impl Rewrite<'_> {
             .collect();
         let queue = queue_expr(args.queue.as_ref());
         let (stack, sum, spawns) = hidden();
+        if self.push == Push::Reserved {
+            return syn::parse_quote_spanned! {call.span()=>
+                {
+                    let __gtap_child = #args_fn(#( #values, )*);
+                    let _ = #queue;
+                    // SAFETY: the walk reserved a slot for each of the body's spawn sites
+                    // before it ran the body, and a site, a top-level statement, runs at
+                    // most once per body.
+                    unsafe { #stack.push_reserved(__gtap_child) };
+                    #spawns += 1;
+                }
+            };
+        }
         let take = into.map(|hs| {
             let (taken, cap) = slot_counter(hs);
             quote!(::gtap::__private::seq_slot_taken(&mut #taken, #cap);)

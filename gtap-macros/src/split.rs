@@ -13,28 +13,29 @@
 //! pub fn fib(n: u32) -> u64 {            fn __gtap_split_fib(n: u32, __gtap_budget: u32) -> u64 {
 //!     if n < 2 { return n as u64; }          let kids = slots!(u64; 32);
 //!     let a = spawn!(fib(n - 1));            let walked = {
-//!     let b = spawn!(fib(n - 2));                let mut pending = SplitStack::new();
-//!     taskwait!();                               let sum = __gtap_seqw_fib(n, __gtap_budget, &mut pending);
-//!     a.get() + b.get()                          while let Some((n,)) = pending.take_oldest() {
-//! }                                                  spawn!(into kids, task, __gtap_split_fib(n, next_budget(..)));
+//!     let b = spawn!(fib(n - 2));                let mut buffer = split_buffer();
+//!     taskwait!();                               let (sum, ran, mut pending) = __gtap_seqw_fib(n, __gtap_budget, &mut buffer);
+//!     a.get() + b.get()                          split_count_walked(ctx, ran);
+//! }                                              while let Some((n,)) = pending.take_oldest() {
+//!                                                    spawn!(into kids, task, __gtap_split_fib(n, next_budget(..)));
 //!                                                }
 //!                                                sum
 //!                                            };
 //!                                            taskwait!();
 //!                                            walked + kids.iter().sum::<u64>()
 //!                                        }
-//!                                        // The runner: the walk, then `spawn_into(kids, task,
-//!                                        // __gtap_split_fib(m, next_budget(..)))` for each pending `m`.
-//!                                        unsafe fn __gtap_splitrun_fib(ctx, kids, n: u32, __gtap_budget: u32) -> u64 { .. }
-//!                                        // The walk: the summing loop (`seq_sum`) over at most
-//!                                        // `budget` bodies, its pending calls left in the buffer.
+//!                                        // The walk (inlined): the summing loop (`seq_sum`) over
+//!                                        // at most `budget` bodies, each pushing into room reserved
+//!                                        // for its spawn sites; its pending calls left in the buffer.
 //!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, buffer: &mut SplitBuffer<(u32,)>) -> (u64, u32, SplitPending<(u32,)>) { .. }
-//!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..)
+//!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..);
+//!                                        // the split task's sequential version is fib's.
 //! ```
 //!
 //! Which tasks have one: those whose sequential version is the summing loop with handles
-//! (`let a = spawn!(..)` only, no `slots!`: at most one push per spawn site, so the walk
-//! can stop before its stack could overflow), whose spawns and taskwait name no queue and
+//! (`let a = spawn!(..)` only, no `slots!`: each spawn site is a top-level statement, run at
+//! most once per body, so the walk reserves one slot per site before a body and its pushes
+//! cannot fail), whose spawns and taskwait name no queue and
 //! force no task (an EPAQ program put its kinds of work in queues of their own, and a
 //! forced spawn says the program wants that task), and whose result type is at most 64
 //! bits wide (the 32 result slots in its record must fit the default frame limit, which
@@ -48,7 +49,7 @@ use syn::token::Comma;
 use syn::{FnArg, Ident, ItemFn, Pat, Type};
 
 use crate::seq::summing;
-use crate::seq_sum::{Summing, hidden};
+use crate::seq_sum::{Push, Summing, hidden};
 
 /// Result types whose 32 slots fit a frame of the default size.
 const SPLIT_RESULTS: [&str; 5] = ["u8", "u16", "u32", "u64", "usize"];
@@ -64,7 +65,7 @@ pub struct Split {
     /// The hidden split task, as a `#[gtap::task]` of the program (its items come from the
     /// same expansion as every task's).
     pub task: ItemFn,
-    /// The functions its body calls: the runner (the walk, then the spawns) and the walk.
+    /// The walk its body calls.
     pub walk: TokenStream,
     /// Its arm of `Program::split`, matching a value `a` of the task's arguments.
     pub arm: TokenStream,
@@ -73,12 +74,6 @@ pub struct Split {
 /// The split task's name for `name`.
 pub fn split_ident(name: &Ident) -> Ident {
     format_ident!("__gtap_split_{}", name)
-}
-
-/// The runner of `name`'s split task: its walk, then its spawns (or, without slots, its
-/// pending calls by recursion: the split task's sequential version).
-pub fn run_ident(name: &Ident) -> Ident {
-    format_ident!("__gtap_splitrun_{}", name)
 }
 
 /// The name the statistics give a split task of `name`.
@@ -97,7 +92,7 @@ pub fn split_task(
     if !SPLIT_RESULTS.contains(&ret.to_string().as_str()) || names.len() != params.len() {
         return None;
     }
-    let sum = summing(task, params, names, ret)?;
+    let sum = summing(task, params, names, ret, Push::Reserved)?;
     if sum.slots || sum.queued {
         return None;
     }
@@ -124,83 +119,33 @@ pub fn split_task(
         })
         .collect();
     let ctx = crate::lower::ctx_ident();
-    let run_fn = run_ident(name);
+    // The walk and the spawns run in the task's own body, as a hand-written split would:
+    // its buffer is then a local of the task's step (local memory, not a pointer's), and
+    // the kernel calls no function that spawns (one that does makes the kernel reload the
+    // warp's state after it, which cost its loop about 60 registers).
     let task_fn: ItemFn = syn::parse_quote! {
         #[doc(hidden)]
         #vis fn #split(#( #names: #types, )* __gtap_budget: u32) -> #ret {
             let __gtap_kids = slots!(#ret; { ::gtap::__private::SPLIT_PENDING });
-            // SAFETY: the running task's own context, and its slots, which live in its frame
-            // until the taskwait below.
-            let __gtap_walked: #ret =
-                unsafe { #run_fn(#ctx, ::core::option::Option::Some(&__gtap_kids), #( #names, )* __gtap_budget) };
+            let __gtap_walked: #ret = {
+                let mut __gtap_buffer = ::gtap::__private::split_buffer();
+                let (__gtap_sum, __gtap_ran, mut __gtap_pending) =
+                    #walk_fn(#( #names, )* __gtap_budget, &mut __gtap_buffer);
+                // SAFETY: the running task's own context.
+                unsafe { ::gtap::__private::split_count_walked::<Program>(#ctx, __gtap_ran) };
+                let __gtap_next = ::gtap::__private::split_next_budget(__gtap_budget);
+                while let ::core::option::Option::Some((#( #pending, )*)) =
+                    __gtap_pending.take_oldest()
+                {
+                    spawn!(into __gtap_kids, task, #split(#( #child_args, )* __gtap_next));
+                }
+                __gtap_sum
+            };
             taskwait!();
             __gtap_walked + __gtap_kids.iter().sum::<#ret>()
         }
     };
-    // Out of line, as the walk: what is live in the kernel's loop at the task's resume is
-    // then saved once around the call, and the walk's and the spawns' registers do not add
-    // to it. Recursive, and called from the split task's sequential version too (without
-    // slots it runs the pending calls itself), because ptxas inlines a device function that
-    // is called once and not recursive, `#[inline(never)]` or not.
-    let runner = quote! {
-        /// A split task's work before its taskwait: the walk, then a task of each call
-        /// still pending (generated); without `kids`, the pending calls by recursion
-        /// instead, which makes it the whole call's sequential version.
-        ///
-        /// # Safety
-        /// With `kids`: `ctx` is the running task's context and `kids` its slots, which
-        /// live until the task's taskwait. Without: none (`ctx` is not used).
-        #[doc(hidden)]
-        #[allow(warnings, clippy::all)]
-        #[inline(never)]
-        #vis unsafe fn #run_fn(
-            #ctx: *mut ::gtap::__private::Ctx,
-            __gtap_kids: ::core::option::Option<
-                &::gtap::__private::PendingSlots<
-                    '_,
-                    '_,
-                    #ret,
-                    { ::gtap::__private::SPLIT_PENDING },
-                >,
-            >,
-            #( #names: #types, )*
-            __gtap_budget: u32,
-        ) -> #ret {
-            let mut __gtap_buffer = ::gtap::__private::split_buffer();
-            let (mut __gtap_sum, __gtap_ran, mut __gtap_pending) =
-                #walk_fn(#( #names, )* __gtap_budget, &mut __gtap_buffer);
-            let __gtap_next = ::gtap::__private::split_next_budget(__gtap_budget);
-            let ::core::option::Option::Some(__gtap_kids) = __gtap_kids else {
-                // No running task: the pending calls run here, by this same function.
-                while let ::core::option::Option::Some((#( #pending, )*)) =
-                    __gtap_pending.take_oldest()
-                {
-                    // SAFETY: without slots, no task is made and the context is not used.
-                    __gtap_sum += unsafe {
-                        #run_fn(#ctx, ::core::option::Option::None, #( #child_args, )* __gtap_next)
-                    };
-                }
-                return __gtap_sum;
-            };
-            // SAFETY: forwarded from this function's contract.
-            unsafe { ::gtap::__private::split_count_walked::<Program>(#ctx, __gtap_ran) };
-            while let ::core::option::Option::Some((#( #pending, )*)) =
-                __gtap_pending.take_oldest()
-            {
-                let __gtap_call = ::gtap::__private::into_call::<Program, _>(
-                    #split(#( #child_args, )* __gtap_next),
-                );
-                // SAFETY: forwarded from this function's contract: the slots live in the
-                // running task's frame until its taskwait, and the call borrows nothing.
-                unsafe {
-                    ::gtap::__private::spawn_into(#ctx, __gtap_kids, __gtap_call.__task(), 0u32)
-                };
-            }
-            __gtap_sum
-        }
-    };
     let walk = walk_items(task, params, names, &walk_fn, &stacked, ret, &sum);
-    let walk = quote!(#walk #runner);
     let args_struct = format_ident!("__GtapArgs_{}", split);
     let arm = quote! {
         Args::#name(a) => Args::#split(#args_struct {
@@ -219,10 +164,12 @@ pub fn split_task(
 }
 
 /// The walk of a split task: the summing loop over at most `budget` runs of the task's body
-/// (at least one), stopped early when the next body could push past the stack, its pending
-/// calls left in the stack. Each body's pushes are reversed, so that its first spawn runs
-/// first, as in the program. Returns the sum of the bodies' own parts and the spawns it ran
-/// (not left pending). Out of line: the kernel's registers do not count its loop.
+/// (at least one), stopped early when the next body's pushes might not fit the stack, its
+/// pending calls left in the buffer. Each body pushes into room reserved for its spawn
+/// sites, in an order that makes its first spawn run first, as in the program
+/// (`SplitStack::open`). Returns the sum of the bodies' own parts and the spawns it ran
+/// (not left pending). Inlined into the split task's step, so that the stack's buffer is a
+/// local of it.
 fn walk_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
@@ -248,7 +195,7 @@ fn walk_items(
     quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
-        #[inline(never)]
+        #[inline(always)]
         #vis fn #walk_fn(
             #params,
             #budget: u32,
@@ -265,10 +212,12 @@ fn walk_items(
             let mut __gtap_next = (#( #names, )*);
             loop {
                 let (#( #pats, )*) = __gtap_next;
-                let __gtap_mark = #stack.mark();
+                // Room for the body's sites: the stack is empty here or `has_room` said so
+                // below, and its top was just popped.
+                #stack.open::<#sites>();
                 let __gtap_part: #ret = (|| -> #ret #body)();
+                #stack.close::<#sites>();
                 #total += __gtap_part;
-                #stack.reverse_from(__gtap_mark);
                 __gtap_left -= 1;
                 if __gtap_left == 0 || !#stack.has_room(#sites) {
                     break;
@@ -278,8 +227,7 @@ fn walk_items(
                     ::core::option::Option::None => break,
                 }
             }
-            // Each push counted one spawn (a full stack's call counted its own below it);
-            // those still pending did not run here.
+            // Each push counted one spawn; those still pending did not run here.
             let __gtap_ran = #spawns.wrapping_sub(#stack.len() as u32);
             (#total, __gtap_ran, #stack.into_pending())
         }

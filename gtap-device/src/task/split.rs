@@ -22,7 +22,8 @@
 //!
 //! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
 //! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk
-//! visits a body's children in the order the body spawns them (it reverses each body's pushes),
+//! visits a body's children in the order the body spawns them (each body pushes into room
+//! reserved for it, from the highest slot down),
 //! so a split task walks its calls in the program's order and leaves the later ones pending, as
 //! a sequential run would reach them.
 
@@ -87,103 +88,157 @@ pub fn split_buffer<A>() -> SplitBuffer<A> {
     [const { MaybeUninit::uninit() }; PENDING]
 }
 
-/// The walk's stack of pending calls: at most [`PENDING`] argument tuples in a
-/// [`SplitBuffer`]. Apart from the buffer, so that a walk that keeps it as a local keeps its
-/// length in a register (behind a reference the length is loaded and stored at every push
-/// and pop, on the walk's critical path).
+/// The walk's stack of pending calls: at most [`PENDING`] argument tuples, the newest in
+/// `top` and the others in a [`SplitBuffer`].
+///
+/// A body's pushes go into room reserved before it runs ([`SplitStack::open`]): its first
+/// push into `top`, which the walk pops next without a round trip through memory, the
+/// others into the reserved slots from the highest down, so that the stack holds them in
+/// the reverse of their order and the walk visits a body's children in the order the body
+/// spawns them, with no reversal afterwards. Apart from the buffer, so that a walk that
+/// keeps it as a local keeps `top` and the lengths in registers (behind a reference they
+/// are loaded and stored at every push and pop, on the walk's critical path).
 pub struct SplitStack<'b, A> {
     buf: &'b mut SplitBuffer<A>,
-    len: usize,
+    /// Values in `buf[..len]` are live (below `top`). Counts are `u32`: 64-bit arithmetic
+    /// takes two instructions on the GPU, on the walk's critical path.
+    len: u32,
+    top: Option<A>,
+    /// While a body runs: the reserved slot its next push to the buffer takes, plus one.
+    next: u32,
 }
 
 impl<'b, A> SplitStack<'b, A> {
     /// An empty stack in `buf`, whose contents it ignores.
     #[inline(always)]
     pub fn new(buf: &'b mut SplitBuffer<A>) -> Self {
-        SplitStack { buf, len: 0 }
+        SplitStack {
+            buf,
+            len: 0,
+            top: None,
+            next: 0,
+        }
     }
 
     /// How many values it holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len
+        self.len as usize + usize::from(self.top.is_some())
     }
 
     /// Whether it holds none.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
-    /// Whether `more` pushes would fit.
+    /// Whether a body that pushes at most `sites` values may run now: the stack's values and
+    /// those pushes fit in [`PENDING`].
     #[inline(always)]
-    pub fn has_room(&self, more: usize) -> bool {
-        self.len + more <= PENDING
+    pub fn has_room(&self, sites: usize) -> bool {
+        self.len() + sites <= PENDING
     }
 
-    /// Pushes `value`, or hands it back when the stack is full.
+    /// Reserves room for the pushes of a body that makes at most `SITES` of them, before it
+    /// runs. The walk calls it with the stack's `top` empty (at the start, or after a pop)
+    /// and after [`has_room`](SplitStack::has_room)`(SITES)` said yes, or on an empty stack
+    /// (a const assertion checks that `SITES` fits in an empty one).
     #[inline(always)]
-    pub fn push(&mut self, value: A) -> Result<(), A> {
-        if self.len >= PENDING {
-            return Err(value);
+    pub fn open<const SITES: usize>(&mut self) {
+        const {
+            assert!(
+                SITES >= 1 && SITES <= PENDING,
+                "a body's spawns must fit the stack"
+            )
+        };
+        debug_assert!(self.top.is_none() && self.len as usize + SITES <= PENDING);
+        self.next = self.len + SITES as u32 - 1;
+    }
+
+    /// Pushes `value`, a spawn of the body that the last [`open`](SplitStack::open) made room
+    /// for.
+    ///
+    /// # Safety
+    /// Since that `open::<SITES>()`, fewer than `SITES` values were pushed, and its
+    /// conditions held.
+    #[inline(always)]
+    pub unsafe fn push_reserved(&mut self, value: A) {
+        if self.top.is_none() {
+            self.top = Some(value);
+            return;
         }
-        self.buf[self.len].write(value);
-        self.len += 1;
-        Ok(())
+        debug_assert!(self.next > self.len);
+        self.next -= 1;
+        // SAFETY: the reservation put `next` in `len..len + SITES - 1`, below `PENDING`, and
+        // each push after the first takes the slot below the last one's (contract): a slot
+        // of the buffer that holds no live value.
+        unsafe { self.buf.get_unchecked_mut(self.next as usize).write(value) };
+    }
+
+    /// Ends the body that `open::<SITES>()` made room for: its pushes to the buffer, which
+    /// fill the reserved slots from the highest down, move down onto the live values.
+    #[inline(always)]
+    pub fn close<const SITES: usize>(&mut self) {
+        let end = self.len + SITES as u32 - 1;
+        let pushed = end - self.next;
+        if self.next != self.len {
+            // Element by element, lowest first (each moves down, so none is overwritten
+            // before it moves): `ptr::copy` would be a byte loop on the GPU.
+            let at = self.buf.as_mut_ptr();
+            for i in 0..pushed.min(SITES as u32 - 1) {
+                // SAFETY: `len <= next < end <= PENDING - 1` (the reservation): both slots lie
+                // in the buffer, which the stack borrows exclusively; slot `next + i` holds
+                // a pushed value, which moves (its slot is free from now on).
+                unsafe {
+                    let value = at.add((self.next + i) as usize).read();
+                    at.add((self.len + i) as usize).write(value);
+                }
+            }
+        }
+        self.len += pushed;
     }
 
     /// Pops the value pushed last, if any.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<A> {
+        if let Some(value) = self.top.take() {
+            return Some(value);
+        }
         if self.len == 0 {
             return None;
         }
         self.len -= 1;
         // SAFETY: slot `len` (after the decrement) was below the length, so a push wrote it
-        // and nothing has read it since; the read moves the value out and the slot is free
-        // from now on.
-        Some(unsafe { self.buf[self.len].assume_init_read() })
-    }
-
-    /// The depth of the stack now, for [`SplitStack::reverse_from`].
-    #[inline(always)]
-    pub fn mark(&self) -> usize {
-        self.len
-    }
-
-    /// Reverses the values pushed since `mark` was taken (with nothing popped below it
-    /// since), so that the first of them pops first.
-    #[inline(always)]
-    pub fn reverse_from(&mut self, mark: usize) {
-        let (mut lo, mut hi) = (mark, self.len);
-        let at = self.buf.as_mut_ptr();
-        while lo + 1 < hi {
-            hi -= 1;
-            // SAFETY: `lo < hi < len <= PENDING`: two distinct slots of the buffer, which
-            // the stack borrows exclusively.
-            unsafe { core::ptr::swap(at.add(lo), at.add(hi)) };
-            lo += 1;
-        }
+        // (or `close` moved a pushed value there) and nothing has read it since; the read
+        // moves the value out and the slot is free from now on. `len < PENDING`.
+        Some(unsafe { self.buf.get_unchecked(self.len as usize).assume_init_read() })
     }
 
     /// The values still on the stack, to be taken oldest first.
     #[inline(always)]
     pub fn into_pending(self) -> SplitPending<'b, A> {
-        let this = core::mem::ManuallyDrop::new(self);
-        // SAFETY: `this` is never used or dropped again, so moving its buffer borrow out is
-        // the only use of it.
+        let mut this = core::mem::ManuallyDrop::new(self);
+        if let Some(value) = this.top.take() {
+            // `len + 1 <= PENDING` while `top` holds a value (`has_room` and `open`).
+            let at = this.len;
+            this.buf[at as usize].write(value);
+            this.len = at + 1;
+        }
+        // SAFETY: `this` is never used or dropped again (its `top` is empty), so moving its
+        // buffer borrow out is the only use of it.
         let buf = unsafe { core::ptr::read(&this.buf) };
         SplitPending {
             buf,
             first: 0,
-            len: this.len,
+            len: this.len as usize,
         }
     }
 }
 
 impl<A> Drop for SplitStack<'_, A> {
     fn drop(&mut self) {
-        // Values still pending when a body panics out of the walk.
+        // Values still pending when a body panics out of the walk (those a body pushed to
+        // the buffer before `close` are left, as `len` does not count them yet).
         while self.pop().is_some() {}
     }
 }
@@ -246,24 +301,31 @@ mod tests {
         assert_eq!(next_budget(0), 0);
     }
 
+    /// Runs one body on `s` that pushes `values` (at most `SITES`), as the walk does.
+    fn body<const SITES: usize, A>(s: &mut SplitStack<'_, A>, values: impl IntoIterator<Item = A>) {
+        s.open::<SITES>();
+        for v in values {
+            // SAFETY: the tests push at most `SITES` values per body on a stack with room.
+            unsafe { s.push_reserved(v) };
+        }
+        s.close::<SITES>();
+    }
+
     #[test]
     fn a_walk_pops_in_spawn_order_and_leaves_the_rest_oldest_first() {
         let mut buf = split_buffer();
         let mut s = SplitStack::<u32>::new(&mut buf);
-        s.push(100).unwrap();
-        let mark = s.mark();
-        for v in [1, 2, 3, 4] {
-            s.push(v).unwrap();
-        }
-        s.reverse_from(mark);
-        assert_eq!(s.pop(), Some(1), "the body's first push pops first");
-        let mark = s.mark();
-        s.push(7).unwrap();
-        s.reverse_from(mark);
-        assert_eq!(s.len(), 5);
+        body::<1, _>(&mut s, [100]);
+        assert_eq!(s.pop(), Some(100));
+        body::<5, _>(&mut s, [100, 1, 2, 3, 4]);
+        assert_eq!(s.pop(), Some(100), "the body's first push pops first");
+        body::<4, _>(&mut s, [1, 2]);
+        assert_eq!(s.pop(), Some(1));
+        body::<3, _>(&mut s, [7]);
+        assert_eq!(s.len(), 6);
         let mut p = s.into_pending();
-        assert_eq!(p.len(), 5);
-        for want in [100, 4, 3, 2, 7] {
+        assert_eq!(p.len(), 6);
+        for want in [4, 3, 2, 1, 2, 7] {
             assert_eq!(p.take_oldest(), Some(want));
         }
         assert_eq!(p.take_oldest(), None);
@@ -271,17 +333,32 @@ mod tests {
     }
 
     #[test]
-    fn a_full_stack_hands_the_value_back() {
+    fn a_body_without_pushes_leaves_the_stack_as_it_was() {
+        let mut buf = split_buffer();
+        let mut s = SplitStack::<u32>::new(&mut buf);
+        body::<2, _>(&mut s, [5, 6]);
+        assert_eq!(s.pop(), Some(5));
+        body::<2, _>(&mut s, []);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.pop(), Some(6));
+        assert_eq!(s.pop(), None);
+    }
+
+    #[test]
+    fn room_counts_the_top_and_the_buffer() {
         let mut buf = split_buffer();
         let mut s = SplitStack::<u64>::new(&mut buf);
-        for v in 0..PENDING as u64 {
-            assert!(s.has_room(1));
-            s.push(v).unwrap();
-        }
+        body::<PENDING, _>(&mut s, 0..PENDING as u64);
+        assert_eq!(s.len(), PENDING);
         assert!(!s.has_room(1));
-        assert_eq!(s.push(7), Err(7));
-        assert_eq!(s.pop(), Some(PENDING as u64 - 1));
+        assert_eq!(s.pop(), Some(0));
         assert!(s.has_room(1) && !s.has_room(2));
+        body::<1, _>(&mut s, [9]);
+        let mut p = s.into_pending();
+        let left: std::vec::Vec<u64> = core::iter::from_fn(|| p.take_oldest()).collect();
+        let mut want: std::vec::Vec<u64> = (1..PENDING as u64).rev().collect();
+        want.push(9);
+        assert_eq!(left, want);
     }
 
     #[test]
@@ -290,17 +367,13 @@ mod tests {
         let counted = Rc::new(());
         let mut buf = split_buffer();
         let mut s = SplitStack::new(&mut buf);
-        for _ in 0..4 {
-            s.push(Rc::clone(&counted)).unwrap();
-        }
+        body::<4, _>(&mut s, (0..4).map(|_| Rc::clone(&counted)));
         drop(s.pop());
         drop(s);
         assert_eq!(Rc::strong_count(&counted), 1);
         let mut buf = split_buffer();
         let mut s = SplitStack::new(&mut buf);
-        for _ in 0..4 {
-            s.push(Rc::clone(&counted)).unwrap();
-        }
+        body::<4, _>(&mut s, (0..4).map(|_| Rc::clone(&counted)));
         let mut p = s.into_pending();
         drop(p.take_oldest());
         assert_eq!(Rc::strong_count(&counted), 4);
