@@ -88,23 +88,23 @@ pub fn split_buffer<A>() -> SplitBuffer<A> {
     [const { MaybeUninit::uninit() }; PENDING]
 }
 
-/// The walk's stack of pending calls: at most [`PENDING`] argument tuples, the newest in
-/// `top` and the others in a [`SplitBuffer`].
+/// The walk's stack of pending calls: at most [`PENDING`] argument tuples in a
+/// [`SplitBuffer`].
 ///
-/// A body's pushes go into room reserved before it runs ([`SplitStack::open`]): its first
-/// push into `top`, which the walk pops next without a round trip through memory, the
-/// others into the reserved slots from the highest down, so that the stack holds them in
-/// the reverse of their order and the walk visits a body's children in the order the body
-/// spawns them, with no reversal afterwards. Apart from the buffer, so that a walk that
-/// keeps it as a local keeps `top` and the lengths in registers (behind a reference they
-/// are loaded and stored at every push and pop, on the walk's critical path).
+/// A body's pushes go into room reserved before it runs ([`SplitStack::open`]), from the
+/// highest reserved slot down, so that the stack holds them in the reverse of their order:
+/// the walk visits a body's children in the order the body spawns them, with no reversal
+/// afterwards. No push can fail, so a body runs with no branch to a fallback, and the walk's
+/// lanes stay converged as the hand-written walk's do. Apart from the buffer, so that a walk
+/// that keeps it as a local keeps its counts in registers (behind a reference they are
+/// loaded and stored at every push and pop, on the walk's critical path).
 pub struct SplitStack<'b, A> {
     buf: &'b mut SplitBuffer<A>,
-    /// Values in `buf[..len]` are live (below `top`). Counts are `u32`: 64-bit arithmetic
-    /// takes two instructions on the GPU, on the walk's critical path.
+    /// Values in `buf[..len]` are live. Counts are `u32`: 64-bit arithmetic takes two
+    /// instructions on the GPU, on the walk's critical path.
     len: u32,
-    top: Option<A>,
-    /// While a body runs: the reserved slot its next push to the buffer takes, plus one.
+    /// While a body runs: the reserved slot its last push took (its next push takes the
+    /// one below).
     next: u32,
 }
 
@@ -115,7 +115,6 @@ impl<'b, A> SplitStack<'b, A> {
         SplitStack {
             buf,
             len: 0,
-            top: None,
             next: 0,
         }
     }
@@ -123,13 +122,13 @@ impl<'b, A> SplitStack<'b, A> {
     /// How many values it holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len as usize + usize::from(self.top.is_some())
+        self.len as usize
     }
 
     /// Whether it holds none.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len == 0
     }
 
     /// Whether a body that pushes at most `sites` values may run now: the stack's values and
@@ -140,9 +139,8 @@ impl<'b, A> SplitStack<'b, A> {
     }
 
     /// Reserves room for the pushes of a body that makes at most `SITES` of them, before it
-    /// runs. The walk calls it with the stack's `top` empty (at the start, or after a pop)
-    /// and after [`has_room`](SplitStack::has_room)`(SITES)` said yes, or on an empty stack
-    /// (a const assertion checks that `SITES` fits in an empty one).
+    /// runs. The walk calls it after [`has_room`](SplitStack::has_room)`(SITES)` said yes, or
+    /// on an empty stack (a const assertion checks that `SITES` fits in an empty one).
     #[inline(always)]
     pub fn open<const SITES: usize>(&mut self) {
         const {
@@ -151,8 +149,8 @@ impl<'b, A> SplitStack<'b, A> {
                 "a body's spawns must fit the stack"
             )
         };
-        debug_assert!(self.top.is_none() && self.len as usize + SITES <= PENDING);
-        self.next = self.len + SITES as u32 - 1;
+        debug_assert!(self.has_room(SITES));
+        self.next = self.len + SITES as u32;
     }
 
     /// Pushes `value`, a spawn of the body that the last [`open`](SplitStack::open) made room
@@ -160,35 +158,32 @@ impl<'b, A> SplitStack<'b, A> {
     ///
     /// # Safety
     /// Since that `open::<SITES>()`, fewer than `SITES` values were pushed, and its
-    /// conditions held.
+    /// condition held.
     #[inline(always)]
     pub unsafe fn push_reserved(&mut self, value: A) {
-        if self.top.is_none() {
-            self.top = Some(value);
-            return;
-        }
         debug_assert!(self.next > self.len);
         self.next -= 1;
-        // SAFETY: the reservation put `next` in `len..len + SITES - 1`, below `PENDING`, and
-        // each push after the first takes the slot below the last one's (contract): a slot
-        // of the buffer that holds no live value.
+        // SAFETY: the reservation put `next` in `len..len + SITES`, below `PENDING`, and each
+        // push takes the slot below the last one's (contract): a slot of the buffer that
+        // holds no live value.
         unsafe { self.buf.get_unchecked_mut(self.next as usize).write(value) };
     }
 
-    /// Ends the body that `open::<SITES>()` made room for: its pushes to the buffer, which
-    /// fill the reserved slots from the highest down, move down onto the live values.
+    /// Ends the body that `open::<SITES>()` made room for: its pushes, which fill the
+    /// reserved slots from the highest down, move down onto the live values when the body
+    /// made fewer than `SITES`.
     #[inline(always)]
     pub fn close<const SITES: usize>(&mut self) {
-        let end = self.len + SITES as u32 - 1;
-        let pushed = end - self.next;
+        let pushed = self.len + SITES as u32 - self.next;
         if self.next != self.len {
             // Element by element, lowest first (each moves down, so none is overwritten
             // before it moves): `ptr::copy` would be a byte loop on the GPU.
             let at = self.buf.as_mut_ptr();
             for i in 0..pushed.min(SITES as u32 - 1) {
-                // SAFETY: `len <= next < end <= PENDING - 1` (the reservation): both slots lie
-                // in the buffer, which the stack borrows exclusively; slot `next + i` holds
-                // a pushed value, which moves (its slot is free from now on).
+                // SAFETY: `len < next` and `next + pushed = len + SITES <= PENDING` (the
+                // reservation): both slots lie in the buffer, which the stack borrows
+                // exclusively; slot `next + i` holds a pushed value, which moves (its slot
+                // is free from now on).
                 unsafe {
                     let value = at.add((self.next + i) as usize).read();
                     at.add((self.len + i) as usize).write(value);
@@ -201,9 +196,6 @@ impl<'b, A> SplitStack<'b, A> {
     /// Pops the value pushed last, if any.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<A> {
-        if let Some(value) = self.top.take() {
-            return Some(value);
-        }
         if self.len == 0 {
             return None;
         }
@@ -217,15 +209,9 @@ impl<'b, A> SplitStack<'b, A> {
     /// The values still on the stack, to be taken oldest first.
     #[inline(always)]
     pub fn into_pending(self) -> SplitPending<'b, A> {
-        let mut this = core::mem::ManuallyDrop::new(self);
-        if let Some(value) = this.top.take() {
-            // `len + 1 <= PENDING` while `top` holds a value (`has_room` and `open`).
-            let at = this.len;
-            this.buf[at as usize].write(value);
-            this.len = at + 1;
-        }
-        // SAFETY: `this` is never used or dropped again (its `top` is empty), so moving its
-        // buffer borrow out is the only use of it.
+        let this = core::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again, so moving its buffer borrow out is
+        // the only use of it.
         let buf = unsafe { core::ptr::read(&this.buf) };
         SplitPending {
             buf,
@@ -237,8 +223,8 @@ impl<'b, A> SplitStack<'b, A> {
 
 impl<A> Drop for SplitStack<'_, A> {
     fn drop(&mut self) {
-        // Values still pending when a body panics out of the walk (those a body pushed to
-        // the buffer before `close` are left, as `len` does not count them yet).
+        // Values still pending when a body panics out of the walk (those a body pushed
+        // before `close` are left, as `len` does not count them yet).
         while self.pop().is_some() {}
     }
 }
@@ -345,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn room_counts_the_top_and_the_buffer() {
+    fn room_counts_every_pending_value() {
         let mut buf = split_buffer();
         let mut s = SplitStack::<u64>::new(&mut buf);
         body::<PENDING, _>(&mut s, 0..PENDING as u64);

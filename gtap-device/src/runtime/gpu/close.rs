@@ -83,6 +83,8 @@ pub(super) fn time_round(w: &WarpCtx, chained: bool) {
     }
     // SAFETY: called by lane 0 between rounds (see the callers).
     let sh = unsafe { w.lane0() };
+    // Split tasks walk only with the policy on.
+    sh.stats.inlined += u64::from(core::mem::take(&mut sh.round_walked));
     let n = sh.round_inlined;
     let took = clock64()
         .wrapping_sub(sh.run_started)

@@ -181,19 +181,28 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
 }
 
 /// Counts `calls` that a split task of the running task walked into the warp's statistics
-/// (as spawns run inline).
+/// (as spawns run inline): in the round's count, which lane 0 adds to them between rounds;
+/// a count too large for a round's 32 lanes to add without overflow, directly.
 ///
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
 pub unsafe fn split_walked(ctx: *mut Ctx, calls: u32) {
+    /// Below it, 32 lanes' counts add up to less than `u32::MAX`.
+    const ROUND_MAX: u32 = 1 << 26;
     // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
     // context (contract).
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
-    // SAFETY: a statistic of this warp's shared state, which lanes change only atomically
-    // during a round and lane 0 (`close`) changes and reads only between rounds, after the
-    // round's barrier. Relaxed `.cta`: a count, which the barrier orders.
-    unsafe { u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).stats.inlined, u64::from(calls)) };
+    // SAFETY: fields of this warp's shared state, which lanes change only atomically during
+    // a round and lane 0 (`close`) changes and reads only between rounds, after the round's
+    // barrier. Relaxed `.cta`: counts, which the barrier orders.
+    unsafe {
+        if calls < ROUND_MAX {
+            u32::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_walked, calls);
+        } else {
+            u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).stats.inlined, u64::from(calls));
+        }
+    }
 }
 
 /// The start of an inline call: its clock, subtracted from the warp's sum of its round's

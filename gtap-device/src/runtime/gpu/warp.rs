@@ -102,6 +102,11 @@ pub struct WarpShared {
     /// spawns it ran as plain calls below it. Bumped by lanes (`.cta` atomic), read and
     /// reset by lane 0 between rounds.
     pub round_inline_spawns: u32,
+    /// Calls the lanes' split tasks walked this round (`spawn::split_walked`). Bumped by
+    /// lanes (`.cta` atomic), added to `stats.inlined` and reset by lane 0 between rounds: a
+    /// 32-bit atomic on shared memory is one instruction, where the 64-bit statistic's is a
+    /// compare-and-swap loop that a warp's lanes would each retry.
+    pub round_walked: u32,
     /// Per queue: the running average of how long the warp's ordinary rounds (those without
     /// inline calls) of that queue's tasks took to run them, in units of
     /// `1 << ROUND_UNIT_SHIFT` cycles. Per queue because EPAQ's queues hold tasks of very
