@@ -17,10 +17,8 @@ pub struct Options {
     pub max_frame_bytes: u64,
     /// Most children one task may spawn between two taskwaits.
     pub max_children: u64,
-    /// Whether the tasks that qualify get a split task (`split.rs`): by default (`None`)
-    /// they do; `split = true` also makes it an error that none qualifies, `split = false`
-    /// gives none.
-    pub split: Option<bool>,
+    /// `split = true`: give the tasks that qualify a split task (`split.rs`).
+    pub split: bool,
 }
 
 impl Default for Options {
@@ -29,7 +27,7 @@ impl Default for Options {
             name: None,
             max_frame_bytes: 512,
             max_children: 256,
-            split: None,
+            split: false,
         }
     }
 }
@@ -60,7 +58,7 @@ impl Options {
                 continue;
             }
             if key == "split" {
-                opts.split = Some(boolean(&pair.value, &key)?);
+                opts.split = boolean(&pair.value, &key)?;
                 continue;
             }
             let value = positive_int(&pair.value, &key)?;
