@@ -120,8 +120,9 @@ pub fn split_task(
     let ctx = crate::lower::ctx_ident();
     // The walk and the spawns run in the task's own body, as a hand-written split would:
     // its buffer is then a local of the task's step (local memory, not a pointer's), and
-    // the kernel calls no function that spawns (one that does makes the kernel reload the
-    // warp's state after it, which cost its loop about 60 registers).
+    // the kernel calls no function that spawns (a spawn can fail the task, so after such a
+    // call the kernel reloads the warp's state and branches to its failure path, which
+    // lengthens live ranges across its whole loop and raises its registers).
     let task_fn: ItemFn = syn::parse_quote! {
         #[doc(hidden)]
         #vis fn #split(#( #names: #types, )* __gtap_budget: u32) -> #ret {
