@@ -23,9 +23,8 @@
 //! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
 //! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk
 //! visits a body's children in the order the body spawns them (each body pushes into room
-//! reserved for it, from the highest slot down),
-//! so a split task walks its calls in the program's order and leaves the later ones pending, as
-//! a sequential run would reach them.
+//! reserved for it, from the highest slot down), so a split task walks its calls in the
+//! program's order and leaves the later ones pending, as a sequential run would reach them.
 
 use core::mem::MaybeUninit;
 
@@ -177,7 +176,9 @@ impl<'b, A> SplitStack<'b, A> {
         let pushed = self.len + SITES as u32 - self.next;
         if self.next != self.len {
             // Element by element, lowest first (each moves down, so none is overwritten
-            // before it moves): `ptr::copy` would be a byte loop on the GPU.
+            // before it moves): `ptr::copy` would be a byte loop on the GPU. A body that
+            // pushed fewer than `SITES` pushed at most `SITES - 1`: the `min` gives the
+            // compiler that bound, which it cannot derive from `next`.
             let at = self.buf.as_mut_ptr();
             for i in 0..pushed.min(SITES as u32 - 1) {
                 // SAFETY: `len < next` and `next + pushed = len + SITES <= PENDING` (the
