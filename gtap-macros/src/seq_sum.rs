@@ -101,14 +101,15 @@ pub enum Push {
     /// Onto the sequential version's stack (`SumStack`), which may be full: the child then
     /// runs by a call of the same version.
     Checked,
-    /// Into the room a split task's walk reserved for the body (`SplitStack::push_reserved`),
-    /// one slot per spawn site: only for a body that spawns through handles, whose sites
-    /// are top-level statements and so run at most once per body.
-    Reserved,
+    /// Into a variable of the spawn's site ([`site_ident`]), which a split task's walk
+    /// puts on its stack after the body (`SplitStack::put`): only for a body that spawns
+    /// through handles, whose sites are top-level statements and so run at most once per
+    /// body.
+    Sites,
 }
 
 /// The body of the summing loop for `block` (the task's own body), its spawns pushing as
-/// `push` says, or `None` when the task does not qualify (module docs; [`Push::Reserved`]
+/// `push` says, or `None` when the task does not qualify (module docs; [`Push::Sites`]
 /// also needs a body without `slots!`). `ret`: the task's result type; `param_types`: the
 /// tokens of each parameter's type.
 pub fn summing_body(
@@ -130,7 +131,7 @@ pub fn summing_body(
     let waited = taskwait_queue(&wait)?;
     let wait_queue = queue_expr(waited.queue.as_ref());
     let census = Census::of(&stmts, task)?;
-    if census.spawns == 0 || (push == Push::Reserved && !census.slots.is_empty()) {
+    if census.spawns == 0 || (push == Push::Sites && !census.slots.is_empty()) {
         return None;
     }
     let first_spawn = stmts.iter().position(has_spawn)?;
@@ -149,6 +150,7 @@ pub fn summing_body(
         slots: &census.slots,
         fixed: &fixed,
         push,
+        sites: 0,
     };
     let mut out: Vec<Stmt> = Vec::new();
     for stmt in stmts {
@@ -481,6 +483,8 @@ struct Rewrite<'a> {
     /// Per parameter: kept out of the stack, read from the function's own parameter.
     fixed: &'a [bool],
     push: Push,
+    /// The top-level spawns rewritten so far: the next one's site.
+    sites: usize,
 }
 
 impl Rewrite<'_> {
@@ -496,7 +500,8 @@ impl Rewrite<'_> {
             match kind {
                 Kind::Spawn => {
                     let args: SpawnArgs = m.mac.parse_body().expect("parsed by the census");
-                    return vec![self.push(&args, None)];
+                    self.sites += 1;
+                    return vec![self.push(&args, None, self.sites - 1)];
                 }
                 Kind::Slots => {
                     let (taken, cap) = slot_counter(&p.ident);
@@ -520,8 +525,9 @@ impl Rewrite<'_> {
 
     /// The statement that runs one spawn: the child's arguments pushed, or, with the stack
     /// full, the child run by a call of this summing version and its result added. `into`: the
-    /// `slots!` it takes a slot of, counted as the task's would be.
-    fn push(&self, args: &SpawnArgs, into: Option<&Ident>) -> Stmt {
+    /// `slots!` it takes a slot of, counted as the task's would be; `site`: the spawn's
+    /// site, for [`Push::Sites`].
+    fn push(&self, args: &SpawnArgs, into: Option<&Ident>, site: usize) -> Stmt {
         let Expr::Call(call) = &args.call else {
             unreachable!("checked by the census")
         };
@@ -548,15 +554,13 @@ impl Rewrite<'_> {
             .collect();
         let queue = queue_expr(args.queue.as_ref());
         let (stack, sum, spawns) = hidden();
-        if self.push == Push::Reserved {
+        if self.push == Push::Sites {
+            let (child, ran) = site_ident(site);
             return syn::parse_quote_spanned! {call.span()=>
                 {
-                    let __gtap_child = #args_fn(#( #values, )*);
+                    #child = ::core::mem::MaybeUninit::new(#args_fn(#( #values, )*));
                     let _ = #queue;
-                    // SAFETY: the walk reserved a slot for each of the body's spawn sites
-                    // before it ran the body, and a site, a top-level statement, runs at
-                    // most once per body.
-                    unsafe { #stack.push_reserved(__gtap_child) };
+                    #ran = true;
                     #spawns += 1;
                 }
             };
@@ -597,11 +601,19 @@ impl VisitMut for Rewrite<'_> {
                 .get_ident()
                 .expect("checked by the census")
                 .clone();
-            *s = self.push(&args, Some(&hs));
+            *s = self.push(&args, Some(&hs), 0);
             return;
         }
         syn::visit_mut::visit_stmt_mut(self, s);
     }
+}
+
+/// A spawn site's child in a body rewritten for [`Push::Sites`], and whether the site ran.
+pub fn site_ident(site: usize) -> (Ident, Ident) {
+    (
+        format_ident!("__gtap_site{site}"),
+        format_ident!("__gtap_site{site}_ran"),
+    )
 }
 
 /// The counter of the slots `hs` has handed out, and its capacity.

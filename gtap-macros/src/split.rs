@@ -24,8 +24,9 @@
 //!                                            walked + kids.iter().sum::<u64>()
 //!                                        }
 //!                                        // The walk (inlined): the summing loop (`seq_sum`) over
-//!                                        // at most `budget` bodies, each pushing into room reserved
-//!                                        // for its spawn sites; its pending calls left in the buffer.
+//!                                        // at most `budget` bodies, each spawn site keeping its child
+//!                                        // in a variable put on the stack after the body; its
+//!                                        // pending calls left in the buffer.
 //!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, buffer: &mut SplitBuffer<(u32,)>) -> (u64, u32, SplitPending<(u32,)>) { .. }
 //!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..);
 //!                                        // the split task's sequential version is fib's.
@@ -33,8 +34,8 @@
 //!
 //! Which tasks have one: those whose sequential version is the summing loop with handles
 //! (`let a = spawn!(..)` only, no `slots!`: each spawn site is a top-level statement, run at
-//! most once per body, so the walk reserves one slot per site before a body and its pushes
-//! cannot fail), whose spawns and taskwait name no queue and
+//! most once per body, so each site's child fits a variable of its own, and the walk makes
+//! room for them before the body runs), whose spawns and taskwait name no queue and
 //! force no task (an EPAQ program put its kinds of work in queues of their own, and a
 //! forced spawn says the program wants that task), and whose result type is at most 64
 //! bits wide (the 32 result slots in its record must fit the default frame limit, which
@@ -48,7 +49,7 @@ use syn::token::Comma;
 use syn::{FnArg, Ident, ItemFn, Pat, Type};
 
 use crate::seq::summing;
-use crate::seq_sum::{Push, Summing, hidden};
+use crate::seq_sum::{Push, Summing, hidden, site_ident};
 
 /// Result types whose 32 slots fit a frame of the default size.
 const SPLIT_RESULTS: [&str; 5] = ["u8", "u16", "u32", "u64", "usize"];
@@ -91,7 +92,7 @@ pub fn split_task(
     if !SPLIT_RESULTS.contains(&ret.to_string().as_str()) || names.len() != params.len() {
         return None;
     }
-    let sum = summing(task, params, names, ret, Push::Reserved)?;
+    let sum = summing(task, params, names, ret, Push::Sites)?;
     if sum.slots || sum.queued {
         return None;
     }
@@ -164,12 +165,14 @@ pub fn split_task(
 }
 
 /// The walk of a split task: the summing loop over at most `budget` runs of the task's body
-/// (at least one), stopped early when the next body's pushes might not fit the stack, its
-/// pending calls left in the buffer. Each body pushes into room reserved for its spawn
-/// sites, in an order that makes its first spawn run first, as in the program
-/// (`SplitStack::open`). Returns the sum of the bodies' own parts and the spawns it ran
-/// (not left pending). Inlined into the split task's step, so that the stack's buffer is a
-/// local of it.
+/// (at least one), stopped early when the next body's children might not fit the stack, its
+/// pending calls left in the buffer. Each body's spawn sites keep their children in
+/// variables of their own: the first site's child is the walk's next call (held, not
+/// stacked), and the others are put on the stack after the body, last site first, so that
+/// the calls run in the program's order (`SplitStack::put`, `SplitStack::next_call`).
+/// Returns the sum
+/// of the bodies' own parts and the spawns it ran (not left pending). Inlined into the split
+/// task's step, so that the stack's buffer is a local of it.
 fn walk_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
@@ -190,6 +193,11 @@ fn walk_items(
         .unzip();
     let names: Vec<&Ident> = stacked.iter().map(|&i| &names[i]).collect();
     let (body, sites) = (&sum.body, sum.sites);
+    let (children, ran): (Vec<Ident>, Vec<Ident>) = (0..sites).map(site_ident).unzip();
+    let (child0, ran0) = (&children[0], &ran[0]);
+    let later_last_first = children[1..].iter().rev();
+    let later_ran_last_first = ran[1..].iter().rev();
+    let tuple = quote!((#( #stacked_types, )*));
     let at = Span::call_site();
     let budget = Ident::new("__gtap_budget", at);
     quote! {
@@ -199,11 +207,11 @@ fn walk_items(
         #vis fn #walk_fn(
             #params,
             #budget: u32,
-            __gtap_buffer: &mut ::gtap::__private::SplitBuffer<(#( #stacked_types, )*)>,
+            __gtap_buffer: &mut ::gtap::__private::SplitBuffer<#tuple>,
         ) -> (
             #ret,
             u32,
-            ::gtap::__private::SplitPending<'_, (#( #stacked_types, )*)>,
+            ::gtap::__private::SplitPending<'_, #tuple>,
         ) {
             let mut #stack = ::gtap::__private::SplitStack::new(__gtap_buffer);
             let mut #total: #ret = 0;
@@ -212,22 +220,33 @@ fn walk_items(
             let mut __gtap_next = (#( #names, )*);
             loop {
                 let (#( #pats, )*) = __gtap_next;
-                // Room for the body's sites: the stack is empty here or `has_room` said so
-                // below, and its top was just popped.
-                #stack.open::<#sites>();
+                #(
+                    let mut #children: ::core::mem::MaybeUninit<#tuple> =
+                        ::core::mem::MaybeUninit::uninit();
+                    let mut #ran = false;
+                )*
                 let __gtap_part: #ret = (|| -> #ret #body)();
-                #stack.close::<#sites>();
+                // The first site's child is the next call: held in registers rather than put
+                // and popped, so that the walk's chain of dependent steps passes through
+                // local memory only from a leaf. The others are put, last site first.
+                // SAFETY: the stack had room for the body's sites: it was empty (and a body's
+                // sites fit an empty stack, `ready_for`'s assertion) or `ready_for` said so
+                // before the body's call was taken.
+                #( unsafe { #stack.put(#later_last_first, #later_ran_last_first) }; )*
                 #total += __gtap_part;
                 __gtap_left -= 1;
-                if __gtap_left == 0 || !#stack.has_room(#sites) {
+                // One condition and a next call chosen without a branch around it: the lanes
+                // walking different calls leave the loop together or not at all.
+                if __gtap_left == 0 || !#stack.ready_for::<#sites>(#ran0) {
+                    // SAFETY: the body's sites had room, and the first was not put.
+                    unsafe { #stack.put(#child0, #ran0) };
                     break;
                 }
-                match #stack.pop() {
-                    ::core::option::Option::Some(__gtap_pending) => __gtap_next = __gtap_pending,
-                    ::core::option::Option::None => break,
-                }
+                // SAFETY: `ready_for` said there is a next call; the first site's child is
+                // initialized when its site ran.
+                __gtap_next = unsafe { #stack.next_call(#child0, #ran0) };
             }
-            // Each push counted one spawn; those still pending did not run here.
+            // Each site that ran counted one spawn; those still pending did not run here.
             let __gtap_ran = #spawns.wrapping_sub(#stack.len() as u32);
             (#total, __gtap_ran, #stack.into_pending())
         }

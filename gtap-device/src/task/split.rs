@@ -20,11 +20,11 @@
 //! `split_budget` is not zero ([`Program::split`]); with the policy
 //! off, the tasks are the source's.
 //!
-//! [`SplitStack`] holds the pending calls: the walk pushes and pops at its top, and the task
+//! [`SplitStack`] holds the pending calls: the walk puts and pops at its top, and the task
 //! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk
-//! visits a body's children in the order the body spawns them (each body pushes into room
-//! reserved for it, from the highest slot down), so a split task walks its calls in the
-//! program's order and leaves the later ones pending, as a sequential run would reach them.
+//! visits a body's children in the order the body spawns them (it puts a body's children
+//! last site first), so a split task walks its calls in the program's order and leaves the
+//! later ones pending, as a sequential run would reach them.
 
 use core::mem::MaybeUninit;
 
@@ -90,32 +90,31 @@ pub fn split_buffer<A>() -> SplitBuffer<A> {
 /// The walk's stack of pending calls: at most [`PENDING`] argument tuples in a
 /// [`SplitBuffer`].
 ///
-/// A body's pushes go into room reserved before it runs ([`SplitStack::open`]), from the
-/// highest reserved slot down, so that the stack holds them in the reverse of their order:
-/// the walk visits a body's children in the order the body spawns them, with no reversal
-/// afterwards. No push can fail, so a body runs with no branch to a fallback, and the walk's
-/// lanes stay converged as the hand-written walk's do. Apart from the buffer, so that a walk
-/// that keeps it as a local keeps its counts in registers (behind a reference they are
-/// loaded and stored at every push and pop, on the walk's critical path).
+/// A body does not push onto it while it runs: each of its spawn sites keeps its child in a
+/// variable of its own (a site, a top-level statement, runs at most once per body). After
+/// the body, the first site's child, when that site ran, is the walk's next call, held in
+/// registers ([`next_call`](SplitStack::next_call)), and the walk
+/// [`put`](SplitStack::put)s the others, last site first, so that the walk visits a body's
+/// children in the order the body spawns them. Neither a put nor the choice of the next call
+/// branches around a memory access (a put is a store under a predicate, the next call a
+/// select), so a body, its puts and the loop's test compile to straight-line code: the lanes
+/// of a warp, each walking its own calls, stay converged, as in the hand-written walk; and
+/// the chain of dependent steps from one call to the next passes through local memory only
+/// when the last body spawned nothing. Apart from the buffer, so that a walk that keeps it
+/// as a local keeps its count in a register (behind a reference it is loaded and stored at
+/// every put and pop).
 pub struct SplitStack<'b, A> {
     buf: &'b mut SplitBuffer<A>,
-    /// Values in `buf[..len]` are live. Counts are `u32`: 64-bit arithmetic takes two
-    /// instructions on the GPU, on the walk's critical path.
+    /// Values in `buf[..len]` are live. `u32`: 64-bit arithmetic takes two instructions on
+    /// the GPU, on the walk's critical path.
     len: u32,
-    /// While a body runs: the reserved slot its last push took (its next push takes the
-    /// one below).
-    next: u32,
 }
 
 impl<'b, A> SplitStack<'b, A> {
     /// An empty stack in `buf`, whose contents it ignores.
     #[inline(always)]
     pub fn new(buf: &'b mut SplitBuffer<A>) -> Self {
-        SplitStack {
-            buf,
-            len: 0,
-            next: 0,
-        }
+        SplitStack { buf, len: 0 }
     }
 
     /// How many values it holds.
@@ -130,68 +129,63 @@ impl<'b, A> SplitStack<'b, A> {
         self.len == 0
     }
 
-    /// Whether a body that pushes at most `sites` values may run now: the stack's values and
-    /// those pushes fit in [`PENDING`].
+    /// Puts a site's child after a body ran: `value` is pushed when its site `ran`, and may
+    /// be uninitialized otherwise (then nothing changes).
+    ///
+    /// # Safety
+    /// The stack holds fewer than [`PENDING`] values: the walk runs a body only when its
+    /// `SITES` puts fit ([`ready_for`](SplitStack::ready_for) before it took the body's
+    /// call, or an empty stack with `SITES <= PENDING`).
     #[inline(always)]
-    pub fn has_room(&self, sites: usize) -> bool {
-        self.len() + sites <= PENDING
+    pub unsafe fn put(&mut self, value: MaybeUninit<A>, ran: bool) {
+        debug_assert!(self.len() < PENDING);
+        if ran {
+            // SAFETY: `len < PENDING` (contract), and slot `len` holds no live value.
+            unsafe { *self.buf.get_unchecked_mut(self.len as usize) = value };
+            self.len += 1;
+        }
     }
 
-    /// Reserves room for the pushes of a body that makes at most `SITES` of them, before it
-    /// runs. The walk calls it after [`has_room`](SplitStack::has_room)`(SITES)` said yes, or
-    /// on an empty stack (a const assertion checks that `SITES` fits in an empty one).
+    /// Whether the walk may go on to another body of at most `SITES` children: there is a
+    /// call to run (the last body's first child when `held`, which it keeps out of the
+    /// stack, else the stack's top) and that body's children fit the stack with the held
+    /// call put on it (the room a walk that stops there needs).
     #[inline(always)]
-    pub fn open<const SITES: usize>(&mut self) {
+    pub fn ready_for<const SITES: usize>(&self, held: bool) -> bool {
         const {
             assert!(
                 SITES >= 1 && SITES <= PENDING,
                 "a body's spawns must fit the stack"
             )
         };
-        debug_assert!(self.has_room(SITES));
-        self.next = self.len + SITES as u32;
+        // With the next call taken (popped, or held), its body's children and the held
+        // call's room: `calls - 1 + SITES <= PENDING`, written without the wrap-around at
+        // `calls == 0`.
+        let calls = self.len + u32::from(held);
+        (calls != 0) & (calls as usize + SITES <= PENDING + 1)
     }
 
-    /// Pushes `value`, a spawn of the body that the last [`open`](SplitStack::open) made room
-    /// for.
+    /// The next call of the walk: `held`, the last body's first child, when it `ran`, else
+    /// the value pushed last (popped).
     ///
     /// # Safety
-    /// Since that `open::<SITES>()`, fewer than `SITES` values were pushed, and its
-    /// condition held.
+    /// [`ready_for`](SplitStack::ready_for)`(ran)` said yes, and `held` is initialized when
+    /// `ran`.
     #[inline(always)]
-    pub unsafe fn push_reserved(&mut self, value: A) {
-        debug_assert!(self.next > self.len);
-        self.next -= 1;
-        // SAFETY: the reservation put `next` in `len..len + SITES`, below `PENDING`, and each
-        // push takes the slot below the last one's (contract): a slot of the buffer that
-        // holds no live value.
-        unsafe { self.buf.get_unchecked_mut(self.next as usize).write(value) };
-    }
-
-    /// Ends the body that `open::<SITES>()` made room for: its pushes, which fill the
-    /// reserved slots from the highest down, move down onto the live values when the body
-    /// made fewer than `SITES`.
-    #[inline(always)]
-    pub fn close<const SITES: usize>(&mut self) {
-        let pushed = self.len + SITES as u32 - self.next;
-        if self.next != self.len {
-            // Element by element, lowest first (each moves down, so none is overwritten
-            // before it moves): `ptr::copy` would be a byte loop on the GPU. A body that
-            // pushed fewer than `SITES` pushed at most `SITES - 1`: the `min` gives the
-            // compiler that bound, which it cannot derive from `next`.
-            let at = self.buf.as_mut_ptr();
-            for i in 0..pushed.min(SITES as u32 - 1) {
-                // SAFETY: `len < next` and `next + pushed = len + SITES <= PENDING` (the
-                // reservation): both slots lie in the buffer, which the stack borrows
-                // exclusively; slot `next + i` holds a pushed value, which moves (its slot
-                // is free from now on).
-                unsafe {
-                    let value = at.add((self.next + i) as usize).read();
-                    at.add((self.len + i) as usize).write(value);
-                }
-            }
-        }
-        self.len += pushed;
+    pub unsafe fn next_call(&mut self, held: MaybeUninit<A>, ran: bool) -> A {
+        // The top slot is read whether or not it is taken (slot 0 of an empty stack: in the
+        // buffer either way), so that the choice is a select rather than a branch around
+        // the load.
+        // SAFETY: the index is below `PENDING`; reading a `MaybeUninit` copies its bytes,
+        // initialized or not, and the copy is used only when it is the value popped.
+        let top =
+            unsafe { core::ptr::read(self.buf.get_unchecked(self.len.saturating_sub(1) as usize)) };
+        self.len -= u32::from(!ran);
+        // SAFETY: `held` is initialized when `ran` (contract); otherwise `ready_for(false)`
+        // said the stack was not empty, so `top` came from slot `len` (after the decrement),
+        // below the length before it: a put counted the value it stored there and nothing
+        // has read it since; it is moved out here and the slot is free from now on.
+        unsafe { if ran { held } else { top }.assume_init() }
     }
 
     /// Pops the value pushed last, if any.
@@ -201,9 +195,9 @@ impl<'b, A> SplitStack<'b, A> {
             return None;
         }
         self.len -= 1;
-        // SAFETY: slot `len` (after the decrement) was below the length, so a push wrote it
-        // (or `close` moved a pushed value there) and nothing has read it since; the read
-        // moves the value out and the slot is free from now on. `len < PENDING`.
+        // SAFETY: slot `len` (after the decrement) was below the length, so a put counted
+        // the value it stored there and nothing has read it since; the read moves the value
+        // out and the slot is free from now on. `len < PENDING`.
         Some(unsafe { self.buf.get_unchecked(self.len as usize).assume_init_read() })
     }
 
@@ -224,8 +218,8 @@ impl<'b, A> SplitStack<'b, A> {
 
 impl<A> Drop for SplitStack<'_, A> {
     fn drop(&mut self) {
-        // Values still pending when a body panics out of the walk (those a body pushed
-        // before `close` are left, as `len` does not count them yet).
+        // Values still pending when a body panics out of the walk (the children in the
+        // panicking body's sites are left: no put counted them).
         while self.pop().is_some() {}
     }
 }
@@ -288,27 +282,38 @@ mod tests {
         assert_eq!(next_budget(0), 0);
     }
 
-    /// Runs one body on `s` that pushes `values` (at most `SITES`), as the walk does.
-    fn body<const SITES: usize, A>(s: &mut SplitStack<'_, A>, values: impl IntoIterator<Item = A>) {
-        s.open::<SITES>();
-        for v in values {
-            // SAFETY: the tests push at most `SITES` values per body on a stack with room.
-            unsafe { s.push_reserved(v) };
+    /// Puts one body's sites, as the walk does: `sites[k]` is site `k`'s child, if it ran.
+    fn body<A>(s: &mut SplitStack<'_, A>, sites: std::vec::Vec<Option<A>>) {
+        for site in sites.into_iter().rev() {
+            let ran = site.is_some();
+            let value = site.map_or(MaybeUninit::uninit(), MaybeUninit::new);
+            // SAFETY: the tests put at most as many values as `ready_for` made room for.
+            unsafe { s.put(value, ran) };
         }
-        s.close::<SITES>();
+    }
+
+    /// Pops for a body of `SITES` sites, as the walk does when the last body held no call.
+    fn pop_for<const SITES: usize, A>(s: &mut SplitStack<'_, A>) -> Option<A> {
+        // SAFETY: `ready_for` said the stack is not empty, and nothing is held.
+        s.ready_for::<SITES>(false)
+            .then(|| unsafe { s.next_call(MaybeUninit::uninit(), false) })
     }
 
     #[test]
     fn a_walk_pops_in_spawn_order_and_leaves_the_rest_oldest_first() {
         let mut buf = split_buffer();
         let mut s = SplitStack::<u32>::new(&mut buf);
-        body::<1, _>(&mut s, [100]);
-        assert_eq!(s.pop(), Some(100));
-        body::<5, _>(&mut s, [100, 1, 2, 3, 4]);
-        assert_eq!(s.pop(), Some(100), "the body's first push pops first");
-        body::<4, _>(&mut s, [1, 2]);
-        assert_eq!(s.pop(), Some(1));
-        body::<3, _>(&mut s, [7]);
+        body(&mut s, std::vec![Some(100)]);
+        assert_eq!(pop_for::<5, _>(&mut s), Some(100));
+        body(&mut s, [100, 1, 2, 3, 4].map(Some).to_vec());
+        assert_eq!(
+            pop_for::<4, _>(&mut s),
+            Some(100),
+            "the body's first spawn pops first"
+        );
+        body(&mut s, std::vec![Some(1), None, Some(2), None]);
+        assert_eq!(pop_for::<3, _>(&mut s), Some(1));
+        body(&mut s, std::vec![None, Some(7), None]);
         assert_eq!(s.len(), 6);
         let mut p = s.into_pending();
         assert_eq!(p.len(), 6);
@@ -320,32 +325,59 @@ mod tests {
     }
 
     #[test]
-    fn a_body_without_pushes_leaves_the_stack_as_it_was() {
+    fn a_body_whose_sites_did_not_run_leaves_the_stack_as_it_was() {
         let mut buf = split_buffer();
         let mut s = SplitStack::<u32>::new(&mut buf);
-        body::<2, _>(&mut s, [5, 6]);
-        assert_eq!(s.pop(), Some(5));
-        body::<2, _>(&mut s, []);
+        body(&mut s, std::vec![Some(5), Some(6)]);
+        assert_eq!(pop_for::<2, _>(&mut s), Some(5));
+        body(&mut s, std::vec![None, None]);
         assert_eq!(s.len(), 1);
-        assert_eq!(s.pop(), Some(6));
-        assert_eq!(s.pop(), None);
+        assert_eq!(pop_for::<2, _>(&mut s), Some(6));
+        assert_eq!(pop_for::<2, _>(&mut s), None);
     }
 
     #[test]
-    fn room_counts_every_pending_value() {
+    fn a_pop_leaves_room_for_the_body_it_runs() {
         let mut buf = split_buffer();
         let mut s = SplitStack::<u64>::new(&mut buf);
-        body::<PENDING, _>(&mut s, 0..PENDING as u64);
+        body(&mut s, (0..PENDING as u64).map(Some).collect());
         assert_eq!(s.len(), PENDING);
-        assert!(!s.has_room(1));
-        assert_eq!(s.pop(), Some(0));
-        assert!(s.has_room(1) && !s.has_room(2));
-        body::<1, _>(&mut s, [9]);
+        assert_eq!(
+            pop_for::<2, _>(&mut s),
+            None,
+            "its two children would not fit"
+        );
+        assert_eq!(pop_for::<1, _>(&mut s), Some(0));
+        assert_eq!(
+            pop_for::<2, _>(&mut s),
+            Some(1),
+            "room for two after the pop"
+        );
+        body(&mut s, std::vec![Some(8), Some(9)]);
+        assert_eq!(s.len(), PENDING);
         let mut p = s.into_pending();
         let left: std::vec::Vec<u64> = core::iter::from_fn(|| p.take_oldest()).collect();
-        let mut want: std::vec::Vec<u64> = (1..PENDING as u64).rev().collect();
-        want.push(9);
+        let mut want: std::vec::Vec<u64> = (2..PENDING as u64).rev().collect();
+        want.extend([9, 8]);
         assert_eq!(left, want);
+    }
+
+    #[test]
+    fn a_held_call_runs_next_and_needs_room_to_be_put() {
+        let mut buf = split_buffer();
+        let mut s = SplitStack::<u32>::new(&mut buf);
+        assert!(!s.ready_for::<2>(false), "nothing to run");
+        assert!(s.ready_for::<2>(true));
+        // SAFETY: `ready_for(true)` said yes, and the held value is initialized.
+        assert_eq!(unsafe { s.next_call(MaybeUninit::new(7), true) }, 7);
+        assert!(s.is_empty(), "a held call does not touch the stack");
+        body(&mut s, (0..PENDING as u32 - 1).map(Some).collect());
+        assert!(
+            s.ready_for::<1>(true),
+            "31 on the stack and one held: room for one"
+        );
+        assert!(!s.ready_for::<2>(true));
+        assert!(s.ready_for::<2>(false), "popping one leaves room for two");
     }
 
     #[test]
@@ -354,13 +386,13 @@ mod tests {
         let counted = Rc::new(());
         let mut buf = split_buffer();
         let mut s = SplitStack::new(&mut buf);
-        body::<4, _>(&mut s, (0..4).map(|_| Rc::clone(&counted)));
+        body(&mut s, (0..4).map(|_| Some(Rc::clone(&counted))).collect());
         drop(s.pop());
         drop(s);
         assert_eq!(Rc::strong_count(&counted), 1);
         let mut buf = split_buffer();
         let mut s = SplitStack::new(&mut buf);
-        body::<4, _>(&mut s, (0..4).map(|_| Rc::clone(&counted)));
+        body(&mut s, (0..4).map(|_| Some(Rc::clone(&counted))).collect());
         let mut p = s.into_pending();
         drop(p.take_oldest());
         assert_eq!(Rc::strong_count(&counted), 4);
