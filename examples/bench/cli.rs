@@ -151,8 +151,8 @@ pub struct GpuArgs {
     #[arg(long, global = true, value_name = "ROUNDS")]
     pub inline_grid_heavy_rounds: Option<u32>,
     /// The granularity policy: calls a split task walks before it makes tasks of the rest,
-    /// doubled per generation up to 2048, in programs with split tasks (`split = true`:
-    /// `fib --auto-split`); 0: none is split [default: 16].
+    /// doubled per generation up to 2048, for the tasks that have split tasks (fib's); 0:
+    /// none is split, the policy decides spawn by spawn [default: 8].
     #[arg(long, global = true, value_name = "CALLS")]
     pub split_calls: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
@@ -433,10 +433,6 @@ pub struct FibArgs {
     /// sequential recursion below; one row per value (0: none).
     #[arg(long, value_delimiter = ',', default_values_t = [20u32], value_name = "LEVELS")]
     pub rayon_levels: Vec<u32>,
-    /// Also a GPU row of the same fib in a program with split tasks (`split = true`, the
-    /// runtime splitting by a budget of calls, --split-calls).
-    #[arg(long)]
-    pub auto_split: bool,
     #[command(flatten)]
     pub split: SplitArgs,
 }

@@ -2,12 +2,12 @@
 //! benchmark). CPU baselines: plain recursion; rayon with a join per call (the GPU's
 //! algorithm); and rayon with a join only in the top levels and recursion below, which is
 //! how one writes it for rayon, so that a join costs next to nothing against its work.
-//! With `--auto-split`, a GPU row of the same fib split by the runtime (`fib::auto_split`);
-//! with `--split-budget`, GPU rows of the hand-written prototype (`fib::split`).
+//! The GPU's fib is split by the runtime by default (`--split-calls 0`: one decision per
+//! spawn); with `--split-budget`, GPU rows of the hand-written prototype (`fib::split`).
 
 use std::hint::black_box;
 
-use gtap_examples::fib::{auto_split, program, reference, split};
+use gtap_examples::fib::{program, reference, split};
 
 use crate::Bench;
 use crate::cli::FibArgs;
@@ -41,13 +41,6 @@ pub fn run(b: &mut Bench, a: &FibArgs) {
             b.h.measure(key, || {
                 gpu_checked(&want, &what, || rt.run(program::fib(n)))
             });
-            if a.auto_split {
-                let key =
-                    Key::new("fib", n, "gpu", "task per call, split by the runtime").queues(1);
-                b.h.measure(key, || {
-                    gpu_checked(&want, &what, || rt.run(auto_split::fib(n)))
-                });
-            }
             for r in a.split.rows("calls") {
                 let key = Key::new("fib", n, "gpu", r.variant).queues(1);
                 let root = || split::fib_split(n, r.budget, r.grow, r.max);

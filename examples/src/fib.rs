@@ -1,32 +1,15 @@
 //! Fibonacci with no cutoff: every call is a task (GTaP's task-overhead benchmark); and
 //! Fibonacci with a cutoff and EPAQ queues (GTaP's section 6.4 benchmark).
-//! And Fibonacci split by a budget of calls: the runtime's (`split = true`) and a
-//! hand-written prototype.
+//! And Fibonacci split by a budget of calls, written by hand: the prototype of the split
+//! tasks the macro now gives `fib` itself.
 
-/// The task program.
+/// The task program. With the granularity policy on (the default), the runtime starts
+/// `fib`'s split task where it would start `fib` as a task: it walks up to
+/// `Limits::split_budget` calls and makes tasks of the rest (README, "Automatic
+/// granularity"); `split_budget(0)` goes back to one decision per spawn, the policy off to
+/// one task per call.
 #[gtap::program(name = "fib")]
 pub mod program {
-    /// `fib(n)`, spawning both recursive calls.
-    #[gtap::task]
-    pub fn fib(n: u32) -> u64 {
-        if n < 2 {
-            return n as u64;
-        }
-        let a = spawn!(fib(n - 1));
-        let b = spawn!(fib(n - 2));
-        taskwait!();
-        a.get() + b.get()
-    }
-}
-
-/// The same `fib`, in a program that asks the macro for split tasks (`split = true`): with
-/// the granularity policy on, the runtime starts `fib`'s split task where it would start
-/// `fib` as a task, which walks up to `Limits::split_budget` calls and spawns the rest
-/// (README, "Automatic granularity"). Apart from [`program`]: the split is faster than
-/// the per-spawn policy on small trees and slower on mid-sized ones, so it is not yet the
-/// default.
-#[gtap::program(name = "fib_auto", split = true)]
-pub mod auto_split {
     /// `fib(n)`, spawning both recursive calls.
     #[gtap::task]
     pub fn fib(n: u32) -> u64 {

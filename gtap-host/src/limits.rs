@@ -7,7 +7,7 @@ use std::time::Duration;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The default of [`Limits::split_budget`].
-pub const DEFAULT_SPLIT_BUDGET: u32 = 16;
+pub const DEFAULT_SPLIT_BUDGET: u32 = 8;
 
 /// The settings both backends have: queue sizes, EPAQ queues, the run's time limit, a block
 /// program's scratch and its uniformity check. It is part of
@@ -119,9 +119,9 @@ impl Limits {
     }
 
     /// Thread programs, with [`Limits::auto_granularity`] on: the calls a task split by a
-    /// budget of work walks before it makes tasks of the calls still pending. Default 16;
-    /// 0: no task is split. In a program that asks for it (`#[gtap::program(split = true)]`),
-    /// the macro gives a split version to each task whose result is
+    /// budget of work walks before it makes tasks of the calls still pending. Default 8;
+    /// 0: no task is split. Unless the program says `#[gtap::program(split = false)]`, the
+    /// macro gives a split version to each task whose result is
     /// the sum of its children's, read through handles (`let a = spawn!(f(..)); ..
     /// a.get() + b.get()`), whose spawns name no queue (README, "Automatic granularity"):
     /// where the program would start such a task as a task (a root, or a spawn the policy

@@ -17,8 +17,10 @@ pub struct Options {
     pub max_frame_bytes: u64,
     /// Most children one task may spawn between two taskwaits.
     pub max_children: u64,
-    /// `split = true`: give the tasks that qualify a split task (`split.rs`).
-    pub split: bool,
+    /// Whether the tasks that qualify get a split task (`split.rs`): by default (`None`)
+    /// they do; `split = true` also makes it an error that none qualifies, `split = false`
+    /// gives none.
+    pub split: Option<bool>,
 }
 
 impl Default for Options {
@@ -27,7 +29,7 @@ impl Default for Options {
             name: None,
             max_frame_bytes: 512,
             max_children: 256,
-            split: false,
+            split: None,
         }
     }
 }
@@ -58,7 +60,7 @@ impl Options {
                 continue;
             }
             if key == "split" {
-                opts.split = boolean(&pair.value, &key)?;
+                opts.split = Some(boolean(&pair.value, &key)?);
                 continue;
             }
             let value = positive_int(&pair.value, &key)?;

@@ -253,14 +253,14 @@ fn expand_tasks(
     (outs, has_taskwait, errors)
 }
 
-/// The split tasks of a program with `split = true` ([`split::split_task`]), or an error
-/// when it asked for them and none can be made.
+/// The split tasks of a program ([`split::split_task`]): those of the tasks that qualify,
+/// unless it said `split = false`; with `split = true`, an error when none can be made.
 fn program_splits(
     tasks: &[ItemFn],
     kinds: Kinds,
     opts: &Options,
 ) -> (Vec<Split>, Option<syn::Error>) {
-    if !opts.split {
+    if opts.split == Some(false) {
         return (Vec::new(), None);
     }
     let why = if kinds.block {
@@ -277,7 +277,7 @@ fn program_splits(
     } else {
         Vec::new()
     };
-    if !splits.is_empty() {
+    if !splits.is_empty() || opts.split.is_none() {
         return (splits, None);
     }
     let msg = format!(

@@ -1,10 +1,7 @@
-//! Each summing task's split task, in a program that asks for them
-//! (`#[gtap::program(split = true)]`): the hidden task a runtime starts instead of it when
-//! the granularity policy splits by a budget of work (`gtap_device::task::split`).
-//!
-//! Opt-in because, for fib, the split is faster than the per-spawn policy on small trees but
-//! slower on mid-sized ones, and its generated walk is still slower than the hand-written
-//! one it is modelled on (README, "Automatic granularity", and its record).
+//! Each summing task's split task: the hidden task a runtime starts instead of it when the
+//! granularity policy splits by a budget of work (`gtap_device::task::split`). Every
+//! program's qualifying tasks get one unless it says `#[gtap::program(split = false)]`;
+//! `split = true` makes it an error that none qualifies.
 //!
 //! ```text
 //! // Input:                              // Output (inside the same module), simplified:

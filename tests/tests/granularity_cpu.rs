@@ -3,6 +3,8 @@
 //! random programs; far fewer tasks for fib with no cutoff; `spawn!(task, ..)` always a
 //! task; and a program that exhausts a small pool as one task per spawn completes under it.
 
+#![feature(coroutines, coroutine_trait, type_alias_impl_trait)]
+
 mod common;
 
 use common::{check_sorted_permutation, counter, random_input, tree_table};
@@ -46,19 +48,19 @@ fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
     }
 }
 
-/// In a program with split tasks (`split = true`), a split task walks at most its budget of
+/// In a program with split tasks (fib's, by default), a split task walks at most its budget of
 /// calls and makes tasks of the rest, so every call of fib is either a task's own or a
 /// walked one (counted as a spawn run inline), and a budget past the tree is one task. The
 /// budget's default, 0 turning splitting off, and the policy off making a task per call.
 #[test]
 fn fib_is_split_by_a_budget_of_calls() {
-    assert_eq!(CpuConfig::new().limits().split_budget(), 16);
+    assert_eq!(CpuConfig::new().limits().split_budget(), 8);
     for threads in [1, 3] {
-        for budget in [0, 1, 2, 16, 2048, u32::MAX] {
+        for budget in [0, 1, 2, 8, 16, 2048, u32::MAX] {
             let config = CpuConfig::new().threads(threads).split_budget(budget);
             let mut rt = CpuRuntime::new(config).unwrap();
             for n in [0, 1, 2, 7, 20, 25] {
-                let (v, stats) = rt.run(fib::auto_split::fib(n)).unwrap();
+                let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
                 let what = format!("fib({n}), budget {budget}, {threads} threads: {stats:?}");
                 assert_eq!(v, fib::reference(n), "{what}");
                 if budget == 0 {
@@ -79,16 +81,30 @@ fn fib_is_split_by_a_budget_of_calls() {
     }
 }
 
-/// Without split tasks (fib's own program) the policy decides spawn by spawn, where the
-/// split task of the same fib (`split = true`) with a budget past the tree walks it all in
-/// one task.
+/// fib again, in a program that turns split tasks off (`split = false`).
+#[gtap::program(name = "fib_unsplit", split = false)]
+mod unsplit {
+    #[gtap::task]
+    pub fn fib(n: u32) -> u64 {
+        if n < 2 {
+            return n as u64;
+        }
+        let a = spawn!(fib(n - 1));
+        let b = spawn!(fib(n - 2));
+        taskwait!();
+        a.get() + b.get()
+    }
+}
+
+/// Without split tasks (`split = false`) the policy decides spawn by spawn, where fib's
+/// split task with a budget past the tree walks it all in one task.
 #[test]
 fn a_program_without_split_tasks_decides_spawn_by_spawn() {
     let config = CpuConfig::new().threads(1).split_budget(u32::MAX);
     let mut rt = CpuRuntime::new(config).unwrap();
-    let (v, unsplit) = rt.run(fib::program::fib(20)).unwrap();
+    let (v, unsplit) = rt.run(unsplit::fib(20)).unwrap();
     assert_eq!(v, fib::reference(20));
-    let (v, split) = rt.run(fib::auto_split::fib(20)).unwrap();
+    let (v, split) = rt.run(fib::program::fib(20)).unwrap();
     assert_eq!(v, fib::reference(20));
     assert_eq!(split.tasks_executed, 1, "{split:?}");
     assert!(unsplit.tasks_executed > 1, "{unsplit:?}");
@@ -97,9 +113,7 @@ fn a_program_without_split_tasks_decides_spawn_by_spawn() {
 #[test]
 fn a_split_program_with_the_policy_off_makes_a_task_per_call() {
     for threads in [1, 3] {
-        let (v, stats) = runtime(threads, false)
-            .run(fib::auto_split::fib(20))
-            .unwrap();
+        let (v, stats) = runtime(threads, false).run(fib::program::fib(20)).unwrap();
         assert_eq!(v, fib::reference(20));
         assert_eq!(stats.tasks_executed, fib::task_count(20));
         assert_eq!(stats.spawns_inlined, 0);

@@ -450,7 +450,7 @@ fn inline_resumes_are_not_heavy_leaves() {
     );
 }
 
-/// fib split by a budget of calls on the GPU (`split = true`, the default policy): every call is a task's
+/// fib split by a budget of calls on the GPU (its split task, the default policy): every call is a task's
 /// own or a walked one (counted as a spawn run inline), whatever the budget; a budget past
 /// the tree is one task while the tree is shallower than the walk's 32 pending calls (deeper,
 /// the walk stops where its stack is full); 0 decides spawn by spawn.
@@ -461,7 +461,7 @@ fn fib_is_split_by_a_budget_of_calls() {
             return;
         };
         for n in (0..=24).chain([30, 35]) {
-            let (v, stats) = rt.run(fib::auto_split::fib(n)).unwrap();
+            let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
             let what = format!("fib({n}), budget {budget}: {stats:?}");
             assert_eq!(v, fib::reference(n), "{what}");
             if budget == 0 {
