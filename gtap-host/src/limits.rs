@@ -7,7 +7,7 @@ use std::time::Duration;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The default of [`Limits::split_budget`].
-pub const DEFAULT_SPLIT_BUDGET: u32 = 8;
+pub const DEFAULT_SPLIT_BUDGET: u32 = 4;
 
 /// The settings both backends have: queue sizes, EPAQ queues, the run's time limit, a block
 /// program's scratch and its uniformity check. It is part of
@@ -119,7 +119,7 @@ impl Limits {
     }
 
     /// Thread programs, with [`Limits::auto_granularity`] on: the calls a task split by a
-    /// budget of work walks before it makes tasks of the calls still pending. Default 8;
+    /// budget of work walks before it makes tasks of the calls still pending. Default 4;
     /// 0: no task is split. Unless the program says `#[gtap::program(split = false)]`, the
     /// macro gives a split version to each task whose result is
     /// the sum of its children's, read through handles (`let a = spawn!(f(..)); ..

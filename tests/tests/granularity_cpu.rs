@@ -54,9 +54,9 @@ fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
 /// budget's default, 0 turning splitting off, and the policy off making a task per call.
 #[test]
 fn fib_is_split_by_a_budget_of_calls() {
-    assert_eq!(CpuConfig::new().limits().split_budget(), 8);
+    assert_eq!(CpuConfig::new().limits().split_budget(), 4);
     for threads in [1, 3] {
-        for budget in [0, 1, 2, 8, 16, 2048, u32::MAX] {
+        for budget in [0, 1, 2, 4, 8, 16, 2048, u32::MAX] {
             let config = CpuConfig::new().threads(threads).split_budget(budget);
             let mut rt = CpuRuntime::new(config).unwrap();
             for n in [0, 1, 2, 7, 20, 25] {

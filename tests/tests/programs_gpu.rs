@@ -455,7 +455,7 @@ fn inline_resumes_are_not_heavy_leaves() {
 /// the tree is one task while the tree is shallower than the walk's 32 pending calls (deeper,
 /// the walk stops where its stack is full); 0 decides spawn by spawn.
 fn fib_is_split_by_a_budget_of_calls() {
-    for budget in [0, 1, 16, 2048, u32::MAX] {
+    for budget in [0, 1, 4, 16, 2048, u32::MAX] {
         let config = GpuConfig::new().split_budget(budget);
         let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
             return;
