@@ -4,8 +4,8 @@
 //! join for a call that costs a few instructions, and the granularity policy that inlines
 //! spawns ([`crate::runtime::granularity`]) decides per spawn, at a depth, without knowing how
 //! large the subtree under it is. For a task whose result is the sum of its children's (the
-//! summing form, `gtap-macros/src/seq_sum.rs`), in a program that asks for it
-//! (`#[gtap::program(split = true)]`), the macro generates a hidden *split task* besides it: it
+//! summing form, `gtap-macros/src/seq_sum.rs`), in a program that does not turn it off
+//! (`#[gtap::program(split = false)]`), the macro generates a hidden *split task* besides it: it
 //! walks the calls under its own sequentially, at most `budget` of them and while at most
 //! [`PENDING`] are pending, adds their own parts of the result, and makes a task of each call
 //! still pending when it stops, with a larger budget ([`next_budget`]). Near the root the
@@ -22,9 +22,9 @@
 //!
 //! [`SplitStack`] holds the pending calls: the walk puts and pops at its top, and the task
 //! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk
-//! visits a body's children in the order the body spawns them (it puts a body's children
-//! last site first), so a split task walks its calls in the program's order and leaves the
-//! later ones pending, as a sequential run would reach them.
+//! visits a body's children in the order the body spawns them (it runs a body's first child
+//! next and puts the others last site first), so a split task walks its calls in the
+//! program's order and leaves the later ones pending, as a sequential run would reach them.
 
 use core::mem::MaybeUninit;
 
