@@ -167,9 +167,8 @@ pub fn split_task(
 /// variables of their own: the first site's child is the walk's next call (held, not
 /// stacked), and the others are put on the stack after the body, last site first, so that
 /// the calls run in the program's order (`SplitStack::put`, `SplitStack::next_call`).
-/// Returns the sum
-/// of the bodies' own parts and the spawns it ran (not left pending). Inlined into the split
-/// task's step, so that the stack's buffer is a local of it.
+/// Returns the sum of the bodies' own parts and the spawns it ran (not left pending).
+/// Inlined into the split task's step, so that the stack's buffer is a local of it.
 fn walk_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
