@@ -3,11 +3,11 @@
 //! And Fibonacci split by a budget of calls, written by hand: the prototype of the split
 //! tasks the macro now gives `fib` itself.
 
-/// The task program. With the granularity policy on (the default), the runtime starts
-/// `fib`'s split task where it would start `fib` as a task: it walks up to
-/// `Limits::split_budget` calls and makes tasks of the rest (README, "Automatic
-/// granularity"); `split_budget(0)` goes back to one decision per spawn, the policy off to
-/// one task per call.
+/// The task program. With the granularity policy on (the default) and a split budget (the
+/// GPU's default; the CPU backend's is 0), the runtime starts `fib`'s split task where it
+/// would start `fib` as a task: it walks up to `Limits::split_budget` calls and makes tasks
+/// of the rest (README, "Automatic granularity"); `split_budget(0)` goes back to one
+/// decision per spawn, the policy off to one task per call.
 #[gtap::program(name = "fib")]
 pub mod program {
     /// `fib(n)`, spawning both recursive calls.

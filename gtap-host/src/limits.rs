@@ -6,7 +6,7 @@ use std::time::Duration;
 /// The default run time limit of both backends.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The default of [`Limits::split_budget`].
+/// The GPU backend's default of [`Limits::split_budget`] (the CPU backend's is 0).
 pub const DEFAULT_SPLIT_BUDGET: u32 = 4;
 
 /// The settings both backends have: queue sizes, EPAQ queues, the run's time limit, a block
@@ -39,10 +39,14 @@ impl Limits {
         }
     }
 
-    /// The CPU backend's defaults.
+    /// The CPU backend's defaults. No split tasks: a CPU thread that runs a whole subtree
+    /// inline holds up no other, so the per-spawn policy's inline calls (the sequential
+    /// version's tight loop, few tasks) beat a walk bounded by a budget, whose tasks then
+    /// cost more than they do on a GPU (results/2026-11-30-split-cpu-backend.md).
     pub(crate) fn cpu_default() -> Self {
         Limits {
             queue_capacity: 1 << 16,
+            split_budget: 0,
             ..Self::shared_default()
         }
     }
@@ -119,8 +123,8 @@ impl Limits {
     }
 
     /// Thread programs, with [`Limits::auto_granularity`] on: the calls a task split by a
-    /// budget of work walks before it makes tasks of the calls still pending. Default 4;
-    /// 0: no task is split. Unless the program says `#[gtap::program(split = false)]`, the
+    /// budget of work walks before it makes tasks of the calls still pending. Default 4 on
+    /// the GPU, 0 on the CPU (where the per-spawn policy is faster); 0: no task is split. Unless the program says `#[gtap::program(split = false)]`, the
     /// macro gives a split version to each task whose result is
     /// the sum of its children's, read through handles (`let a = spawn!(f(..)); ..
     /// a.get() + b.get()`), whose spawns name no queue (README, "Automatic granularity"):
