@@ -35,6 +35,7 @@ impl Limits {
     pub(crate) fn gpu_default() -> Self {
         Limits {
             queue_capacity: 4096,
+            split_budget: DEFAULT_SPLIT_BUDGET,
             ..Self::shared_default()
         }
     }
@@ -51,7 +52,8 @@ impl Limits {
         }
     }
 
-    /// The defaults both backends agree on.
+    /// The defaults both backends agree on (`queue_capacity` and `split_budget`, which they
+    /// do not, each sets).
     fn shared_default() -> Self {
         Limits {
             queue_capacity: 0,
@@ -60,7 +62,7 @@ impl Limits {
             block_scratch: 4096,
             check_uniform: cfg!(debug_assertions),
             auto_granularity: true,
-            split_budget: DEFAULT_SPLIT_BUDGET,
+            split_budget: 0,
         }
     }
 
