@@ -165,8 +165,9 @@ pub mod __private {
     pub use gtap_device::task::gpu_root::{Probe, ProbeGpuRoot, ProbeHostRef};
     pub use gtap_device::task::handle::end_borrow;
     pub use gtap_device::task::split::{
-        PENDING as SPLIT_PENDING, SplitBuffer, SplitPending, SplitStack,
-        count_walked as split_count_walked, next_budget as split_next_budget, split_buffer,
+        PENDING as SPLIT_PENDING, SplitBuffer, SplitBundle, SplitCalls, SplitPending, SplitStack,
+        count_walked as split_count_walked, next_budget as split_next_budget,
+        run_each as split_run_each, singles_for as split_singles, split_buffer, split_bundle,
     };
     pub use gtap_device::task::sum_stack::{SumBuffer, SumStack};
     pub use gtap_device::task::{

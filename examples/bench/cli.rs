@@ -155,6 +155,11 @@ pub struct GpuArgs {
     /// none is split, the policy decides spawn by spawn [default: 4].
     #[arg(long, global = true, value_name = "CALLS")]
     pub split_calls: Option<u32>,
+    /// Split tasks: of the calls a split task leaves pending, the oldest this many become
+    /// tasks of their own and the others one task that walks them all; 0: each its own task
+    /// [default: 2].
+    #[arg(long, global = true, value_name = "CALLS")]
+    pub split_singles: Option<u32>,
     /// Call stack per GPU thread in bytes, for the sequential versions the policy runs
     /// inline [default: 16384].
     #[arg(long, global = true, value_name = "BYTES")]
@@ -298,6 +303,10 @@ impl GpuArgs {
         if let Some(b) = self.split_calls {
             c = c.split_budget(b);
         }
+        if let Some(s) = self.split_singles {
+            c = c.split_singles(s);
+        }
+
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);
         }

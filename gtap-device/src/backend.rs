@@ -76,6 +76,25 @@ pub(crate) unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
     }
 }
 
+/// The oldest pending calls a split task makes tasks of one by one before it bundles the
+/// others: the run's granularity policy's `split_singles` ([`crate::task::split`]).
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub(crate) unsafe fn split_singles<P: Program>(ctx: *mut Ctx) -> u32 {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::split_singles::<P>(ctx)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::gpu::split_singles::<P>(ctx)
+    }
+}
+
 /// Counts `calls` that a split task walked ([`crate::task::split`]) in the run's statistics,
 /// as spawns run inline.
 ///

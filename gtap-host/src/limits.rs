@@ -9,6 +9,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// The GPU backend's default of [`Limits::split_budget`] (the CPU backend's is 0).
 pub const DEFAULT_SPLIT_BUDGET: u32 = 4;
 
+/// The default of [`Limits::split_singles`], both backends'.
+pub const DEFAULT_SPLIT_SINGLES: u32 = 2;
+
 /// The settings both backends have: queue sizes, EPAQ queues, the run's time limit, a block
 /// program's scratch and its uniformity check. It is part of
 /// [`GpuConfig`](crate::gpu_runtime::GpuConfig) and of [`CpuConfig`](crate::cpu::CpuConfig):
@@ -28,6 +31,7 @@ pub struct Limits {
     pub(crate) check_uniform: bool,
     pub(crate) auto_granularity: bool,
     pub(crate) split_budget: u32,
+    pub(crate) split_singles: u32,
 }
 
 impl Limits {
@@ -63,6 +67,7 @@ impl Limits {
             check_uniform: cfg!(debug_assertions),
             auto_granularity: true,
             split_budget: 0,
+            split_singles: DEFAULT_SPLIT_SINGLES,
         }
     }
 
@@ -140,6 +145,18 @@ impl Limits {
         self.split_budget
     }
 
+    /// Split tasks ([`Limits::split_budget`]): of the calls a split task leaves pending, the
+    /// oldest this many become tasks of their own, and the others one task, a bundle, whose
+    /// walk starts from all of them (at most as many as a few words of its frame hold: 17
+    /// of a `u32` argument, 9 of a `u64`; past that, the oldest are tasks of their own until
+    /// the rest fit). Default 2 on both backends; 0: every pending call is a task of its
+    /// own. The oldest calls lie nearest the walk's start, the largest in a tree of similar
+    /// calls, each worth a task that others can take; most of the youngest are small, and
+    /// a task each would cost more than its work (README, "Automatic granularity").
+    pub fn split_singles(&self) -> u32 {
+        self.split_singles
+    }
+
     /// The rule both backends share: the first setting that breaks it, as its name, its value
     /// and why.
     pub(crate) fn check_shared(&self) -> Result<(), (&'static str, u64, &'static str)> {
@@ -195,9 +212,18 @@ macro_rules! limit_setters {
         }
 
         /// Sets the first budget of a task split by a budget of work
-        /// ([`Limits::split_budget`](crate::Limits::split_budget), default 16; 0: no split).
+        /// ([`Limits::split_budget`](crate::Limits::split_budget), default 4 on the GPU, 0 on
+        /// the CPU; 0: no split).
         pub fn split_budget(mut self, calls: u32) -> Self {
             self.limits.split_budget = calls;
+            self
+        }
+
+        /// Sets the oldest pending calls a split task makes tasks of one by one before it
+        /// bundles the others ([`Limits::split_singles`](crate::Limits::split_singles),
+        /// default 2; 0: no bundles).
+        pub fn split_singles(mut self, calls: u32) -> Self {
+            self.limits.split_singles = calls;
             self
         }
     };

@@ -82,9 +82,8 @@ struct TaskOut {
     block: bool,
     /// Its body has a spawn the granularity policy weighs ([`lower::Lowered::weighs`]).
     weighs: bool,
-    /// A hidden split task: the task it splits, that task's parameter names, and the
-    /// result type.
-    split_of: Option<(Ident, Vec<Ident>, TokenStream)>,
+    /// A hidden split task's arm of `Program::run_seq` ([`Split::seq_arm`]).
+    split_seq: Option<TokenStream>,
     /// Its name in statistics and messages.
     display: String,
 }
@@ -243,7 +242,7 @@ fn expand_tasks(
             &siblings,
         );
         if let Some(s) = split {
-            out.split_of = Some((s.of.clone(), s.of_args.clone(), result_type(task)));
+            out.split_seq = Some(s.seq_arm.clone());
             out.display = split::split_display(&s.of);
         }
         has_taskwait |= waits;
@@ -448,23 +447,10 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
     if is_block {
         return TokenStream::new();
     }
-    let arms = outs.iter().map(|o| match (&o.seq, &o.split_of) {
+    let arms = outs.iter().map(|o| match (&o.seq, &o.split_seq) {
         (Some(s), _) => s.arm.clone(),
-        // A split task's sequential version is its task's: the same call, run whole. Its
-        // spawns are not counted: the policy never runs a split task inline (its spawns
-        // are forced), so nothing weighs them.
-        (None, Some((of, of_args, ret))) => {
-            let name = &o.name;
-            let counted = crate::lower::seq_counted_fn_ident(of);
-            quote! {
-                Args::#name(a) => {
-                    let (__gtap_result, _) = #counted(#( a.#of_args, )* 0);
-                    // SAFETY: `out` holds this task's result type (trait contract).
-                    unsafe { out.cast::<#ret>().write(__gtap_result) };
-                    0
-                }
-            }
-        }
+        // A split task's sequential version is its task's, on each of its calls.
+        (None, Some(arm)) => arm.clone(),
         (None, None) => {
             let name = &o.name;
             quote!(Args::#name(never) => match never {},)
@@ -743,7 +729,7 @@ fn expand_task(
         seq,
         block,
         weighs: lowered.weighs,
-        split_of: None,
+        split_seq: None,
         display: task.sig.ident.to_string(),
     };
     (out, lowered.has_taskwait, lowered.errors)
@@ -982,7 +968,7 @@ fn fallback_task(task: &ItemFn) -> TaskOut {
         seq: None,
         block: false,
         weighs: false,
-        split_of: None,
+        split_seq: None,
         display: task.sig.ident.to_string(),
     }
 }

@@ -6,14 +6,17 @@
 //! ```text
 //! // Input:                              // Output (inside the same module), simplified:
 //! #[gtap::task]                          #[gtap::task] // hidden, named "fib (split)" in statistics
-//! pub fn fib(n: u32) -> u64 {            fn __gtap_split_fib(n: u32, __gtap_budget: u32) -> u64 {
+//! pub fn fib(n: u32) -> u64 {            fn __gtap_split_fib(__gtap_calls: SplitCalls<(u32,)>, __gtap_budget: u32) -> u64 {
 //!     if n < 2 { return n as u64; }          let kids = slots!(u64; 32);
-//!     let a = spawn!(fib(n - 1));            let walked = {
-//!     let b = spawn!(fib(n - 2));                let mut buffer = split_buffer();
-//!     taskwait!();                               let (sum, ran, mut pending) = __gtap_seqw_fib(n, __gtap_budget, &mut buffer);
-//!     a.get() + b.get()                          split_count_walked(ctx, ran);
-//! }                                              while let Some((n,)) = pending.take_oldest() {
-//!                                                    spawn!(into kids, task, __gtap_split_fib(n, next_budget(..)));
+//!     let a = spawn!(fib(n - 1));            let mut bundle = split_bundle(); // in the frame, across the taskwait
+//!     let b = spawn!(fib(n - 2));            let walked = {
+//!     taskwait!();                               let mut buffer = split_buffer();
+//!     a.get() + b.get()                          let (sum, ran, mut pending) = __gtap_seqw_fib(&__gtap_calls, __gtap_budget, &mut buffer);
+//! }                                              split_count_walked(ctx, ran);
+//!                                                let next = split_next_budget(__gtap_budget);
+//!                                                // the oldest pending calls one by one, the rest as one bundle
+//!                                                while let Some(calls) = pending.take_task::<2>(split_singles(ctx), &raw mut bundle) {
+//!                                                    spawn!(into kids, task, __gtap_split_fib(calls, next));
 //!                                                }
 //!                                                sum
 //!                                            };
@@ -21,13 +24,16 @@
 //!                                            walked + kids.iter().sum::<u64>()
 //!                                        }
 //!                                        // The walk (inlined): the summing loop (`seq_sum`) over
-//!                                        // at most `budget` bodies, each spawn site keeping its child
-//!                                        // in a variable put on the stack after the body; its
-//!                                        // pending calls left in the buffer.
-//!                                        fn __gtap_seqw_fib(n: u32, __gtap_budget: u32, buffer: &mut SplitBuffer<(u32,)>) -> (u64, u32, SplitPending<(u32,)>) { .. }
-//!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(..);
-//!                                        // the split task's sequential version is fib's.
+//!                                        // at most `budget` bodies from the task's calls, each spawn
+//!                                        // site keeping its child in a variable put on the stack after
+//!                                        // the body; its pending calls left in the buffer.
+//!                                        fn __gtap_seqw_fib(__gtap_calls: &SplitCalls<(u32,)>, __gtap_budget: u32, buffer: &mut SplitBuffer<(u32,)>) -> (u64, u32, SplitPending<(u32,)>) { .. }
+//!                                        // and in `impl Program`: SPLITS = true, split(Args::fib(a), b) = Args::__gtap_split_fib(one call, b);
+//!                                        // the split task's sequential version is fib's, on each of its calls.
 //! ```
+//!
+//! The parameters that every call passes on unchanged (`fixed`) stay parameters of the split
+//! task; the others make up each call (`SplitCalls`).
 //!
 //! Which tasks have one: those whose sequential version is the summing loop with handles
 //! (`let a = spawn!(..)` only, no `slots!`: each spawn site is a top-level statement, run at
@@ -56,9 +62,8 @@ pub const MIN_FRAME_BYTES: u64 = 512;
 
 /// What one task's split adds to its program.
 pub struct Split {
-    /// The task it splits, and that task's parameter names.
+    /// The task it splits.
     pub of: Ident,
-    pub of_args: Vec<Ident>,
     /// The hidden split task, as a `#[gtap::task]` of the program (its items come from the
     /// same expansion as every task's).
     pub task: ItemFn,
@@ -66,6 +71,9 @@ pub struct Split {
     pub walk: TokenStream,
     /// Its arm of `Program::split`, matching a value `a` of the task's arguments.
     pub arm: TokenStream,
+    /// Its arm of `Program::run_seq` (arguments `a`, result pointer `out`): the task's
+    /// sequential version run on each of its calls, their results summed.
+    pub seq_arm: TokenStream,
 }
 
 /// The split task's name for `name`.
@@ -104,17 +112,15 @@ pub fn split_task(
     let split = split_ident(name);
     let walk_fn = format_ident!("__gtap_seqw_{}", name);
     let vis = &task.vis;
-    let stacked: Vec<usize> = (0..names.len()).filter(|&i| !sum.fixed[i]).collect();
-    let pending: Vec<Ident> = stacked
-        .iter()
-        .map(|i| format_ident!("__gtap_a{i}"))
-        .collect();
-    let child_args: Vec<Ident> = (0..names.len())
-        .map(|i| match sum.fixed[i] {
-            true => names[i].clone(),
-            false => format_ident!("__gtap_a{i}"),
-        })
-        .collect();
+    let (fixed, stacked): (Vec<usize>, Vec<usize>) = (0..names.len()).partition(|&i| sum.fixed[i]);
+    let fixed_names: Vec<&Ident> = fixed.iter().map(|&i| &names[i]).collect();
+    let fixed_types: Vec<&Type> = fixed.iter().map(|&i| types[i]).collect();
+    let stacked_names: Vec<&Ident> = stacked.iter().map(|&i| &names[i]).collect();
+    let tuple = {
+        let stacked_types = stacked.iter().map(|&i| types[i]);
+        quote!((#( #stacked_types, )*))
+    };
+    let sites = sum.sites;
     let ctx = crate::lower::ctx_ident();
     // The walk and the spawns run in the task's own body, as a hand-written split would:
     // its buffer is then a local of the task's step (local memory, not a pointer's), and
@@ -123,97 +129,144 @@ pub fn split_task(
     // lengthens live ranges across its whole loop and raises its registers).
     let task_fn: ItemFn = syn::parse_quote! {
         #[doc(hidden)]
-        #vis fn #split(#( #names: #types, )* __gtap_budget: u32) -> #ret {
+        #vis fn #split(
+            #( #fixed_names: #fixed_types, )*
+            __gtap_calls: ::gtap::__private::SplitCalls<#tuple>,
+            __gtap_budget: u32,
+        ) -> #ret {
             let __gtap_kids = slots!(#ret; { ::gtap::__private::SPLIT_PENDING });
+            // The calls of the bundle it makes, if any, after the first: a local of its frame
+            // (borrowed across the taskwait), which the bundle's task reads.
+            let mut __gtap_bundle = ::gtap::__private::split_bundle();
             let __gtap_walked: #ret = {
                 let mut __gtap_buffer = ::gtap::__private::split_buffer();
-                let (__gtap_sum, __gtap_ran, mut __gtap_pending) =
-                    #walk_fn(#( #names, )* __gtap_budget, &mut __gtap_buffer);
+                let (__gtap_sum, __gtap_ran, mut __gtap_pending) = #walk_fn(
+                    #( #fixed_names, )* &__gtap_calls, __gtap_budget, &mut __gtap_buffer
+                );
                 // SAFETY: the running task's own context.
-                unsafe { ::gtap::__private::split_count_walked::<Program>(#ctx, __gtap_ran) };
+                let __gtap_singles = unsafe {
+                    ::gtap::__private::split_count_walked::<Program>(#ctx, __gtap_ran);
+                    ::gtap::__private::split_singles::<Program>(#ctx)
+                };
                 let __gtap_next = ::gtap::__private::split_next_budget(__gtap_budget);
-                while let ::core::option::Option::Some((#( #pending, )*)) =
-                    __gtap_pending.take_oldest()
-                {
-                    spawn!(into __gtap_kids, task, #split(#( #child_args, )* __gtap_next));
+                // SAFETY: the bundle is this task's own, kept until after its taskwait, and
+                // touched by nothing else here.
+                while let ::core::option::Option::Some(__gtap_calls) = unsafe {
+                    __gtap_pending.take_task::<#sites>(__gtap_singles, &raw mut __gtap_bundle)
+                } {
+                    spawn!(into __gtap_kids, task, #split(#( #fixed_names, )* __gtap_calls, __gtap_next));
                 }
                 __gtap_sum
             };
             taskwait!();
+            let _ = &__gtap_bundle;
             __gtap_walked + __gtap_kids.iter().sum::<#ret>()
         }
     };
-    let walk = walk_items(task, params, names, &walk_fn, &stacked, ret, &sum);
+    let walk = walk_items(
+        task,
+        params,
+        (&fixed, &stacked),
+        &walk_fn,
+        &tuple,
+        ret,
+        &sum,
+    );
     let args_struct = format_ident!("__GtapArgs_{}", split);
     let arm = quote! {
         Args::#name(a) => Args::#split(#args_struct {
-            #( #names: a.#names, )*
+            #( #fixed_names: a.#fixed_names, )*
+            __gtap_calls: ::gtap::__private::SplitCalls::one((#( a.#stacked_names, )*)),
             __gtap_budget: budget,
             __gtap_borrow: ::core::marker::PhantomData,
         }),
     };
+    let counted = crate::lower::seq_counted_fn_ident(name);
+    let call_args = names.iter().zip(&sum.fixed).map(|(n, &f)| match f {
+        true => quote!(a.#n),
+        false => quote!(#n),
+    });
+    // Its spawns are not counted: the policy never runs a split task inline (its spawns
+    // are forced), so nothing weighs them.
+    let seq_arm = quote! {
+        Args::#split(a) => {
+            let mut __gtap_result: #ret = 0;
+            ::gtap::__private::split_run_each(&a.__gtap_calls, |(#( #stacked_names, )*)| {
+                __gtap_result += #counted(#( #call_args, )* 0).0;
+            });
+            // SAFETY: `out` holds this task's result type (trait contract).
+            unsafe { out.cast::<#ret>().write(__gtap_result) };
+            0
+        }
+    };
     Some(Split {
         of: name.clone(),
-        of_args: names.to_vec(),
         task: task_fn,
         walk,
         arm,
+        seq_arm,
     })
 }
 
 /// The walk of a split task: the summing loop over at most `budget` runs of the task's body
-/// (at least one), stopped early when the next body's children might not fit the stack, its
-/// pending calls left in the buffer. Each body's spawn sites keep their children in
-/// variables of their own: the first site's child is the walk's next call (held, not
-/// stacked), and the others are put on the stack after the body, last site first, so that
-/// the calls run in the program's order (`SplitStack::put`, `SplitStack::next_call`).
-/// Returns the sum of the bodies' own parts and the spawns it ran (not left pending).
-/// Inlined into the split task's step, so that the stack's buffer is a local of it.
+/// (at least one), from the split task's calls (the youngest first, the others on the
+/// stack: `SplitStack::start`), stopped early when the next body's children might not fit
+/// the stack, its pending calls left in the buffer. Each body's spawn sites keep their
+/// children in variables of their own: the first site's child is the walk's next call
+/// (held, not stacked), and the others are put on the stack after the body, last site
+/// first, so that the calls run in the program's order (`SplitStack::put`,
+/// `SplitStack::next_call`). Returns the sum of the bodies' own parts and the calls it ran
+/// besides the first. Inlined into the split task's step, so that the stack's buffer is a
+/// local of it. `(fixed, stacked)`: the indices of the parameters every call shares and of
+/// those each call has its own of.
 fn walk_items(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
-    names: &[Ident],
+    (fixed, stacked): (&[usize], &[usize]),
     walk_fn: &Ident,
-    stacked: &[usize],
+    tuple: &TokenStream,
     ret: &TokenStream,
     sum: &Summing,
 ) -> TokenStream {
     let vis = &task.vis;
     let (stack, total, spawns) = hidden();
-    let (pats, stacked_types): (Vec<&Pat>, Vec<&Type>) = stacked
+    let fixed_params = fixed.iter().map(|&i| &params[i]);
+    let pats: Vec<&Pat> = stacked
         .iter()
         .filter_map(|&i| match &params[i] {
-            FnArg::Typed(t) => Some((&*t.pat, &*t.ty)),
+            FnArg::Typed(t) => Some(&*t.pat),
             FnArg::Receiver(_) => None,
         })
-        .unzip();
-    let names: Vec<&Ident> = stacked.iter().map(|&i| &names[i]).collect();
+        .collect();
     let (body, sites) = (&sum.body, sum.sites);
     let (children, ran): (Vec<Ident>, Vec<Ident>) = (0..sites).map(site_ident).unzip();
     let (child0, ran0) = (&children[0], &ran[0]);
     let later_last_first = children[1..].iter().rev();
     let later_ran_last_first = ran[1..].iter().rev();
-    let tuple = quote!((#( #stacked_types, )*));
     let at = Span::call_site();
     let budget = Ident::new("__gtap_budget", at);
     quote! {
         #[doc(hidden)]
         #[allow(warnings, clippy::all)]
         #[inline(always)]
-        #vis fn #walk_fn(
-            #params,
+        #vis fn #walk_fn<'__gtap_b>(
+            #( #fixed_params, )*
+            __gtap_calls: &::gtap::__private::SplitCalls<#tuple>,
             #budget: u32,
-            __gtap_buffer: &mut ::gtap::__private::SplitBuffer<#tuple>,
+            __gtap_buffer: &'__gtap_b mut ::gtap::__private::SplitBuffer<#tuple>,
         ) -> (
             #ret,
             u32,
-            ::gtap::__private::SplitPending<'_, #tuple>,
+            ::gtap::__private::SplitPending<'__gtap_b, #tuple>,
         ) {
             let mut #stack = ::gtap::__private::SplitStack::new(__gtap_buffer);
             let mut #total: #ret = 0;
             let mut #spawns: u32 = 0;
-            let mut __gtap_left: u32 = if #budget == 0 { 1 } else { #budget };
-            let mut __gtap_next = (#( #names, )*);
+            let __gtap_budget_bodies: u32 = if #budget == 0 { 1 } else { #budget };
+            let mut __gtap_left = __gtap_budget_bodies;
+            // SAFETY: the stack is empty, and a split task's calls leave room for a body's
+            // sites beside them (`SplitPending::take_task`, `SplitCalls::one`).
+            let mut __gtap_next = unsafe { #stack.start::<#sites>(__gtap_calls) };
             loop {
                 let (#( #pats, )*) = __gtap_next;
                 #(
@@ -225,9 +278,8 @@ fn walk_items(
                 // The first site's child is the next call: held in registers rather than put
                 // and popped, so that the walk's chain of dependent steps passes through
                 // local memory only from a leaf. The others are put, last site first.
-                // SAFETY: the stack had room for the body's sites: it was empty (and a body's
-                // sites fit an empty stack, `ready_for`'s assertion) or `ready_for` said so
-                // before the body's call was taken.
+                // SAFETY: the stack had room for the body's sites: `start` left it for the
+                // first body, and `ready_for` said so before any later body's call was taken.
                 #( unsafe { #stack.put(#later_last_first, #later_ran_last_first) }; )*
                 #total += __gtap_part;
                 __gtap_left -= 1;
@@ -242,8 +294,8 @@ fn walk_items(
                 // initialized when its site ran.
                 __gtap_next = unsafe { #stack.next_call(#child0, #ran0) };
             }
-            // Each site that ran counted one spawn; those still pending did not run here.
-            let __gtap_ran = #spawns.wrapping_sub(#stack.len() as u32);
+            // Every body but the first ran a call here rather than as a task of its own.
+            let __gtap_ran = __gtap_budget_bodies - __gtap_left - 1;
             (#total, __gtap_ran, #stack.into_pending())
         }
     }

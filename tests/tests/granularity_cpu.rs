@@ -83,6 +83,52 @@ fn fib_is_split_by_a_budget_of_calls() {
     }
 }
 
+/// A split task makes tasks of its oldest pending calls and one bundle of the rest
+/// (`Limits::split_singles`, default 2 on both backends): every call still runs once (as a
+/// task's own or walked), the results are the same, and there are fewer tasks than with a
+/// task per pending call (`split_singles(0)`), each bundle walking what would have been
+/// several.
+#[test]
+fn a_split_task_bundles_its_youngest_pending_calls() {
+    assert_eq!(CpuConfig::new().limits().split_singles(), 2);
+    assert_eq!(gtap::GpuConfig::new().limits().split_singles(), 2);
+    for threads in [1, 3] {
+        for budget in [1, 4, 64] {
+            let tasks = |singles: u32, n: u32| {
+                let config = CpuConfig::new()
+                    .threads(threads)
+                    .split_budget(budget)
+                    .split_singles(singles);
+                let (v, stats) = CpuRuntime::new(config)
+                    .unwrap()
+                    .run(fib::program::fib(n))
+                    .unwrap();
+                let what = format!("fib({n}), budget {budget}, singles {singles}: {stats:?}");
+                assert_eq!(v, fib::reference(n), "{what}");
+                assert_eq!(
+                    stats.tasks_executed + stats.spawns_inlined,
+                    fib::task_count(n),
+                    "{what}"
+                );
+                stats.tasks_executed
+            };
+            for n in [2, 9, 22] {
+                let (one_each, bundled) = (tasks(0, n), tasks(2, n));
+                assert!(bundled <= one_each, "fib({n}), budget {budget}");
+                if n == 22 {
+                    assert!(
+                        2 * bundled < one_each,
+                        "fib(22), budget {budget}: {bundled} tasks bundled, {one_each} not"
+                    );
+                }
+                for singles in [1, 3, 32] {
+                    tasks(singles, n);
+                }
+            }
+        }
+    }
+}
+
 /// fib again, in a program that turns split tasks off (`split = false`).
 #[gtap::program(name = "fib_unsplit", split = false)]
 mod unsplit {
@@ -239,6 +285,62 @@ fn random_programs_give_the_same_results_with_the_policy_on_and_off() {
             inlined > 0,
             "the policy ran no spawn inline ({threads} threads)"
         );
+    }
+}
+
+/// Split tasks with bundles, as the GPU runs them by default (the CPU backend's default
+/// budget is 0): the random programs and a summing task with a parameter every call shares
+/// give the results they give with the policy off.
+#[test]
+fn split_tasks_and_bundles_give_the_same_results() {
+    for threads in [1usize, 3] {
+        let split = CpuConfig::new().threads(threads).split_budget(4);
+        let mut rt = CpuRuntime::new(split.clone()).unwrap();
+        for seed in 0..300u64 {
+            let (want, nodes) = random::reference(seed, 0);
+            let (c, _cell) = counter();
+            let (value, _) = rt.run(random::program::node(seed, 0, 1, c)).unwrap();
+            assert_eq!((value, c.get()), (want, nodes), "random program {seed}");
+        }
+        for singles in [0, 1, 2] {
+            let mut rt = CpuRuntime::new(split.clone().split_singles(singles)).unwrap();
+            for depth in [0, 3, 9] {
+                let (v, stats) = rt.run(shapes::tri(depth, 1, 7)).unwrap();
+                let what = format!("tri({depth}), {threads} threads, singles {singles}: {stats:?}");
+                assert_eq!(v, shapes::tri_reference(depth, 1, 7), "{what}");
+                let calls = (3u64.pow(depth + 1) - 1) / 2;
+                assert_eq!(stats.tasks_executed + stats.spawns_inlined, calls, "{what}");
+            }
+        }
+    }
+}
+
+/// A split task (`split = true`: an error if none qualifies) whose calls differ in two
+/// 8-byte arguments, so that a bundle holds fewer of them than of fib's, and share a third.
+#[gtap::program(name = "split_shapes", split = true)]
+mod shapes {
+    /// Three children per call.
+    #[gtap::task]
+    pub fn tri(depth: u32, tag: u64, scale: u64) -> u64 {
+        if depth == 0 {
+            return tag * scale % 1000;
+        }
+        let a = spawn!(tri(depth - 1, tag * 3, scale));
+        let b = spawn!(tri(depth - 1, tag * 3 + 1, scale));
+        let c = spawn!(tri(depth - 1, tag * 3 + 2, scale));
+        taskwait!();
+        a.get() + b.get() + c.get() + 1
+    }
+
+    /// What [`tri`] computes, by plain recursion.
+    pub fn tri_reference(depth: u32, tag: u64, scale: u64) -> u64 {
+        if depth == 0 {
+            return tag * scale % 1000;
+        }
+        (0..3)
+            .map(|i| tri_reference(depth - 1, tag * 3 + i, scale))
+            .sum::<u64>()
+            + 1
     }
 }
 

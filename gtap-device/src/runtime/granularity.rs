@@ -99,6 +99,11 @@ pub struct Granularity {
     /// [`crate::task::split::MAX_BUDGET`] ([`crate::task::split`]). Zero: no task is split,
     /// and each spawn is decided as above.
     pub split_budget: u32,
+    /// The oldest calls a split task left pending that it makes tasks of one by one before
+    /// it gives the others to one task, a bundle, that walks them all
+    /// ([`crate::task::split::SplitPending::take_task`]). Zero: every pending call is a task
+    /// of its own.
+    pub split_singles: u32,
 }
 
 /// The depths at which a GPU warp counts the tasks it makes, for `wide_tasks`: deeper than
@@ -116,6 +121,7 @@ impl Granularity {
         task_rounds: 0,
         wide_tasks: 0,
         split_budget: 0,
+        split_singles: 0,
     };
 }
 
@@ -402,6 +408,7 @@ mod tests {
         task_rounds: 0,
         wide_tasks: 0,
         split_budget: 0,
+        split_singles: 0,
     };
 
     /// The lazy decision is the policy's rule (memory short, or deep enough with work left

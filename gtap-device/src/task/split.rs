@@ -20,12 +20,22 @@
 //! `split_budget` is not zero ([`Program::split`]); with the policy
 //! off, the tasks are the source's.
 //!
+//! When the walk stops, most of the calls it leaves pending are small: they lay on its path
+//! below the last call it ran, while the oldest, nearest its start, are the largest. So the
+//! task makes a task of each of its oldest few (the policy's `split_singles`) and one task,
+//! a bundle ([`SplitCalls`]), of the others, whose walk starts from all of them: fewer and
+//! larger tasks, where one per pending call made many that walked a call or two while the
+//! other lanes of their round walked thousands. A bundle's calls stay in its parent's frame
+//! ([`SplitBundle`]), so that its arguments, which records copy and registers carry, stay a
+//! few words.
+//!
 //! [`SplitStack`] holds the pending calls: the walk puts and pops at its top, and the task
 //! then takes them from the bottom, oldest first, to spawn them ([`SplitPending`]). The walk
 //! visits a body's children in the order the body spawns them (it runs a body's first child
 //! next and puts the others last site first), so a split task walks its calls in the
 //! program's order and leaves the later ones pending, as a sequential run would reach them.
 
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 use super::Program;
@@ -77,6 +87,25 @@ pub unsafe fn count_walked<P: Program>(ctx: *mut super::Ctx, calls: u32) {
     unsafe { crate::backend::split_walked::<P>(ctx, calls) }
 }
 
+/// The oldest pending calls the running split task makes tasks of one by one before it
+/// bundles the others: the run's policy's `split_singles`.
+///
+/// # Safety
+/// `ctx` is the running task's context, given by the backend running it now.
+#[inline(always)]
+pub unsafe fn singles_for<P: Program>(ctx: *mut super::Ctx) -> u32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { crate::backend::split_singles::<P>(ctx) }
+}
+
+/// Runs `f` on each of `calls`, oldest first: the sequential version of a split task, which
+/// no runtime runs on the GPU (a split task's spawns are forced to be tasks) and which stays
+/// out of line so that a kernel does not carry its loop.
+#[inline(never)]
+pub fn run_each<A>(calls: &SplitCalls<A>, f: impl FnMut(A)) {
+    calls.each(f)
+}
+
 /// The storage of a split task's pending calls: a local of the task's runner, lent to the
 /// walk ([`SplitStack`]) and then read back ([`SplitPending`]).
 pub type SplitBuffer<A> = [MaybeUninit<A>; PENDING];
@@ -85,6 +114,134 @@ pub type SplitBuffer<A> = [MaybeUninit<A>; PENDING];
 #[inline(always)]
 pub fn split_buffer<A>() -> SplitBuffer<A> {
     [const { MaybeUninit::uninit() }; PENDING]
+}
+
+/// Words of a [`SplitBundle`]: a few calls' worth, which keeps a split task's frame within
+/// the default frame limit (`gtap-macros/src/split.rs`) whatever its calls' arguments.
+const BUNDLE_WORDS: usize = 8;
+
+/// Where a split task keeps the calls of the bundle it makes, after the first
+/// ([`SplitPending::take_task`]): a local of its frame, saved across its taskwait, so that
+/// the bundle's task reads them from there (the parent waits at its taskwait until that
+/// task is complete, and does not touch them meanwhile) and a bundle's arguments stay a
+/// few words, however many calls it holds: arguments are copied into records and held in
+/// registers on the way, where a bundle's worth of calls would cost the kernel registers.
+pub struct SplitBundle<A> {
+    words: [MaybeUninit<u64>; BUNDLE_WORDS],
+    _calls: PhantomData<A>,
+}
+
+/// An empty [`SplitBundle`].
+#[inline(always)]
+pub fn split_bundle<A>() -> SplitBundle<A> {
+    SplitBundle {
+        words: [MaybeUninit::uninit(); BUNDLE_WORDS],
+        _calls: PhantomData,
+    }
+}
+
+impl<A> SplitBundle<A> {
+    /// Calls it holds: as many as its words fit, when `A` is aligned to at most a word
+    /// (any number of zero-sized ones: [`PENDING`]).
+    const CAP: usize = if align_of::<A>() > align_of::<u64>() {
+        0
+    } else {
+        match (BUNDLE_WORDS * size_of::<u64>()).checked_div(size_of::<A>()) {
+            Some(fit) => fit,
+            None => PENDING,
+        }
+    };
+
+    /// Where call `i` lives.
+    ///
+    /// # Safety
+    /// `i < CAP`.
+    #[inline(always)]
+    unsafe fn at(this: *mut Self, i: usize) -> *mut A {
+        debug_assert!(i < Self::CAP);
+        // SAFETY: `i * size_of::<A>() + size_of::<A>() <= BUNDLE_WORDS * 8` for `i < CAP`
+        // (`CAP`'s definition), and the words' alignment is at least `A`'s there.
+        unsafe { (&raw mut (*this).words).cast::<A>().add(i) }
+    }
+}
+
+/// The calls a split task walks: the call it was started for, or a bundle of calls that
+/// another split task left pending (oldest first), so that the small calls a walk leaves
+/// when it stops make one task rather than one each. A task parameter, moved bytewise into
+/// records: plain data, no drop glue. The first call is its own; the others lie in the
+/// [`SplitBundle`] of the split task that made it.
+pub struct SplitCalls<A> {
+    first: MaybeUninit<A>,
+    /// The parent's bundle (null for one call).
+    more: *const A,
+    len: u32,
+}
+
+// SAFETY: the calls are `A`s (task arguments, `Send`); the pointer reaches calls that the
+// parent wrote before the spawn that published this value and does not touch until this
+// task is complete.
+unsafe impl<A: Send> Send for SplitCalls<A> {}
+
+impl<A> SplitCalls<A> {
+    /// The most calls a bundle holds: one, and as many more as a [`SplitBundle`] fits, never
+    /// more than [`PENDING`].
+    pub const CAP: usize = {
+        let more = SplitBundle::<A>::CAP;
+        if 1 + more > PENDING {
+            PENDING
+        } else {
+            1 + more
+        }
+    };
+
+    /// One call.
+    #[inline(always)]
+    pub fn one(call: A) -> Self {
+        SplitCalls {
+            first: MaybeUninit::new(call),
+            more: core::ptr::null(),
+            len: 1,
+        }
+    }
+
+    /// How many calls it holds (at least one).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether it holds none (never, as made by [`one`](Self::one) and
+    /// [`SplitPending::take_task`]).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Runs `f` on a copy of each call, oldest first ([`run_each`]).
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(A)) {
+        for i in 0..self.len() {
+            // SAFETY: `i < len`.
+            f(unsafe { self.read(i) });
+        }
+    }
+
+    /// A bytewise copy of call `i`: the call, as a task's arguments are plain data (no drop
+    /// glue), read once.
+    ///
+    /// # Safety
+    /// `i < len`, and the bundle that made these calls is still there (its task is waiting
+    /// for this one).
+    #[inline(always)]
+    unsafe fn read(&self, i: usize) -> A {
+        if i == 0 {
+            // SAFETY: call 0 is initialized while `len >= 1`.
+            unsafe { self.first.assume_init_read() }
+        } else {
+            // SAFETY: `1 <= i < len`: `take_task` wrote calls `1..len` to `more[..len - 1]`.
+            unsafe { self.more.add(i - 1).read() }
+        }
+    }
 }
 
 /// The walk's stack of pending calls: at most [`PENDING`] argument tuples in a
@@ -115,6 +272,33 @@ impl<'b, A> SplitStack<'b, A> {
     #[inline(always)]
     pub fn new(buf: &'b mut SplitBuffer<A>) -> Self {
         SplitStack { buf, len: 0 }
+    }
+
+    /// Starts a walk of `calls` in an empty stack: puts all but the youngest, oldest first,
+    /// and returns the youngest, the walk's first call (so that a bundle's calls run from
+    /// the youngest, as the walk that left them would have run them, and the oldest stay
+    /// pending longest).
+    ///
+    /// # Safety
+    /// The bundle that made `calls` is still there (the task that made it is waiting for
+    /// this one). The stack is empty, and the first body's `SITES` children fit beside the
+    /// others:
+    /// `calls.len() - 1 + SITES <= PENDING` ([`SplitPending::take_task`]'s bundles, or one
+    /// call with `SITES <= PENDING`).
+    #[inline(always)]
+    pub unsafe fn start<const SITES: usize>(&mut self, calls: &SplitCalls<A>) -> A {
+        debug_assert!(self.is_empty() && !calls.is_empty());
+        debug_assert!(calls.len() - 1 + SITES <= PENDING);
+        let last = calls.len() - 1;
+        for i in 0..last {
+            // SAFETY: `i < len`, the bundle still there (contract); a task's arguments are
+            // plain data (no drop glue), so the copy is the call, and the split task never
+            // uses `calls` again; the stack has room for `len - 1 <= PENDING` calls.
+            unsafe { *self.buf.get_unchecked_mut(i) = MaybeUninit::new(calls.read(i)) };
+        }
+        self.len = last as u32;
+        // SAFETY: `last < len`, as above.
+        unsafe { calls.read(last) }
     }
 
     /// How many values it holds.
@@ -244,6 +428,47 @@ impl<A> SplitPending<'_, A> {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.first == self.len
+    }
+
+    /// The calls of the split task to make next, if any are left: the oldest call on its
+    /// own while fewer than `singles` have been taken so, or while more are left than one
+    /// bundle holds; else all those left, as one bundle, whose calls after the first go to
+    /// `bundle` and whose walk starts with room for a body of `SITES` children
+    /// ([`SplitStack::start`]). `singles == 0`: one call each.
+    ///
+    /// The oldest calls are the nearest the walk's start, and in a tree of similar calls the
+    /// largest: each is worth a task that thieves can take. The youngest lay on the walk's
+    /// path when it stopped, below the last of its calls: most are small, and a task each
+    /// would cost more than its work and hold a lane of a round that a large task's walk
+    /// makes long.
+    ///
+    /// # Safety
+    /// `bundle` is the running split task's own, a local of its frame saved across its
+    /// taskwait, which it does not touch until that taskwait returns; at most one bundle is
+    /// made into it (this takes every call left when it makes one).
+    #[inline(always)]
+    pub unsafe fn take_task<const SITES: usize>(
+        &mut self,
+        singles: u32,
+        bundle: *mut SplitBundle<A>,
+    ) -> Option<SplitCalls<A>> {
+        let left = self.len();
+        let cap = SplitCalls::<A>::CAP.min(PENDING + 1 - SITES);
+        let bundled = singles != 0 && left >= 2 && left <= cap && self.first >= singles as usize;
+        let mut calls = SplitCalls::one(self.take_oldest()?);
+        if bundled {
+            let mut i = 0;
+            while let Some(call) = self.take_oldest() {
+                // SAFETY: `i < left - 1 < cap <= SplitCalls::CAP`, so `i < SplitBundle::CAP`;
+                // the bundle is the task's own and unused (contract).
+                unsafe { SplitBundle::at(bundle, i).write(call) };
+                i += 1;
+            }
+            // SAFETY: call 0's place in the bundle, as above.
+            calls.more = unsafe { SplitBundle::at(bundle, 0) }.cast_const();
+            calls.len = left as u32;
+        }
+        Some(calls)
     }
 
     /// Takes the oldest value left, if any.
@@ -378,6 +603,108 @@ mod tests {
         );
         assert!(!s.ready_for::<2>(true));
         assert!(s.ready_for::<2>(false), "popping one leaves room for two");
+    }
+
+    /// Every call `take_task` hands out with `singles`, for a pending list of `values`
+    /// (oldest first) and bodies of `SITES` sites.
+    fn tasks<const SITES: usize>(
+        values: &[u32],
+        singles: u32,
+    ) -> std::vec::Vec<std::vec::Vec<u32>> {
+        let mut buf = split_buffer();
+        let mut s = SplitStack::new(&mut buf);
+        for &v in values.iter() {
+            // SAFETY: at most `PENDING` values.
+            unsafe { s.put(MaybeUninit::new((v,)), true) };
+        }
+        let mut bundle = split_bundle();
+        let mut pending = s.into_pending();
+        let mut out = std::vec::Vec::new();
+        // SAFETY: one bundle, this test's own, read only below while it lives.
+        while let Some(calls) = unsafe { pending.take_task::<SITES>(singles, &raw mut bundle) } {
+            let mut got = std::vec::Vec::new();
+            calls.each(|(v,)| got.push(v));
+            assert_eq!(got.len(), calls.len());
+            out.push(got);
+        }
+        out
+    }
+
+    #[test]
+    fn a_bundle_holds_what_its_words_fit() {
+        assert_eq!(SplitCalls::<(u32,)>::CAP, 1 + BUNDLE_WORDS * 2);
+        assert_eq!(SplitCalls::<(u64, u64)>::CAP, 1 + BUNDLE_WORDS / 2);
+        assert_eq!(
+            SplitCalls::<[u8; 200]>::CAP,
+            1,
+            "larger than a bundle: one call each"
+        );
+        assert_eq!(
+            SplitCalls::<u128>::CAP,
+            1,
+            "aligned past a word: one call each"
+        );
+        assert_eq!(SplitCalls::<()>::CAP, PENDING);
+    }
+
+    #[test]
+    fn the_oldest_calls_are_tasks_of_their_own_and_the_rest_one_bundle() {
+        let values: std::vec::Vec<u32> = (0..6).collect();
+        let one_each: std::vec::Vec<_> = values.iter().map(|&v| std::vec![v]).collect();
+        assert_eq!(tasks::<2>(&values, 0), one_each, "singles 0: no bundle");
+        assert_eq!(
+            tasks::<2>(&values, 2),
+            std::vec![std::vec![0], std::vec![1], std::vec![2, 3, 4, 5]]
+        );
+        assert_eq!(tasks::<2>(&values, 6), one_each, "all singles");
+        assert_eq!(
+            tasks::<2>(&values, 5),
+            one_each,
+            "a bundle of one is a single"
+        );
+        assert_eq!(tasks::<2>(&[7], 1), std::vec![std::vec![7]]);
+        assert!(tasks::<2>(&[], 2).is_empty());
+    }
+
+    #[test]
+    fn a_bundle_never_leaves_a_body_without_room() {
+        // 30 pending calls of 4 bytes: a bundle holds 17; with bodies of 20 sites, 13.
+        let values: std::vec::Vec<u32> = (0..30).collect();
+        let got = tasks::<2>(&values, 2);
+        assert_eq!(got.len(), 14, "13 singles, then a bundle of 17: {got:?}");
+        assert_eq!(got[13], (13..30).collect::<std::vec::Vec<_>>());
+        let got = tasks::<20>(&values, 2);
+        assert_eq!(got.last().unwrap().len(), PENDING + 1 - 20);
+        assert_eq!(got.concat(), values, "every call once, oldest first");
+    }
+
+    #[test]
+    fn a_walk_starts_from_a_bundles_youngest_call() {
+        let mut bundle = split_bundle();
+        let mut buf = split_buffer();
+        let mut s = SplitStack::new(&mut buf);
+        for v in [10u32, 11, 12, 13] {
+            // SAFETY: four values.
+            unsafe { s.put(MaybeUninit::new((v,)), true) };
+        }
+        let mut pending = s.into_pending();
+        // SAFETY: one bundle, read below while it lives.
+        let calls = unsafe { pending.take_task::<2>(1, &raw mut bundle) }.unwrap();
+        assert_eq!(calls.len(), 1);
+        // SAFETY: as above.
+        let calls = unsafe { pending.take_task::<2>(1, &raw mut bundle) }.unwrap();
+        assert_eq!(calls.len(), 3);
+        let mut buf = split_buffer();
+        let mut s = SplitStack::new(&mut buf);
+        // SAFETY: an empty stack; a bundle of 3 leaves room for two sites; its bundle lives.
+        assert_eq!(unsafe { s.start::<2>(&calls) }, (13,));
+        assert_eq!(s.pop(), Some((12,)));
+        assert_eq!(s.pop(), Some((11,)));
+        assert_eq!(s.pop(), None);
+        let one = SplitCalls::one((5u32,));
+        // SAFETY: as above.
+        assert_eq!(unsafe { s.start::<2>(&one) }, (5,));
+        assert!(s.is_empty());
     }
 
     #[test]

@@ -224,6 +224,7 @@ impl CpuRuntime {
             task_rounds: 0,
             wide_tasks: 0,
             split_budget: self.config.limits.split_budget,
+            split_singles: self.config.limits.split_singles,
         }
     }
 

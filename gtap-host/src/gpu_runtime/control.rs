@@ -136,6 +136,7 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
         task_rounds: cfg.tuning.inline_task_rounds,
         wide_tasks: cfg.tuning.inline_wide_tasks,
         split_budget: cfg.limits.split_budget,
+        split_singles: cfg.limits.split_singles,
     }
 }
 

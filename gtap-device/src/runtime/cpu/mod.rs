@@ -859,6 +859,23 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
     crate::task::split::budget::<P>(&worker.run.granularity)
 }
 
+/// The oldest pending calls a split task makes tasks of one by one (the policy's
+/// `split_singles`, `crate::task::split`).
+///
+/// # Safety
+/// As [`run_inline`].
+#[inline(always)]
+pub unsafe fn split_singles<P: Program>(ctx: *mut Ctx) -> u32 {
+    if !P::SPLITS || P::BLOCK {
+        return 0;
+    }
+    // SAFETY: the running task owns its context (contract).
+    let ctx = unsafe { &*ctx };
+    // SAFETY: forwarded from the contract.
+    let worker = unsafe { worker_of::<P>(ctx) };
+    worker.run.granularity.split_singles
+}
+
 /// Counts `calls` that a split task walked into the worker's statistics (as spawns run
 /// inline).
 ///

@@ -49,6 +49,7 @@ enum Next {
 ///
 /// # Safety
 /// The whole warp calls this together; a lane's `first` task was claimed by it this round.
+#[inline(always)]
 pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> LaneRun {
     let inline = w.run().tuning & tuning::RESUME_INLINE != 0;
     let mut next = if first == NONE {

@@ -180,6 +180,22 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
     crate::task::split::budget::<P>(&w.run().granularity)
 }
 
+/// The oldest pending calls a split task makes tasks of one by one (the policy's
+/// `split_singles`, `crate::task::split`).
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn split_singles<P: Program>(ctx: *mut Ctx) -> u32 {
+    if !P::SPLITS {
+        return 0;
+    }
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
+    // context (contract).
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    w.run().granularity.split_singles
+}
+
 /// Counts `calls` that a split task of the running task walked into the warp's statistics
 /// (as spawns run inline): in the round's count, which lane 0 adds to them between rounds;
 /// a count too large for a round's 32 lanes to add without overflow, directly.
