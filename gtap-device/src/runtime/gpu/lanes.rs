@@ -49,6 +49,9 @@ enum Next {
 ///
 /// # Safety
 /// The whole warp calls this together; a lane's `first` task was claimed by it this round.
+// Always inlined into its worker: where LLVM left it out of line (a program whose split
+// task grew the worker past its inlining threshold), the call kept the worker's live values
+// in local memory across it and raised the kernel's registers past an occupancy step.
 #[inline(always)]
 pub(super) unsafe fn run_lanes<P: Program>(w: &WarpCtx, first: u32, current: u32) -> LaneRun {
     let inline = w.run().tuning & tuning::RESUME_INLINE != 0;

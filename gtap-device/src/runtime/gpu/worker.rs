@@ -49,6 +49,7 @@ const FLAG_PERIOD: u64 = 32;
 /// [`GpuRun`](super::layout::GpuRun)), and the kernel was launched with
 /// `warps_per_block * size_of::<WarpShared>()` bytes of dynamic shared memory; and what
 /// [`Hooks::start`] requires of `run` for `H`.
+// Always inlined into the program's kernel, its one caller, for the reason `run_lanes` is.
 #[inline(always)]
 pub unsafe fn thread_worker<P: Program, H: Hooks, S: Scheduler>(run: *mut GpuRun) {
     let lane = lane_id();
