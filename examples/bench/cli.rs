@@ -152,7 +152,7 @@ pub struct GpuArgs {
     pub inline_grid_heavy_rounds: Option<u32>,
     /// The granularity policy: calls a split task walks before it makes tasks of the rest,
     /// doubled per generation up to 2048, for the tasks that have split tasks (fib's); 0:
-    /// none is split, the policy decides spawn by spawn [default: 4].
+    /// none is split, the policy decides spawn by spawn [default: 2].
     #[arg(long, global = true, value_name = "CALLS")]
     pub split_calls: Option<u32>,
     /// Split tasks: of the calls a split task leaves pending, the oldest this many become

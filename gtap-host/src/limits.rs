@@ -7,7 +7,7 @@ use std::time::Duration;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The GPU backend's default of [`Limits::split_budget`] (the CPU backend's is 0).
-pub const DEFAULT_SPLIT_BUDGET: u32 = 4;
+pub const DEFAULT_SPLIT_BUDGET: u32 = 2;
 
 /// The default of [`Limits::split_singles`], both backends'.
 pub const DEFAULT_SPLIT_SINGLES: u32 = 2;
@@ -130,7 +130,7 @@ impl Limits {
     }
 
     /// Thread programs, with [`Limits::auto_granularity`] on: the calls a task split by a
-    /// budget of work walks before it makes tasks of the calls still pending. Default 4 on
+    /// budget of work walks before it makes tasks of the calls still pending. Default 2 on
     /// the GPU, 0 on the CPU (where the per-spawn policy is faster); 0: no task is split. Unless the program says `#[gtap::program(split = false)]`, the
     /// macro gives a split version to each task whose result is
     /// the sum of its children's, read through handles (`let a = spawn!(f(..)); ..
@@ -212,7 +212,7 @@ macro_rules! limit_setters {
         }
 
         /// Sets the first budget of a task split by a budget of work
-        /// ([`Limits::split_budget`](crate::Limits::split_budget), default 4 on the GPU, 0 on
+        /// ([`Limits::split_budget`](crate::Limits::split_budget), default 2 on the GPU, 0 on
         /// the CPU; 0: no split).
         pub fn split_budget(mut self, calls: u32) -> Self {
             self.limits.split_budget = calls;

@@ -51,12 +51,12 @@ fn fib_with_no_cutoff_makes_far_fewer_tasks_under_the_policy() {
 /// In a program with split tasks (fib's, by default), a split task walks at most its budget of
 /// calls and makes tasks of the rest, so every call of fib is either a task's own or a
 /// walked one (counted as a spawn run inline), and a budget past the tree is one task. The
-/// budget's defaults (none on the CPU, 4 on the GPU), 0 turning splitting off, and the policy
+/// budget's defaults (none on the CPU, 2 on the GPU), 0 turning splitting off, and the policy
 /// off making a task per call.
 #[test]
 fn fib_is_split_by_a_budget_of_calls() {
     assert_eq!(CpuConfig::new().limits().split_budget(), 0);
-    assert_eq!(gtap::GpuConfig::new().limits().split_budget(), 4);
+    assert_eq!(gtap::GpuConfig::new().limits().split_budget(), 2);
     for threads in [1, 3] {
         for budget in [0, 1, 2, 4, 8, 16, 2048, u32::MAX] {
             let config = CpuConfig::new().threads(threads).split_budget(budget);

@@ -451,18 +451,20 @@ fn inline_resumes_are_not_heavy_leaves() {
 }
 
 /// fib split by a budget of calls on the GPU (its split task, the default policy): every call is a task's
-/// own or a walked one (counted as a spawn run inline), whatever the budget; a budget past
-/// the tree is one task while the tree is shallower than the walk's 32 pending calls (deeper,
-/// the walk stops where its stack is full); 0 decides spawn by spawn.
+/// own or a walked one (counted as a spawn run inline), whatever the budget, with bundles of
+/// pending calls (the default, 2 singles) or without (0); a budget past the tree is one task
+/// while the tree is shallower than the walk's 32 pending calls (deeper, the walk stops where
+/// its stack is full); 0 decides spawn by spawn.
 fn fib_is_split_by_a_budget_of_calls() {
-    for budget in [0, 1, 4, 16, 2048, u32::MAX] {
-        let config = GpuConfig::new().split_budget(budget);
+    let settings = [(0, 2), (1, 2), (2, 2), (2, 0), (4, 1), (16, 2), (2048, 2)];
+    for (budget, singles) in settings.into_iter().chain([(u32::MAX, 2)]) {
+        let config = GpuConfig::new().split_budget(budget).split_singles(singles);
         let Some(mut rt) = common::runtime(common::examples_ptx(&config), config) else {
             return;
         };
         for n in (0..=24).chain([30, 35]) {
             let (v, stats) = rt.run(fib::program::fib(n)).unwrap();
-            let what = format!("fib({n}), budget {budget}: {stats:?}");
+            let what = format!("fib({n}), budget {budget}, singles {singles}: {stats:?}");
             assert_eq!(v, fib::reference(n), "{what}");
             if budget == 0 {
                 continue;
