@@ -115,7 +115,6 @@ pub fn split_task(
     let (fixed, stacked): (Vec<usize>, Vec<usize>) = (0..names.len()).partition(|&i| sum.fixed[i]);
     let fixed_names: Vec<&Ident> = fixed.iter().map(|&i| &names[i]).collect();
     let fixed_types: Vec<&Type> = fixed.iter().map(|&i| types[i]).collect();
-    let stacked_names: Vec<&Ident> = stacked.iter().map(|&i| &names[i]).collect();
     let tuple = {
         let stacked_types = stacked.iter().map(|&i| types[i]);
         quote!((#( #stacked_types, )*))
@@ -172,7 +171,34 @@ pub fn split_task(
         ret,
         &sum,
     );
+    let (arm, seq_arm) = program_arms(name, names, &sum.fixed, ret);
+    Some(Split {
+        of: name.clone(),
+        task: task_fn,
+        walk,
+        arm,
+        seq_arm,
+    })
+}
+
+/// The split task's arms of `Program::split` (a call of task `name` made its split task's,
+/// one call of a bundle) and of `Program::run_seq` (task `name`'s sequential version on each
+/// of its calls, summed). `fixed[i]`: parameter `names[i]` is the same in every call.
+fn program_arms(
+    name: &Ident,
+    names: &[Ident],
+    fixed: &[bool],
+    ret: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let split = split_ident(name);
     let args_struct = format_ident!("__GtapArgs_{}", split);
+    let fixed_names = names.iter().zip(fixed).filter(|(_, f)| **f).map(|(n, _)| n);
+    let stacked_names: Vec<&Ident> = names
+        .iter()
+        .zip(fixed)
+        .filter(|(_, f)| !**f)
+        .map(|(n, _)| n)
+        .collect();
     let arm = quote! {
         Args::#name(a) => Args::#split(#args_struct {
             #( #fixed_names: a.#fixed_names, )*
@@ -182,7 +208,7 @@ pub fn split_task(
         }),
     };
     let counted = crate::lower::seq_counted_fn_ident(name);
-    let call_args = names.iter().zip(&sum.fixed).map(|(n, &f)| match f {
+    let call_args = names.iter().zip(fixed).map(|(n, &f)| match f {
         true => quote!(a.#n),
         false => quote!(#n),
     });
@@ -199,13 +225,7 @@ pub fn split_task(
             0
         }
     };
-    Some(Split {
-        of: name.clone(),
-        task: task_fn,
-        walk,
-        arm,
-        seq_arm,
-    })
+    (arm, seq_arm)
 }
 
 /// The walk of a split task: the summing loop over at most `budget` runs of the task's body

@@ -319,7 +319,7 @@ impl<'b, A> SplitStack<'b, A> {
     /// # Safety
     /// The stack holds fewer than [`PENDING`] values: the walk runs a body only when its
     /// `SITES` puts fit ([`ready_for`](SplitStack::ready_for) before it took the body's
-    /// call, or an empty stack with `SITES <= PENDING`).
+    /// call, or [`start`](SplitStack::start) for the first body).
     #[inline(always)]
     pub unsafe fn put(&mut self, value: MaybeUninit<A>, ran: bool) {
         debug_assert!(self.len() < PENDING);
