@@ -116,8 +116,11 @@ pub fn split_buffer<A>() -> SplitBuffer<A> {
     [const { MaybeUninit::uninit() }; PENDING]
 }
 
-/// Words of a [`SplitBundle`]: a few calls' worth, which keeps a split task's frame within
-/// the default frame limit (`gtap-macros/src/split.rs`) whatever its calls' arguments.
+/// Words of a [`SplitBundle`]: a few calls' worth. A bundle lives in its split task's frame,
+/// and every record of the program is as large as its largest frame: with more words, the
+/// fib kernel's spawns built each new record in local memory before copying it (a task enum
+/// larger than what LLVM keeps in registers), and the frame would come nearer the default
+/// frame limit (`gtap-macros/src/split.rs`), which a split task's frame must fit.
 const BUNDLE_WORDS: usize = 8;
 
 /// Where a split task keeps the calls of the bundle it makes, after the first
