@@ -306,7 +306,6 @@ impl GpuArgs {
         if let Some(s) = self.split_singles {
             c = c.split_singles(s);
         }
-
         if let Some(b) = self.stack_bytes {
             c = c.stack_bytes(b);
         }

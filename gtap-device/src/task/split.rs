@@ -66,6 +66,14 @@ pub fn budget<P: Program>(policy: &Granularity) -> u32 {
     }
 }
 
+/// The oldest pending calls a split task of program `P` makes tasks of one by one before it
+/// bundles the others under `policy` (its `split_singles`; 0 for a program without split
+/// tasks). One rule for both backends.
+#[inline(always)]
+pub fn singles<P: Program>(policy: &Granularity) -> u32 {
+    if P::SPLITS { policy.split_singles } else { 0 }
+}
+
 /// The arguments of a root task as a run starts it under `policy`: its split task's, when it
 /// has one and the policy splits ([`Program::split`]), else its own.
 #[inline(always)]

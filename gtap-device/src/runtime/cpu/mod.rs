@@ -866,14 +866,14 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
 /// As [`run_inline`].
 #[inline(always)]
 pub unsafe fn split_singles<P: Program>(ctx: *mut Ctx) -> u32 {
-    if !P::SPLITS || P::BLOCK {
+    if P::BLOCK {
         return 0;
     }
     // SAFETY: the running task owns its context (contract).
     let ctx = unsafe { &*ctx };
     // SAFETY: forwarded from the contract.
     let worker = unsafe { worker_of::<P>(ctx) };
-    worker.run.granularity.split_singles
+    crate::task::split::singles::<P>(&worker.run.granularity)
 }
 
 /// Counts `calls` that a split task walked into the worker's statistics (as spawns run

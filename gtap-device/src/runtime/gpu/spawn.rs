@@ -187,13 +187,10 @@ pub unsafe fn split_budget<P: Program>(ctx: *mut Ctx) -> u32 {
 /// As [`spawn`].
 #[inline(always)]
 pub unsafe fn split_singles<P: Program>(ctx: *mut Ctx) -> u32 {
-    if !P::SPLITS {
-        return 0;
-    }
     // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
     // context (contract).
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
-    w.run().granularity.split_singles
+    crate::task::split::singles::<P>(&w.run().granularity)
 }
 
 /// Counts `calls` that a split task of the running task walked into the warp's statistics
