@@ -563,7 +563,9 @@ pub struct NqueensArgs {
     pub rayon_cutoff: Vec<u32>,
     /// The GPU programs: `joined` (rows `nqueens`: parents sum their children's counts
     /// after a taskwait), `detached` (rows `nqueens-detached`: no taskwait, leaves add to one
-    /// shared counter, as GTaP's own nqueens).
+    /// shared counter, as GTaP's own nqueens), `auto` (rows `nqueens-auto`: no cutoff in
+    /// the source, the runtime's policy elides spawns into `count_seq`; one row per size,
+    /// --cutoff does not apply).
     #[arg(long, value_delimiter = ',', default_values = ["joined", "detached"])]
     pub form: Vec<NqueensForm>,
     /// Rows of `nqueens::split` (no cutoff; --cutoff does not apply to them).
@@ -578,6 +580,9 @@ pub enum NqueensForm {
     Joined,
     /// No task waits: leaves add their counts to a shared counter (`nqueens::detached`).
     Detached,
+    /// Joined, with no cutoff in the source: a task per placement, `count_seq` its named
+    /// sequential version, run where the granularity policy elides a spawn (`nqueens::auto`).
+    Auto,
 }
 
 /// A sort algorithm of `sort`.

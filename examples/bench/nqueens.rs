@@ -3,11 +3,12 @@
 //! detached (leaves add to a shared counter, GTaP's form). CPU baselines: the sequential
 //! count of the whole board; rayon with the same algorithm at the GPU's cutoff, and at
 //! coarser cutoffs, which a CPU wants (a few thousand leaves keep every core busy).
-//! With `--split-budget`, GPU rows of the search split by a budget (`nqueens::split`).
+//! With `--split-budget`, GPU rows of the search split by a budget (`nqueens::split`); with
+//! `--form auto`, rows of the search with no cutoff in the source (`nqueens::auto`).
 
 use gtap::DeviceVec;
 use gtap::host::gpu_runtime::GpuRuntime;
-use gtap_examples::nqueens::{KNOWN, count_seq, detached, program, split};
+use gtap_examples::nqueens::{KNOWN, auto, count_seq, detached, program, split};
 
 use crate::Bench;
 use crate::cli::{NqueensArgs, NqueensForm};
@@ -39,7 +40,7 @@ fn nqueens_rayon(n: u32, row: u32, cols: u32, dl: u32, dr: u32, cutoff: u32) -> 
         .sum()
 }
 
-/// One GPU row: `form`'s program for `n` at `cutoff`, its count checked.
+/// One GPU row: `form`'s program for `n` at `cutoff` (none for `auto`), its count checked.
 fn gpu_row(
     h: &mut Harness,
     rt: &mut GpuRuntime,
@@ -77,6 +78,13 @@ fn gpu_row(
                 })
             });
         }
+        NqueensForm::Auto => {
+            let variant = "task per placement, no cutoff: count_seq where the policy elides";
+            let key = Key::new("nqueens-auto", n, "gpu", variant).queues(1);
+            h.measure(key, || {
+                gpu_checked(&want, what, || rt.run(auto::nqueens(n, 0, 0, 0, 0)))
+            });
+        }
     }
 }
 
@@ -85,8 +93,9 @@ pub fn run(b: &mut Bench, a: &NqueensArgs) {
     for &n in &a.n {
         let want = KNOWN[n as usize];
         let what = format!("nqueens({n})");
+        let cut = a.form.iter().filter(|&&f| f != NqueensForm::Auto);
         for &cutoff in &a.cutoff {
-            for &form in &a.form {
+            for &form in cut.clone() {
                 if let Some(rt) = b.rt.as_mut() {
                     let what = format!("{what} cutoff {cutoff}");
                     gpu_row(&mut b.h, rt, form, n, cutoff, &what);
@@ -94,6 +103,9 @@ pub fn run(b: &mut Bench, a: &NqueensArgs) {
             }
         }
         if let Some(rt) = b.rt.as_mut() {
+            if a.form.contains(&NqueensForm::Auto) {
+                gpu_row(&mut b.h, rt, NqueensForm::Auto, n, n, &what);
+            }
             for r in a.split.rows("placements") {
                 let key = Key::new("nqueens-split", n, "gpu", r.variant).queues(1);
                 let root = || split::nqueens(n, 0, 0, 0, 0, r.budget, r.grow, r.max);

@@ -2,7 +2,8 @@
 //! Rows above the cutoff depth spawn one task per free column; below it a task counts
 //! sequentially. Module [`epaq`] is the same search with EPAQ queues (GTaP section 6.4), and
 //! [`detached`] the same search with no joins, counting into a shared counter (GTaP's form);
-//! [`split`] the search with no cutoff, split by a budget of placements (a prototype).
+//! [`split`] the search with no cutoff, split by a budget of placements (a prototype), and
+//! [`auto`] the search with no cutoff, its leaves left to the runtime.
 
 /// The most columns supported (one bit each in a `u32`, one result slot each).
 pub const MAX_N: u32 = 32;
@@ -86,6 +87,35 @@ pub mod detached {
                 count
             ));
         }
+    }
+}
+
+/// N-Queens with no cutoff in the source: every placement spawns a task, and the runtime's
+/// granularity policy decides which spawns to run inline instead. The task names
+/// [`count_seq`] as its sequential version (`#[gtap::task(seq = ..)]`), so an inline call
+/// runs the same count as [`program`]'s leaves, where the version the macro would generate
+/// from the body (a loop over a stack of board states, `program` with `cutoff = n`) keeps
+/// every pending state in memory. The cutoff is the runtime's; the leaf is the user's.
+#[gtap::program(name = "nqueens_auto")]
+pub mod auto {
+    use super::count_seq;
+
+    /// Solutions below a board state (as [`program::nqueens`](super::program::nqueens)).
+    #[gtap::task(seq = count_seq)]
+    pub fn nqueens(n: u32, row: u32, cols: u32, diag_l: u32, diag_r: u32) -> u64 {
+        if row == n {
+            return 1;
+        }
+        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut free = full & !(cols | diag_l | diag_r);
+        let counts = slots!(u64; 32);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            spawn!(into counts, nqueens(n, row + 1, cols | bit, (diag_l | bit) << 1, (diag_r | bit) >> 1));
+        }
+        taskwait!();
+        counts.iter().sum()
     }
 }
 

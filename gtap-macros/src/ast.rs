@@ -1,6 +1,7 @@
 //! The program module as the macro sees it: its tasks and everything else.
 
-use syn::{Attribute, Ident, ItemFn, ItemMod};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Ident, ItemFn, ItemMod, Meta, Token};
 
 /// A parsed `#[gtap::program]` module.
 pub struct ProgramModule {
@@ -10,6 +11,8 @@ pub struct ProgramModule {
     pub tasks: Vec<ItemFn>,
     /// For each task: whether it is a block task (`#[gtap::task(block)]`).
     pub block: Vec<bool>,
+    /// For each task: the sequential version it names, if any (`#[gtap::task(seq = f)]`).
+    pub seq: Vec<Option<syn::Path>>,
     /// Problems with the module as a whole that still let it expand (reported with it).
     pub errors: Vec<syn::Error>,
 }
@@ -32,25 +35,21 @@ impl ProgramModule {
         };
         let mut tasks = Vec::new();
         let mut block = Vec::new();
+        let mut seq = Vec::new();
+        let mut errors = Vec::new();
         let mut rest = Vec::new();
         for item in std::mem::take(items) {
             match item {
                 syn::Item::Fn(mut f) if f.attrs.iter().any(is_task_attr) => {
                     let attr = f.attrs.iter().find(|a| is_task_attr(a)).expect("matched");
-                    let is_block = match &attr.meta {
-                        syn::Meta::Path(_) => false,
-                        syn::Meta::List(l) if l.tokens.to_string() == "block" => true,
-                        _ => {
-                            return Err(syn::Error::new_spanned(
-                                attr,
-                                "`#[gtap::task]` takes one option, `block`: `#[gtap::task(block)]` \
-                                 makes a block task (run by a whole thread block)",
-                            ));
-                        }
-                    };
+                    // A bad option is reported and the task expands without it, so that
+                    // the option's error is the only one.
+                    let (opts, error) = TaskOptions::parse(attr);
+                    errors.extend(error);
                     f.attrs.retain(|a| !is_task_attr(a));
                     tasks.push(f);
-                    block.push(is_block);
+                    block.push(opts.block);
+                    seq.push(opts.seq);
                 }
                 other => {
                     if let Some(name) = reserved_name(&other) {
@@ -76,8 +75,77 @@ impl ProgramModule {
             module,
             tasks,
             block,
-            errors: Vec::new(),
+            seq,
+            errors,
         })
+    }
+}
+
+/// The options of one `#[gtap::task(..)]`.
+#[derive(Default)]
+struct TaskOptions {
+    /// `block`: a block task.
+    block: bool,
+    /// `seq = path`: the task's sequential version is the function at `path`, not the one
+    /// the macro would generate from its body.
+    seq: Option<syn::Path>,
+}
+
+impl TaskOptions {
+    const HELP: &'static str = "`#[gtap::task]` takes `block` (a block task, run by a whole \
+        thread block) or `seq = path` (the function to run where the runtime runs this task \
+        sequentially, e.g. `#[gtap::task(seq = count_seq)]`)";
+
+    /// The options of `attr`, and the first problem with them: an option it cannot read is
+    /// left out, and so is `seq` on a block task.
+    fn parse(attr: &Attribute) -> (TaskOptions, Option<syn::Error>) {
+        let mut opts = TaskOptions::default();
+        let list = match &attr.meta {
+            Meta::Path(_) => return (opts, None),
+            Meta::List(l) => l.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated),
+            Meta::NameValue(_) => Err(syn::Error::new_spanned(attr, Self::HELP)),
+        };
+        let list = match list {
+            Ok(list) => list,
+            Err(e) => return (opts, Some(syn::Error::new(e.span(), Self::HELP))),
+        };
+        let mut error = None;
+        for meta in list {
+            match opts.take(&meta) {
+                Err(e) if error.is_none() => error = Some(e),
+                _ => {}
+            }
+        }
+        if let Some(seq) = opts.seq.take_if(|_| opts.block) {
+            let e = syn::Error::new_spanned(
+                seq,
+                "a block task has no sequential version (its body is written for a team of \
+                 threads): remove `seq = ..`",
+            );
+            error.get_or_insert(e);
+        }
+        (opts, error)
+    }
+
+    /// Takes one option, `meta`, if it is valid and not given before.
+    fn take(&mut self, meta: &Meta) -> syn::Result<()> {
+        match meta {
+            Meta::Path(p) if p.is_ident("block") && !self.block => self.block = true,
+            Meta::NameValue(nv) if nv.path.is_ident("seq") && self.seq.is_none() => {
+                match &nv.value {
+                    syn::Expr::Path(p) if p.qself.is_none() => self.seq = Some(p.path.clone()),
+                    other => {
+                        return Err(syn::Error::new_spanned(
+                            other,
+                            "`seq` takes the path of a function (`seq = count_seq`), called \
+                             with the task's arguments",
+                        ));
+                    }
+                }
+            }
+            _ => return Err(syn::Error::new_spanned(meta, Self::HELP)),
+        }
+        Ok(())
     }
 }
 

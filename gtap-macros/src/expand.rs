@@ -93,6 +93,7 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         mut module,
         tasks,
         block,
+        seq: given,
         errors: module_errors,
     } = parsed;
     // A program with any block task runs on teams; one with both kinds is mixed.
@@ -100,21 +101,32 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
         block: block.iter().any(|&b| b),
         mixed: block.iter().any(|&b| b) && !block.iter().all(|&b| b),
     };
-    let (splits, split_error) = program_splits(&tasks, kinds, opts);
-    let (mut all_tasks, mut all_block) = (tasks, block);
+    let (splits, split_error) = program_splits(&tasks, &given, kinds, opts);
+    let (mut all_tasks, mut all_block, mut all_given) = (tasks, block, given);
     let mut split_of: Vec<Option<&Split>> = vec![None; all_tasks.len()];
     for s in &splits {
         all_tasks.push(s.task.clone());
         all_block.push(false);
+        all_given.push(None);
         split_of.push(Some(s));
     }
-    let (outs, has_taskwait, mut errors) = expand_tasks(
-        &all_tasks,
-        &all_block,
-        &split_of,
-        !kinds.block,
-        module_errors,
-    );
+    let mut errors = module_errors;
+    if kinds.block {
+        errors.extend(all_given.iter().flatten().map(|path| {
+            syn::Error::new_spanned(
+                path,
+                "a program with block tasks has no sequential versions (its tasks run on \
+                 teams): remove `seq = ..`",
+            )
+        }));
+    }
+    let kinds_of = TaskKinds {
+        block: &all_block,
+        given: &all_given,
+        split_of: &split_of,
+    };
+    let (outs, has_taskwait, mut errors) =
+        expand_tasks(&all_tasks, &kinds_of, !kinds.block, errors);
     errors.extend(split_error);
     let module_name = opts
         .name
@@ -180,15 +192,25 @@ fn expand(parsed: ProgramModule, opts: &Options) -> TokenStream {
     quote!(#module)
 }
 
+/// What each task of a program is, one entry per task (split tasks included).
+struct TaskKinds<'a> {
+    /// A block task.
+    block: &'a [bool],
+    /// The sequential version it names (`#[gtap::task(seq = f)]`).
+    given: &'a [Option<syn::Path>],
+    /// The split it is the hidden task of.
+    split_of: &'a [Option<&'a Split>],
+}
+
 /// Every task's items (a stand-in for each whose signature was rejected), whether any task
 /// waits, and every error found so far (`errors`: the module's own, first).
 fn expand_tasks(
     tasks: &[ItemFn],
-    block: &[bool],
-    split_of: &[Option<&Split>],
+    kinds: &TaskKinds<'_>,
     elide: bool,
     mut errors: Vec<syn::Error>,
 ) -> (Vec<TaskOut>, bool, Vec<syn::Error>) {
+    let (block, split_of) = (kinds.block, kinds.split_of);
     let mut outs = Vec::new();
     let mut has_taskwait = false;
     let sig_errors: Vec<Vec<syn::Error>> = tasks
@@ -224,8 +246,12 @@ fn expand_tasks(
             seq: elide && seq_tasks.iter().any(|(n, _)| *n == t.sig.ident),
         })
         .collect();
-    for (((task, &task_block), sig_errors), split) in
-        tasks.iter().zip(block).zip(sig_errors).zip(split_of)
+    for ((((task, &task_block), sig_errors), split), given) in tasks
+        .iter()
+        .zip(block)
+        .zip(sig_errors)
+        .zip(split_of)
+        .zip(kinds.given)
     {
         if !sig_errors.is_empty() {
             errors.extend(sig_errors);
@@ -234,13 +260,11 @@ fn expand_tasks(
         }
         let index = outs.len() as u32;
         let seq = elide && split.is_none();
-        let (mut out, waits, errs) = expand_task(
-            task,
-            index,
-            task_block,
-            seq.then_some(&seq_tasks[..]),
-            &siblings,
-        );
+        let seq = seq.then_some(SeqOf {
+            tasks: &seq_tasks,
+            given: given.as_ref(),
+        });
+        let (mut out, waits, errs) = expand_task(task, index, task_block, seq, &siblings);
         if let Some(s) = split {
             out.split_seq = Some(s.seq_arm.clone());
             out.display = split::split_display(&s.of);
@@ -256,6 +280,7 @@ fn expand_tasks(
 /// unless it said `split = false`; with `split = true`, an error when none can be made.
 fn program_splits(
     tasks: &[ItemFn],
+    given: &[Option<syn::Path>],
     kinds: Kinds,
     opts: &Options,
 ) -> (Vec<Split>, Option<syn::Error>) {
@@ -272,7 +297,7 @@ fn program_splits(
         None
     };
     let splits = if why.is_none() {
-        splits(tasks)
+        splits(tasks, given)
     } else {
         Vec::new()
     };
@@ -290,10 +315,15 @@ fn program_splits(
 }
 
 /// The split tasks of a thread program's tasks that qualify ([`split::split_task`]); none
-/// for a task whose signature is rejected (its errors are its own expansion's).
-fn splits(tasks: &[ItemFn]) -> Vec<Split> {
+/// for a task whose signature is rejected (its errors are its own expansion's), nor for one
+/// that names its own sequential version: the user said how its calls run sequentially,
+/// and a split task would walk them through its body instead.
+fn splits(tasks: &[ItemFn], given: &[Option<syn::Path>]) -> Vec<Split> {
     tasks
         .iter()
+        .zip(given)
+        .filter(|(_, given)| given.is_none())
+        .map(|(t, _)| t)
         .filter(|t| {
             valid::check_signature(t).is_empty() && valid::check_no_team_views(t).is_empty()
         })
@@ -654,11 +684,19 @@ struct Kinds {
 /// The frame type, frame constructor and task constructor of one task (the `index`-th of
 /// its program); its sequential version too when `seq_tasks` is given (a thread task of a
 /// program of thread tasks only).
+/// What a task's sequential version is made from: the program's tasks that have one (with
+/// their numbers of arguments), and the function the task names as its own, if it does.
+#[derive(Clone, Copy)]
+struct SeqOf<'a> {
+    tasks: &'a [(Ident, usize)],
+    given: Option<&'a syn::Path>,
+}
+
 fn expand_task(
     task: &ItemFn,
     index: u32,
     block: bool,
-    seq_tasks: Option<&[(Ident, usize)]>,
+    seq_of: Option<SeqOf<'_>>,
     siblings: &[lower::Sibling],
 ) -> (TaskOut, bool, Vec<syn::Error>) {
     let name = task.sig.ident.clone();
@@ -716,9 +754,10 @@ fn expand_task(
         &body,
     );
     let start = quote!(Task::#name(#frame_fn(#( a.#arg_names ),*)));
-    let seq = seq_tasks
-        .filter(|_| !block)
-        .map(|seq_tasks| seq::seq_task(task, &params, &arg_names, &ret, seq_tasks, siblings));
+    let seq = seq_of.filter(|_| !block).map(|of| match of.given {
+        Some(path) => seq::given_seq_task(task, &params, &arg_names, &ret, path),
+        None => seq::seq_task(task, &params, &arg_names, &ret, of.tasks, siblings),
+    });
     let out = TaskOut {
         name,
         frame_ty: quote!(#frame_ty<'static>),

@@ -57,7 +57,10 @@ pub fn program(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::program(attr.into(), item.into()).into()
 }
 
-/// Marks a task inside a `#[gtap::program]` module. On its own it is an error.
+/// Marks a task inside a `#[gtap::program]` module. On its own it is an error. Options:
+/// `block` (a block task, run by a whole thread block) and `seq = path` (the function, taking
+/// the task's arguments and returning its result, that is its sequential version instead of
+/// the one generated from its body).
 #[proc_macro_attribute]
 pub fn task(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::stray_task(attr.into(), item.into()).into()

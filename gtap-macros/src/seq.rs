@@ -40,8 +40,9 @@
 //! written for a team of threads (`Block::sync`, per-thread spawns).
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::token::Comma;
 use syn::{FnArg, ItemFn, Visibility};
 
@@ -235,10 +236,7 @@ pub fn seq_task(
     siblings: &[lower::Sibling],
 ) -> SeqOut {
     let name = &task.sig.ident;
-    let seq_fn = lower::seq_fn_ident(name);
-    let counted_fn = lower::seq_counted_fn_ident(name);
     let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
-    let vis = &task.vis;
     // Errors are the task's own lowering's; the same body lowers to the same ones here.
     let plain = lower::lower_seq((*task.block).clone(), tasks, siblings, None);
     let levels = levels(name, &plain.seq_calls, &task.block);
@@ -275,6 +273,63 @@ pub fn seq_task(
         "The sequential version of task `{name}`: its body with every `spawn!` a call and \
          every `taskwait!()` nothing (generated)."
     );
+    seq_out(task, params, arg_names, ret, counted, &doc)
+}
+
+/// The sequential version of thread task `task` that names its own, `path`
+/// (`#[gtap::task(seq = path)]`): a counting version that calls `path` with the task's
+/// arguments and returns the count it was given, since `path` runs no spawns. Its type is
+/// checked where it is called: `path` takes the task's arguments and returns its result.
+/// Out of line, as the generated ones are, so that a kernel's `run_seq` does not carry it.
+pub fn given_seq_task(
+    task: &ItemFn,
+    params: &Punctuated<FnArg, Comma>,
+    arg_names: &[syn::Ident],
+    ret: &TokenStream,
+    path: &syn::Path,
+) -> SeqOut {
+    let name = &task.sig.ident;
+    let counted_fn = lower::seq_counted_fn_ident(name);
+    let spawns = syn::Ident::new(lower::SPAWNS, Span::call_site());
+    let vis = &task.vis;
+    let mut counted_params = params.clone();
+    counted_params.push(syn::parse_quote!(#spawns: u32));
+    // The arguments spanned at the path, so that a type error names the function given.
+    let args = arg_names
+        .iter()
+        .map(|a| syn::Ident::new(&a.to_string(), path.span()));
+    let call = quote_spanned!(path.span()=> #path(#( #args ),*));
+    let counted = quote! {
+        #[doc(hidden)]
+        #[allow(warnings, clippy::all)]
+        #[inline(never)]
+        #vis fn #counted_fn(#counted_params) -> (#ret, u32) {
+            let __gtap_result: #ret = #call;
+            (__gtap_result, #spawns)
+        }
+    };
+    let path = quote!(#path).to_string().replace(' ', "");
+    let doc = format!(
+        "The sequential version of task `{name}`: `{path}`, which the task names \
+         (`#[gtap::task(seq = {path})]`)."
+    );
+    seq_out(task, params, arg_names, ret, counted, &doc)
+}
+
+/// The items, `run_seq` arm and re-export of a task's sequential version around its
+/// counting version `counted` (`__gtap_seqc_<task>`), documented in `mod seq` by `doc`.
+fn seq_out(
+    task: &ItemFn,
+    params: &Punctuated<FnArg, Comma>,
+    arg_names: &[syn::Ident],
+    ret: &TokenStream,
+    counted: TokenStream,
+    doc: &str,
+) -> SeqOut {
+    let name = &task.sig.ident;
+    let vis = &task.vis;
+    let seq_fn = lower::seq_fn_ident(name);
+    let counted_fn = lower::seq_counted_fn_ident(name);
     let items = quote! {
         #counted
 

@@ -40,7 +40,8 @@
 //! most once per body, so each site's child fits a variable of its own, and the walk makes
 //! room for them before the body runs), whose spawns and taskwait name no queue and
 //! force no task (an EPAQ program put its kinds of work in queues of their own, and a
-//! forced spawn says the program wants that task), and whose result type is at most 64
+//! forced spawn says the program wants that task), that names no sequential version of its
+//! own (`#[gtap::task(seq = ..)]`: the user said how its calls run), and whose result type is at most 64
 //! bits wide (the 32 result slots in its record must fit the default frame limit, which
 //! the program must not have lowered). A search that spawns into `slots!` from a loop
 //! (nqueens) would need a walk that stops mid-body; it keeps the per-spawn policy.

@@ -129,6 +129,59 @@ fn a_split_task_bundles_its_youngest_pending_calls() {
     }
 }
 
+/// Calls of [`given::leaves_seq`], the sequential version that task `leaves` names.
+static GIVEN_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A task that names its own sequential version (`#[gtap::task(seq = ..)]`); fib's shape,
+/// which would otherwise get a split task and the summing loop.
+#[gtap::program(name = "given_seq")]
+mod given {
+    /// The leaves of a full binary tree of `depth` levels below this node.
+    #[gtap::task(seq = leaves_seq)]
+    pub fn leaves(depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let a = spawn!(leaves(depth - 1));
+        let b = spawn!(leaves(depth - 1));
+        taskwait!();
+        a.get() + b.get()
+    }
+
+    /// [`leaves`]' sequential version: the closed form, counted in `GIVEN_CALLS`.
+    pub fn leaves_seq(depth: u32) -> u64 {
+        super::GIVEN_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        1 << depth
+    }
+}
+
+/// A spawn the policy runs inline calls the sequential version the task names, and nothing
+/// else: no split task, no generated loop (each inline call is one call of it, counted as
+/// one spawn run inline, since it runs no spawns of its own), and `seq::leaves` is it too.
+#[test]
+fn a_task_runs_the_sequential_version_it_names() {
+    use std::sync::atomic::Ordering::Relaxed;
+    const { assert!(!<given::Program as gtap::device::task::Program>::SPLITS) };
+    let before = GIVEN_CALLS.load(Relaxed);
+    assert_eq!(given::seq::leaves(20), 1 << 20);
+    assert_eq!(GIVEN_CALLS.load(Relaxed), before + 1);
+    let (off, off_stats) = runtime(2, false).run(given::leaves(14)).unwrap();
+    assert_eq!(off, 1 << 14);
+    assert_eq!(off_stats.spawns_inlined, 0);
+    assert_eq!(off_stats.tasks_executed, (1 << 15) - 1);
+    // With a split budget too, which a program with split tasks would walk its calls by.
+    let split = CpuConfig::new().threads(2).split_budget(2);
+    for mut rt in [runtime(2, true), CpuRuntime::new(split).unwrap()] {
+        let before = GIVEN_CALLS.load(Relaxed);
+        let (on, stats) = rt.run(given::leaves(22)).unwrap();
+        assert_eq!(on, 1 << 22);
+        assert!(stats.spawns_inlined > 0, "{stats:?}");
+        assert_eq!(GIVEN_CALLS.load(Relaxed) - before, stats.spawns_inlined);
+        // A task per node would be 2^23 - 1.
+        assert!(stats.tasks_executed * 100 < 1 << 23, "{stats:?}");
+    }
+}
+
 /// fib again, in a program that turns split tasks off (`split = false`).
 #[gtap::program(name = "fib_unsplit", split = false)]
 mod unsplit {
@@ -233,6 +286,8 @@ fn the_papers_programs_give_the_same_results_with_the_policy_on_and_off() {
         for n in [4, 8, 10] {
             let (v, _) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, n)).unwrap();
             assert_eq!(v, nqueens::KNOWN[n as usize], "nqueens({n})");
+            let (v, _) = rt.run(nqueens::auto::nqueens(n, 0, 0, 0, 0)).unwrap();
+            assert_eq!(v, nqueens::KNOWN[n as usize], "nqueens({n}), auto");
         }
         let input = random_input(30_011, 5);
         for algo in 0..2 {

@@ -353,7 +353,8 @@ fn nqueens_is_correct_on_every_shape() {
 }
 
 /// nqueens without a cutoff in the source, its spawns run inline from row 3 (and 6): its
-/// sequential version (the summing loop) counts whole subtrees on the GPU.
+/// sequential version (the summing loop; in `nqueens::auto` the `count_seq` it names)
+/// counts whole subtrees on the GPU.
 fn nqueens_without_a_cutoff_is_correct_with_its_loop_inline() {
     for depth in [3, 6] {
         let config = GpuConfig::new()
@@ -363,14 +364,17 @@ fn nqueens_without_a_cutoff_is_correct_with_its_loop_inline() {
             return;
         };
         for n in [1, 5, 8, 11, 12] {
+            let what = format!("nqueens({n}), inline from {depth}");
             let (v, stats) = rt.run(nqueens::program::nqueens(n, 0, 0, 0, 0, n)).unwrap();
-            assert_eq!(
-                v,
-                nqueens::KNOWN[n as usize],
-                "nqueens({n}), inline from {depth}"
-            );
+            let (given, given_stats) = rt.run(nqueens::auto::nqueens(n, 0, 0, 0, 0)).unwrap();
+            assert_eq!(v, nqueens::KNOWN[n as usize], "{what}");
+            assert_eq!(given, nqueens::KNOWN[n as usize], "{what}, auto");
             if n >= 11 {
-                assert!(stats.spawns_inlined > 0, "nqueens({n}): {stats:?}");
+                assert!(stats.spawns_inlined > 0, "{what}: {stats:?}");
+                assert!(
+                    given_stats.spawns_inlined > 0,
+                    "{what}, auto: {given_stats:?}"
+                );
             }
         }
     }
