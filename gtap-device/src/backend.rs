@@ -115,16 +115,17 @@ pub(crate) unsafe fn split_walked<P: Program>(ctx: *mut Ctx, calls: u32) {
     }
 }
 
-/// Runs `call`, the sequential version of a child that [`run_inline`] said to run inline,
-/// which returns how many spawns it ran as plain calls below it ([`Program::run_seq`]), and
-/// tells the backend how long it took and how many tasks it saved (the GPU's policy weighs
-/// a warp's inline calls against its rounds and by the tasks they saved; the CPU's does not
-/// time them).
+/// Runs `call`, the sequential version of a child of program `P` that [`run_inline`] said
+/// to run inline, which returns how many spawns it ran as plain calls below it, or
+/// [`UNCOUNTED`](crate::task::program::UNCOUNTED) ([`Program::run_seq`]), and tells the
+/// backend how long it took and how many tasks it saved (the GPU's policy weighs a warp's
+/// inline calls against its rounds and by the tasks they saved; the CPU's does not time
+/// them).
 ///
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
-pub(crate) unsafe fn inline_call(ctx: *mut Ctx, call: impl FnOnce() -> u32) {
+pub(crate) unsafe fn inline_call<P: Program>(ctx: *mut Ctx, call: impl FnOnce() -> u32) {
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let _ = ctx;
@@ -135,8 +136,12 @@ pub(crate) unsafe fn inline_call(ctx: *mut Ctx, call: impl FnOnce() -> u32) {
         // SAFETY: forwarded from this function's contract.
         unsafe { crate::runtime::gpu::inline_start(ctx) };
         let below = call();
+        // Tested only in a program that names a sequential version: in any other the
+        // constant folds it away.
+        let uncounted = P::NAMED_SEQ && below == crate::task::program::UNCOUNTED;
+        let below = if uncounted { 0 } else { below };
         // SAFETY: forwarded from this function's contract.
-        unsafe { crate::runtime::gpu::inline_end(ctx, below) };
+        unsafe { crate::runtime::gpu::inline_end(ctx, below, uncounted) };
     }
 }
 

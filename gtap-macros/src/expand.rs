@@ -487,9 +487,11 @@ fn seq_impl(outs: &[TaskOut], is_block: bool) -> TokenStream {
         }
     });
     let weighs = outs.iter().any(|o| o.weighs && o.seq.is_some());
+    let named = outs.iter().any(|o| o.seq.as_ref().is_some_and(|s| s.named));
     quote! {
         const SEQ: bool = true;
         const WEIGHS: bool = #weighs;
+        const NAMED_SEQ: bool = #named;
 
         #[inline(always)]
         unsafe fn run_seq(args: Args, out: *mut u8) -> u32 {

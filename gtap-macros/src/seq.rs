@@ -214,6 +214,9 @@ pub struct SeqOut {
     pub arm: TokenStream,
     /// Its re-export in `mod seq`.
     pub reexport: TokenStream,
+    /// The task named it (`#[gtap::task(seq = ..)]`): its `run_seq` arm returns
+    /// `UNCOUNTED`.
+    pub named: bool,
 }
 
 /// The sequential version of thread task `task`, whose calls take `arg_names` (its
@@ -273,7 +276,7 @@ pub fn seq_task(
         "The sequential version of task `{name}`: its body with every `spawn!` a call and \
          every `taskwait!()` nothing (generated)."
     );
-    seq_out(task, params, arg_names, ret, counted, &doc)
+    seq_out(task, params, arg_names, ret, counted, &doc, false)
 }
 
 /// The sequential version of thread task `task` that names its own, `path`
@@ -313,11 +316,12 @@ pub fn given_seq_task(
         "The sequential version of task `{name}`: `{path}`, which the task names \
          (`#[gtap::task(seq = {path})]`)."
     );
-    seq_out(task, params, arg_names, ret, counted, &doc)
+    seq_out(task, params, arg_names, ret, counted, &doc, true)
 }
 
 /// The items, `run_seq` arm and re-export of a task's sequential version around its
-/// counting version `counted` (`__gtap_seqc_<task>`), documented in `mod seq` by `doc`.
+/// counting version `counted` (`__gtap_seqc_<task>`), documented in `mod seq` by `doc`;
+/// `named`: the task named it (`#[gtap::task(seq = ..)]`).
 fn seq_out(
     task: &ItemFn,
     params: &Punctuated<FnArg, Comma>,
@@ -325,6 +329,7 @@ fn seq_out(
     ret: &TokenStream,
     counted: TokenStream,
     doc: &str,
+    named: bool,
 ) -> SeqOut {
     let name = &task.sig.ident;
     let vis = &task.vis;
@@ -340,12 +345,19 @@ fn seq_out(
             #counted_fn(#( #arg_names, )* 0).0
         }
     };
+    // A named version's calls are reported as such (`Program::run_seq`): they run no
+    // spawns, and their work is not a count of them.
+    let spawns = if named {
+        quote!(::gtap::device::task::program::UNCOUNTED)
+    } else {
+        quote!(__gtap_spawns)
+    };
     let arm = quote! {
         Args::#name(a) => {
             let (__gtap_result, __gtap_spawns) = #counted_fn(#( a.#arg_names, )* 0);
             // SAFETY: `out` holds this task's result type (trait contract).
             unsafe { out.cast::<#ret>().write(__gtap_result) };
-            __gtap_spawns
+            #spawns
         }
     };
     let outer = reexport_vis(vis);
@@ -358,6 +370,7 @@ fn seq_out(
         items,
         arm,
         reexport,
+        named,
     }
 }
 

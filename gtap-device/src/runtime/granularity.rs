@@ -228,6 +228,10 @@ pub struct InlineRound {
     /// The tasks they saved: the inlined spawns and every spawn their sequential versions
     /// ran as a plain call.
     pub spawns: u64,
+    /// Of `calls`, those that ran a sequential version their task named
+    /// (`#[gtap::task(seq = g)]`): each counted in `spawns` as its own spawn alone, though
+    /// it may have done a subtree's work, which no count of spawns gives.
+    pub uncounted: u32,
     /// The round's own cycles (its tasks' run, inline calls included).
     pub took: u64,
     /// The warp inlined from above the policy's `min_depth` (by the wide-level rule,
@@ -291,9 +295,14 @@ pub fn adjust_backoff(
 /// backing off for those made the tree's joined program run more tasks, and slower
 /// (`results/2026-11-29-grid-wide-level-h200.md`); a warp's width of them, and no call with
 /// a subtree, is a level of leaves.
+///
+/// Calls that ran a named sequential version (`uncounted`) are left out: that their spawns
+/// saved no other says nothing of their work.
 #[inline(always)]
 pub fn inlined_leaves(inline: InlineRound) -> bool {
-    inline.wide && inline.calls >= WARP_SIZE && inline.spawns <= u64::from(inline.calls)
+    let counted = inline.calls.saturating_sub(inline.uncounted);
+    let spawns = inline.spawns.saturating_sub(u64::from(inline.uncounted));
+    inline.wide && counted >= WARP_SIZE && spawns <= u64::from(counted)
 }
 
 /// Whether a round's inline calls cost the warp more than the tasks they saved would have:
@@ -307,6 +316,12 @@ pub fn inlined_leaves(inline: InlineRound) -> bool {
 /// inlining even by one lane alone, a coarse one (a leaf below a hand-written cutoff, a tree
 /// node with heavy work) only when most of the warp's lanes run such calls side by side,
 /// as in a full tree whose nodes all cost the same.
+///
+/// A call of a named sequential version (`uncounted`) is credited with a task for each
+/// round's worth of its cycles (its share of `cycles`, the calls' average): the tasks its
+/// work would have made if each cost a round, fewer than a generated version's count for
+/// the same subtree (most tasks cost a fraction of a round), so that such calls are judged
+/// by their time, and still on the side of making tasks.
 #[inline(always)]
 pub fn costs_more_than_it_saves(
     policy: &Granularity,
@@ -317,9 +332,12 @@ pub fn costs_more_than_it_saves(
         .took
         .saturating_sub(round_cycles)
         .saturating_mul(u64::from(WARP_SIZE));
+    let uncounted_cycles =
+        inline.cycles / u64::from(inline.calls.max(1)) * u64::from(inline.uncounted);
     let saved = inline
         .spawns
         .saturating_mul(round_cycles)
+        .saturating_add(uncounted_cycles)
         .saturating_mul(u64::from(policy.task_rounds))
         .saturating_add(inline.cycles);
     policy.task_rounds != 0 && held > saved
@@ -597,6 +615,7 @@ mod tests {
             calls: 1,
             cycles,
             spawns,
+            uncounted: 0,
             took: 100,
             wide: false,
         }
@@ -674,6 +693,7 @@ mod tests {
             calls: 32,
             cycles: 32 * 150,
             spawns: 320,
+            uncounted: 0,
             took: 300,
             wide: false,
         };
@@ -693,10 +713,75 @@ mod tests {
             calls: 1,
             cycles: u64::MAX,
             spawns: u64::MAX,
+            uncounted: 0,
             took: u64::MAX,
             wide: false,
         };
         assert!(!costs_more_than_it_saves(&p, huge, 1));
+    }
+
+    #[test]
+    fn calls_of_named_sequential_versions_are_judged_by_their_time() {
+        let p = Granularity {
+            backoff_ratio: 4,
+            task_rounds: 8,
+            ..ON
+        };
+        // A warp's width of calls above `min_depth`, each saving only its own spawn: leaves
+        // when counted, not when their task named its sequential version.
+        let leaves = InlineRound {
+            calls: 32,
+            spawns: 32,
+            wide: true,
+            ..call(320, 0)
+        };
+        let named = InlineRound {
+            uncounted: 32,
+            ..leaves
+        };
+        assert!(inlined_leaves(leaves));
+        assert!(!inlined_leaves(named));
+        assert!(inlined_leaves(InlineRound {
+            calls: 64,
+            spawns: 64,
+            uncounted: 32,
+            ..leaves
+        }));
+        // One lane's call of 1,000 cycles (ten rounds' worth), in a round it made 1,000
+        // longer: it held 32,000 lane-cycles; counted, it saved 1 * 8 * 100 + 1,000 =
+        // 1,800; named, its ten rounds count as ten tasks: 8 * 1,000 + 1,800 = 9,800, still
+        // less. 32 such calls side by side save more than they hold.
+        let one = InlineRound {
+            took: 1_100,
+            spawns: 1,
+            ..call(1_000, 1)
+        };
+        assert!(costs_more_than_it_saves(&p, one, 100));
+        assert!(costs_more_than_it_saves(
+            &p,
+            InlineRound {
+                uncounted: 1,
+                ..one
+            },
+            100
+        ));
+        let side_by_side = InlineRound {
+            calls: 32,
+            cycles: 32_000,
+            spawns: 32,
+            uncounted: 32,
+            ..one
+        };
+        assert!(!costs_more_than_it_saves(&p, side_by_side, 100));
+        assert!(costs_more_than_it_saves(
+            &p,
+            InlineRound {
+                uncounted: 0,
+                took: 8_000,
+                ..side_by_side
+            },
+            100
+        ));
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub unsafe fn spawn<'a, 'c, P: Program, R>(
         let args = call.into_args();
         // SAFETY: the slot holds `R`, the called task's result type; nothing reads it before
         // the taskwait (contract), as if a child had written it. `ctx` as in the contract.
-        unsafe { crate::backend::inline_call(ctx, || P::run_seq(args, slot.as_ptr().cast())) };
+        unsafe { crate::backend::inline_call::<P>(ctx, || P::run_seq(args, slot.as_ptr().cast())) };
     } else {
         // SAFETY: forwarded from this function's contract.
         let task = call.into_task_split(unsafe { crate::backend::split_budget::<P>(ctx) });
@@ -121,7 +121,7 @@ pub unsafe fn spawn_detached<'g, P: Program, R>(ctx: *mut Ctx, call: Call<'g, P,
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
         // The result is dropped, as a detached child's is.
         // SAFETY: `ctx` as in this function's contract.
-        unsafe { crate::backend::inline_call(ctx, || call.__run_seq_counted(0).1) };
+        unsafe { crate::backend::inline_call::<P>(ctx, || call.__run_seq().1) };
         return;
     }
     // SAFETY: forwarded from this function's contract.
@@ -153,7 +153,7 @@ pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
         // this function's contract.
         Some(slot) if inline => unsafe {
             let args = call.into_args();
-            crate::backend::inline_call(ctx, || P::run_seq(args, slot.cast()))
+            crate::backend::inline_call::<P>(ctx, || P::run_seq(args, slot.cast()))
         },
         // SAFETY: forwarded from this function's contract.
         Some(slot) => unsafe {

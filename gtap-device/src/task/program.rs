@@ -6,6 +6,11 @@ use core::pin::Pin;
 
 use super::Ctx;
 
+/// What [`Program::run_seq`] returns for a call of a sequential version that its task named
+/// (`#[gtap::task(seq = g)]`): `g` runs no spawns, and how much work it did, which the
+/// generated versions count in spawns, is not known.
+pub const UNCOUNTED: u32 = u32::MAX;
+
 /// A task program: every `#[gtap::task]` of one `#[gtap::program]` module, as one enum.
 ///
 /// Implemented by the macro for the module's `Program` marker type; never by hand.
@@ -75,7 +80,8 @@ pub trait Program: Sized + 'static {
     /// nothing), and writes its result to `out`. No task record, queue or join is involved.
     /// Returns how many spawns the call ran as plain calls below it (every `spawn!` it and
     /// its children reached): the tasks it saved, which the GPU's granularity policy weighs
-    /// its cycles by.
+    /// its cycles by; or [`UNCOUNTED`] when the task named its own sequential version
+    /// (`#[gtap::task(seq = g)]`), whose work no count of spawns describes.
     ///
     /// # Safety
     /// `out` is valid for one write of the called task's result type, and
@@ -85,6 +91,10 @@ pub trait Program: Sized + 'static {
         let _ = (args, out);
         unreachable!("this program has no sequential versions (Program::SEQ is false)")
     }
+
+    /// Whether some task of the program names its own sequential version, so that
+    /// [`Program::run_seq`] may return [`UNCOUNTED`] (a runtime tests for it only then).
+    const NAMED_SEQ: bool = false;
 
     /// Whether some task of the program has a split task ([`Program::split`]).
     const SPLITS: bool = false;
@@ -274,6 +284,25 @@ impl<'g, P: Program, R> Call<'g, P, R> {
     #[doc(hidden)]
     #[inline(always)]
     pub fn __run_seq_counted(self, spawns: u32) -> (R, u32) {
+        let (result, below) = self.__run_seq();
+        // A named sequential version ran no spawn a count can see.
+        let below = if P::NAMED_SEQ && below == UNCOUNTED {
+            0
+        } else {
+            below
+        };
+        (result, spawns.wrapping_add(below))
+    }
+
+    /// Runs the call to its end on this thread, as [`Call::__run_seq_counted`], and returns
+    /// its result and what [`Program::run_seq`] returned (the spawns it ran as plain calls,
+    /// or [`UNCOUNTED`]). What a runtime does for a detached spawn it runs inline.
+    ///
+    /// # Panics
+    /// If the program has no sequential versions ([`Program::SEQ`] is false).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __run_seq(self) -> (R, u32) {
         assert!(P::SEQ, "this program has no sequential versions");
         let mut out = core::mem::MaybeUninit::<R>::uninit();
         // SAFETY: `out` holds an `R`, the result type of the task this call calls (a `Call`
@@ -281,7 +310,7 @@ impl<'g, P: Program, R> Call<'g, P, R> {
         // The arguments are used only during this call, within `'g`.
         let below = unsafe { P::run_seq(self.into_args(), out.as_mut_ptr().cast()) };
         // SAFETY: `run_seq` wrote the result.
-        (unsafe { out.assume_init() }, spawns.wrapping_add(below))
+        (unsafe { out.assume_init() }, below)
     }
 
     /// The name of the task being called.

@@ -167,6 +167,7 @@ fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) 
         calls: sh.round_inlined,
         cycles: sh.round_inline_cycles,
         spawns: u64::from(sh.round_inline_spawns),
+        uncounted: sh.round_inline_uncounted,
         took: took.into(),
         wide: sh.inline_from.saturating_add_signed(sh.backoff) < policy.min_depth,
     };
@@ -187,7 +188,8 @@ fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) 
         sh.round_inlined,
         sh.round_inline_cycles,
         sh.round_inline_spawns,
-    ) = (0, 0, 0);
+        sh.round_inline_uncounted,
+    ) = (0, 0, 0, 0);
 }
 
 /// Lane 0, between rounds, with the granularity policy on: what the warps learn together.

@@ -34,9 +34,9 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 3 * 8
     + 6 * 4 * MAX_QUEUES
-    + 22 * 4
+    + 23 * 4
     + 2 * MAX_QUEUES
-    + 4 * 57
+    + 4 * 56
     + 4 * crate::runtime::granularity::LEVELS)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 

@@ -241,12 +241,14 @@ pub unsafe fn inline_start(ctx: *mut Ctx) {
 /// The end of an inline call that ran `below` spawns as plain calls: its clock into the
 /// warp's sum of inline cycles (see [`inline_start`]), and the tasks it saved (`below` and
 /// the inlined spawn itself) into the round's count, which
-/// [`time_round`](super::close::time_round) weighs the cycles by.
+/// [`time_round`](super::close::time_round) weighs the cycles by. An `uncounted` call ran
+/// a sequential version its task named, whose saved tasks are not known: it is counted
+/// apart too, for the policy to judge by its time alone.
 ///
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
-pub unsafe fn inline_end(ctx: *mut Ctx, below: u32) {
+pub unsafe fn inline_end(ctx: *mut Ctx, below: u32, uncounted: bool) {
     let now = clock64();
     // SAFETY: as in `inline_start`.
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
@@ -259,6 +261,9 @@ pub unsafe fn inline_end(ctx: *mut Ctx, below: u32) {
             &raw mut (*w.sh).round_inline_spawns,
             below.saturating_add(1),
         );
+        if uncounted {
+            u32::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_uncounted, 1);
+        }
     }
 }
 

@@ -22,11 +22,11 @@ use crate::runtime::sync::{AtomicU32, AtomicU64, Ordering};
 
 /// How many records freed by their own warp one round can hold before the rest go through
 /// the warp's remote list. Short of 64 by the words of [`WarpShared`]'s later fields
-/// (`fastest_round`, `heavy_leaves`, `backed_off`, `free_open` and the per-queue
-/// `round_cycles`), so that the struct keeps the size it had before them: with every other
+/// (`fastest_round`, `heavy_leaves`, `backed_off`, `free_open`, `round_inline_uncounted` and
+/// the per-queue `round_cycles`), so that the struct keeps the size it had before them: with every other
 /// field where it was, a change of the struct's size alone moved several kernels' register
 /// counts (one past the 168 that fit 12 warps per SM).
-pub const FREED_CAP: usize = 57;
+pub const FREED_CAP: usize = 56;
 
 /// [`WarpShared::round_cycles`] holds cycles in units of `1 << ROUND_UNIT_SHIFT`, so that a
 /// `u16` per queue holds rounds of up to about a million cycles (longer ones count as that).
@@ -102,6 +102,10 @@ pub struct WarpShared {
     /// spawns it ran as plain calls below it. Bumped by lanes (`.cta` atomic), read and
     /// reset by lane 0 between rounds.
     pub round_inline_spawns: u32,
+    /// Of the round's inline calls, those that ran a sequential version their task named
+    /// (`Program::UNCOUNTED`), whose saved tasks no count gives. Bumped by lanes (`.cta`
+    /// atomic), read and reset by lane 0 between rounds.
+    pub round_inline_uncounted: u32,
     /// Calls the lanes' split tasks walked this round (`spawn::split_walked`). Bumped by
     /// lanes (`.cta` atomic), added to `stats.inlined` and reset by lane 0 between rounds: a
     /// 32-bit atomic on shared memory is one instruction, where the 64-bit statistic's is a
