@@ -720,21 +720,28 @@ mod tests {
         assert!(!costs_more_than_it_saves(&p, huge, 1));
     }
 
-    #[test]
-    fn calls_of_named_sequential_versions_are_judged_by_their_time() {
-        let p = Granularity {
-            backoff_ratio: 4,
-            task_rounds: 8,
-            ..ON
-        };
-        // A warp's width of calls above `min_depth`, each saving only its own spawn: leaves
-        // when counted, not when their task named its sequential version.
-        let leaves = InlineRound {
+    /// The policy of the tests below: ratio 4, 8 rounds a task.
+    const WEIGHING: Granularity = Granularity {
+        backoff_ratio: 4,
+        task_rounds: 8,
+        ..ON
+    };
+
+    /// A warp's width of short calls above `min_depth`, each saving only its own spawn.
+    fn leaf_calls() -> InlineRound {
+        InlineRound {
             calls: 32,
             spawns: 32,
             wide: true,
             ..call(320, 0)
-        };
+        }
+    }
+
+    #[test]
+    fn calls_of_named_sequential_versions_are_judged_by_their_time() {
+        let p = WEIGHING;
+        // Leaves when counted, not when their task named its sequential version.
+        let leaves = leaf_calls();
         let named = InlineRound {
             uncounted: 32,
             ..leaves
@@ -786,19 +793,10 @@ mod tests {
 
     #[test]
     fn leaves_inlined_above_min_depth_back_off_a_level() {
-        let p = Granularity {
-            backoff_ratio: 4,
-            task_rounds: 8,
-            ..ON
-        };
+        let p = WEIGHING;
         // Short calls that saved only themselves: a level down above `min_depth` (the
         // wide-level rule's), as before below it (there they come back a level).
-        let leaves = InlineRound {
-            calls: 32,
-            spawns: 32,
-            wide: true,
-            ..call(320, 0)
-        };
+        let leaves = leaf_calls();
         assert!(inlined_leaves(leaves));
         assert_eq!(adjust_backoff(&p, 1, leaves, 100, false), 2);
         let below = InlineRound {
