@@ -320,6 +320,18 @@ fn top_up_records(w: &WarpCtx) {
     }
 }
 
+/// Lane 0 at kernel start, after it built the warp's `roots` root tasks: a warp that starts
+/// several of a batch's roots borrows a chunk from the reserve before its first round. That
+/// round runs up to a warp's width of roots side by side, each of which may spawn several
+/// children at once (a split task makes up to `split_singles + 1`), and the roots may have
+/// taken up to half the slab (the batch's bound): more than [`top_up_records`]' mark, which
+/// only looks between rounds, may leave it.
+pub(super) fn lend_for_roots(w: &WarpCtx, roots: u32) {
+    if roots > 1 && w.run().reserve_chunks != 0 {
+        borrow_chunk(w);
+    }
+}
+
 /// Lane 0: [`top_up_records`]'s loan, out of line (rare: once per chunk's worth of spawns
 /// past the slab).
 #[inline(never)]
@@ -329,7 +341,7 @@ fn borrow_chunk(w: &WarpCtx) {
     let Some(chunk) = (unsafe { run.record_reserve() }).take() else {
         return;
     };
-    // SAFETY: called by lane 0 between rounds (see the callers).
+    // SAFETY: called by lane 0 between rounds or at kernel start (see the callers).
     let sh = unsafe { w.lane0() };
     let i = usize::from(sh.win_left[0] != 0);
     sh.win_next[i] = chunk_start(chunk, run.slab_records);

@@ -8,7 +8,9 @@ use core::mem::{align_of, size_of};
 use core::time::Duration;
 
 use super::batch::Batch;
-use super::close::{close_round, copy_freed, open_round, settle_allocator, time_round};
+use super::close::{
+    close_round, copy_freed, lend_for_roots, open_round, settle_allocator, time_round,
+};
 use super::global_queue;
 use super::lanes::{LaneRun, run_lanes};
 use super::layout::{
@@ -239,6 +241,7 @@ pub(super) unsafe fn init_worker<P: Program>(w: &WarpCtx, cfg: &GpuRun) {
         w.ring(w.warp, 0, k).store(slab + k, Ordering::Relaxed);
     }
     sh.fresh = roots;
+    lend_for_roots(w, roots);
     if cfg.num_roots == 1 {
         // The first take reads it as a task the warp kept.
         sh.private[0] = roots;
