@@ -136,11 +136,7 @@ pub(crate) unsafe fn inline_call<P: Program>(ctx: *mut Ctx, call: impl FnOnce() 
     {
         // SAFETY: forwarded from this function's contract.
         unsafe { crate::runtime::gpu::inline_start(ctx) };
-        let below = call();
-        // Tested only in a program that names a sequential version: in any other the
-        // constant folds it away.
-        let uncounted = P::NAMED_SEQ && below == crate::task::program::UNCOUNTED;
-        let below = if uncounted { 0 } else { below };
+        let (below, uncounted) = crate::task::program::seq_spawns::<P>(call());
         // SAFETY: forwarded from this function's contract.
         unsafe { crate::runtime::gpu::inline_end(ctx, below, uncounted) };
     }

@@ -11,6 +11,16 @@ use super::Ctx;
 /// generated versions count in spawns, is not known.
 pub const UNCOUNTED: u32 = u32::MAX;
 
+/// What [`Program::run_seq`] of program `P` returned, `below`, as spawns run and whether
+/// the call was [`UNCOUNTED`] (then no spawn a count can see: 0). Tested only in a program
+/// that names a sequential version ([`Program::NAMED_SEQ`]): in any other the constant
+/// folds it away.
+#[inline(always)]
+pub fn seq_spawns<P: Program>(below: u32) -> (u32, bool) {
+    let uncounted = P::NAMED_SEQ && below == UNCOUNTED;
+    (if uncounted { 0 } else { below }, uncounted)
+}
+
 /// A task program: every `#[gtap::task]` of one `#[gtap::program]` module, as one enum.
 ///
 /// Implemented by the macro for the module's `Program` marker type; never by hand.
@@ -285,13 +295,7 @@ impl<'g, P: Program, R> Call<'g, P, R> {
     #[inline(always)]
     pub fn __run_seq_counted(self, spawns: u32) -> (R, u32) {
         let (result, below) = self.__run_seq();
-        // A named sequential version ran no spawn a count can see.
-        let below = if P::NAMED_SEQ && below == UNCOUNTED {
-            0
-        } else {
-            below
-        };
-        (result, spawns.wrapping_add(below))
+        (result, spawns.wrapping_add(seq_spawns::<P>(below).0))
     }
 
     /// Runs the call to its end on this thread, as [`Call::__run_seq_counted`], and returns
