@@ -159,8 +159,8 @@ pub mod __private {
     pub use gtap_device::task::checks::{frame_message, plain_task_call, plain_task_handle};
     pub use gtap_device::task::ctx::{
         assert_block_arg, assert_task_arg, assert_task_result, begin_wait, begin_wait_block,
-        deliver, has_drop_glue, into_call, seq_slot_taken, seq_spawn, seq_spawn_into, seq_wait,
-        spawn, spawn_block, spawn_detached, spawn_into,
+        deliver, has_drop_glue, into_call, run_whole, runs_whole, seq_slot_taken, seq_spawn,
+        seq_spawn_into, seq_wait, spawn, spawn_block, spawn_detached, spawn_into,
     };
     pub use gtap_device::task::gpu_root::{Probe, ProbeGpuRoot, ProbeHostRef};
     pub use gtap_device::task::handle::end_borrow;

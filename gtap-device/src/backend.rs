@@ -115,21 +115,46 @@ pub(crate) unsafe fn split_walked<P: Program>(ctx: *mut Ctx, calls: u32) {
     }
 }
 
-/// Runs `call`, the sequential version of a child of program `P` that [`run_inline`] said
-/// to run inline, which returns how many spawns it ran as plain calls below it, or
-/// [`UNCOUNTED`](crate::task::program::UNCOUNTED) ([`Program::run_seq`]), and tells the
-/// backend how long it took and how many tasks it saved (the GPU's policy weighs a warp's
-/// inline calls against its rounds and by the tasks they saved; the CPU's does not time
-/// them).
+/// Whether the running task, at its first resume, runs whole as its sequential version:
+/// [`run_inline`] for a child of it into its own queue (`crate::task::ctx::runs_whole`);
+/// counted in the run's statistics as a spawn run inline when it does.
 ///
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
-pub(crate) unsafe fn inline_call<P: Program>(ctx: *mut Ctx, call: impl FnOnce() -> u32) {
+pub(crate) unsafe fn runs_whole<P: Program>(ctx: *mut Ctx) -> bool {
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::cpu::runs_whole::<P>(ctx)
+    }
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        crate::runtime::gpu::runs_whole::<P>(ctx)
+    }
+}
+
+/// Runs `call`, the sequential version of a child of program `P` that [`run_inline`] said
+/// to run inline (`itself`), or of the running task that [`runs_whole`] said to run whole,
+/// which returns how many spawns it ran as plain calls below it, or
+/// [`UNCOUNTED`](crate::task::program::UNCOUNTED) ([`Program::run_seq`]), and tells the
+/// backend how long it took and how many tasks it saved: the spawns below, and the inlined
+/// child `itself` (the GPU's policy weighs a warp's inline calls against its rounds and by
+/// the tasks they saved; the CPU's does not time them).
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub(crate) unsafe fn inline_call<P: Program>(
+    ctx: *mut Ctx,
+    itself: bool,
+    call: impl FnOnce() -> u32,
+) {
     #[cfg(not(target_arch = "nvptx64"))]
     {
         // The CPU does not time its inline calls, nor read what they return.
-        let _ = (ctx, core::marker::PhantomData::<P>);
+        let _ = (ctx, itself, core::marker::PhantomData::<P>);
         call();
     }
     #[cfg(target_arch = "nvptx64")]
@@ -137,8 +162,9 @@ pub(crate) unsafe fn inline_call<P: Program>(ctx: *mut Ctx, call: impl FnOnce() 
         // SAFETY: forwarded from this function's contract.
         unsafe { crate::runtime::gpu::inline_start(ctx) };
         let (below, uncounted) = crate::task::program::seq_spawns::<P>(call());
+        let saved = below.saturating_add(u32::from(itself));
         // SAFETY: forwarded from this function's contract.
-        unsafe { crate::runtime::gpu::inline_end(ctx, below, uncounted) };
+        unsafe { crate::runtime::gpu::inline_end(ctx, saved, uncounted) };
     }
 }
 

@@ -732,12 +732,14 @@ fn expand_task(
     let params_g = params_with_types(&params, &types_g);
 
     let lowered = lower::lower((*task.block).clone(), block, siblings);
+    let whole = lowered.whole && !block && seq_of.is_some();
     let body = frame_body(
         task,
         &lowered.block,
         &arg_names,
         &team,
         block_param.as_ref(),
+        whole,
     );
     let items = task_items(
         task,
@@ -907,13 +909,18 @@ fn params_with_types(params: &Punctuated<FnArg, Comma>, types: &[Type]) -> Token
 }
 
 /// The coroutine's body: the block task's handle, the arguments read before the first
-/// taskwait copied into locals (see `locals`), then the lowered body.
+/// taskwait copied into locals (see `locals`), then the lowered body. A task that may run
+/// `whole` first asks the runtime whether it runs as its sequential version instead
+/// (`gtap_device::task::ctx::run_whole`): where the policy would run every spawn of the
+/// body inline, one call of the task's sequential version does the same work as those
+/// calls, without a decision and a timed call for each child.
 fn frame_body(
     task: &ItemFn,
     lowered_body: &syn::Block,
     arg_names: &[Ident],
     team: &[(Ident, Type)],
     block_param: Option<&BlockParam>,
+    whole: bool,
 ) -> TokenStream {
     let (team_names, team_types): (Vec<_>, Vec<_>) = team.iter().cloned().unzip();
     let locals = locals::to_localize(&task.block, &quote!(#lowered_body), arg_names)
@@ -929,10 +936,26 @@ fn frame_body(
             #( let mut #team_names = unsafe { <#team_types>::__from_view(#team_names) }; )*
             #lowered_body
         }},
-        None => quote! {{
-            #( #locals )*
-            #lowered_body
-        }},
+        None => {
+            let name = &task.sig.ident;
+            let ctx = lower::ctx_ident();
+            let whole = whole.then(|| {
+                quote! {
+                    // SAFETY: `ctx` is this task's context, given for its first resume.
+                    if unsafe { ::gtap::__private::runs_whole::<Program>(#ctx) } {
+                        // SAFETY: as above; the call is this task's own, with its arguments.
+                        return unsafe {
+                            ::gtap::__private::run_whole(#ctx, self::#name(#( #arg_names ),*))
+                        };
+                    }
+                }
+            });
+            quote! {{
+                #whole
+                #( #locals )*
+                #lowered_body
+            }}
+        }
     }
 }
 

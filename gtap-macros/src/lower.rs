@@ -65,6 +65,10 @@ pub struct Lowered {
     pub seq_calls: Vec<Ident>,
     /// A thread task with a spawn the granularity policy weighs (one not marked `task`).
     pub weighs: bool,
+    /// A thread task whose every spawn the policy weighs, none naming a queue: it may run
+    /// whole as its sequential version where the policy would run each of its spawns inline
+    /// (`gtap_device::task::ctx::run_whole`).
+    pub whole: bool,
 }
 
 /// The name of the coroutine's resume argument, invisible to user code (mixed-site hygiene).
@@ -122,6 +126,7 @@ fn lower_with(
         opaque_depth: 0,
         has_taskwait: false,
         weighs: false,
+        unweighed: false,
         errors: Vec::new(),
         counter: 0,
     };
@@ -132,6 +137,7 @@ fn lower_with(
         errors: l.errors,
         seq_calls: l.seq_calls,
         weighs: l.weighs,
+        whole: l.weighs && !l.unweighed,
     }
 }
 
@@ -183,6 +189,8 @@ struct Lowerer {
     has_taskwait: bool,
     /// See [`Lowered::weighs`].
     weighs: bool,
+    /// A spawn the policy does not weigh, or one that names a queue (see [`Lowered::whole`]).
+    unweighed: bool,
     errors: Vec<syn::Error>,
     counter: usize,
 }
@@ -195,6 +203,13 @@ fn task_macro(expr: &Expr) -> Option<(&Macro, Kind)> {
 }
 
 impl Lowerer {
+    /// Notes a spawn of the task's own body for [`Lowered::weighs`] and [`Lowered::whole`].
+    fn note_spawn(&mut self, args: &SpawnArgs) {
+        let weighed = weighed(args, self.block_task, &self.seq);
+        self.weighs |= weighed;
+        self.unweighed |= !weighed || args.queue.is_some();
+    }
+
     fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
         self.errors.push(syn::Error::new(span, msg));
     }
@@ -356,10 +371,10 @@ impl Lowerer {
         if self.seq.is_some() {
             return self.seq_let_spawn(ident, slot, call_var, &args, out);
         }
+        self.note_spawn(&args);
         let ctx = &self.ctx;
         let call = &args.call;
         let queue = queue_expr(args.queue.as_ref());
-        self.weighs |= weighed(&args, self.block_task, &self.seq);
         let checked = checked_call(&args);
         // The call is checked on its own first, so a wrong call is one error.
         out.push(syn::parse_quote_spanned! {call.span()=>
@@ -461,9 +476,9 @@ impl Lowerer {
                         });
                     }
                     Some(into) => {
+                        self.note_spawn(&args);
                         let (ctx, call) = (&self.ctx, &args.call);
                         let queue = queue_expr(args.queue.as_ref());
-                        self.weighs |= weighed(&args, self.block_task, &self.seq);
                         let checked = checked_call(&args);
                         let spawn = unsafe_block(quote_spanned! {call.span()=>
                             ::gtap::__private::spawn_into(#ctx, &#into, #checked, #queue)
@@ -495,9 +510,9 @@ impl Lowerer {
             out.push(syn::parse_quote_spanned! {args.call.span()=> let _ = #queue; });
             return;
         }
+        self.note_spawn(args);
         let (ctx, call) = (&self.ctx, &args.call);
         let queue = queue_expr(args.queue.as_ref());
-        self.weighs |= weighed(args, self.block_task, &self.seq);
         let checked = checked_call(args);
         // No handle holds the borrow until a taskwait: the child may take only what lives
         // for this task's argument lifetime (this task is not complete before the child is).

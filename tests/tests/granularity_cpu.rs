@@ -182,6 +182,90 @@ fn a_task_runs_the_sequential_version_it_names() {
     }
 }
 
+/// Counts for [`whole`]: bodies of `whole::node` run as tasks, and calls of its sequential
+/// version; bodies of `whole::apart`.
+static WHOLE_BODIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static WHOLE_SEQ_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static APART_BODIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Tasks that may run whole as their sequential version (`node`), and one that may not
+/// (`apart`, whose spawns name their queue).
+#[gtap::program(name = "whole")]
+mod whole {
+    use std::sync::atomic::Ordering::Relaxed;
+
+    /// The leaves of a full tree of `depth` levels below this node, four children each.
+    #[gtap::task(seq = node_seq)]
+    pub fn node(depth: u32) -> u64 {
+        super::WHOLE_BODIES.fetch_add(1, Relaxed);
+        if depth == 0 {
+            return 1;
+        }
+        let kids = slots!(u64; 4);
+        for _ in 0..4 {
+            spawn!(into kids, node(depth - 1));
+        }
+        taskwait!();
+        kids.iter().sum()
+    }
+
+    /// [`node`]'s sequential version, counted.
+    pub fn node_seq(depth: u32) -> u64 {
+        super::WHOLE_SEQ_CALLS.fetch_add(1, Relaxed);
+        1 << (2 * depth)
+    }
+
+    /// As [`node`], its spawns in queue 0 by name.
+    #[gtap::task(seq = node_seq)]
+    pub fn apart(depth: u32) -> u64 {
+        super::APART_BODIES.fetch_add(1, Relaxed);
+        if depth == 0 {
+            return 1;
+        }
+        let kids = slots!(u64; 4);
+        for _ in 0..4 {
+            spawn!(into kids, queue(0), apart(depth - 1));
+        }
+        taskwait!();
+        kids.iter().sum()
+    }
+}
+
+/// Where the policy would run every spawn of a task inline, the task runs whole as its
+/// sequential version instead (one call, counted as one spawn run inline), without running
+/// its body; never with the policy off, and never for a task whose spawns name a queue.
+/// On one thread the run is deterministic, and a task three levels down, whose children
+/// are at the policy's `min_depth` (4 on one thread), finds at least the policy's four
+/// tasks queued where its siblings and its parents' are still waiting.
+#[test]
+fn a_task_whose_spawns_would_all_run_inline_runs_whole() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let nodes = (4u64.pow(9) - 1) / 3;
+    for threads in [1, 2] {
+        for on in [false, true] {
+            let (bodies, calls) = (WHOLE_BODIES.load(Relaxed), WHOLE_SEQ_CALLS.load(Relaxed));
+            let (v, stats) = runtime(threads, on).run(whole::node(8)).unwrap();
+            let what = format!("{threads} threads, policy {on}: {stats:?}");
+            assert_eq!(v, 1 << 16, "{what}");
+            let bodies = WHOLE_BODIES.load(Relaxed) - bodies;
+            let calls = WHOLE_SEQ_CALLS.load(Relaxed) - calls;
+            assert_eq!(calls, stats.spawns_inlined, "{what}");
+            if !on {
+                assert_eq!((bodies, calls), (nodes, 0), "{what}");
+            } else {
+                assert!(bodies < stats.tasks_executed, "{what}");
+                assert!(stats.tasks_executed * 10 < nodes, "{what}");
+            }
+            let before = APART_BODIES.load(Relaxed);
+            let (v, stats) = runtime(threads, on).run(whole::apart(6)).unwrap();
+            let what = format!("apart, {threads} threads, policy {on}: {stats:?}");
+            assert_eq!(v, 1 << 12, "{what}");
+            assert_eq!(APART_BODIES.load(Relaxed) - before, stats.tasks_executed, "{what}");
+            assert_eq!(stats.spawns_inlined > 0, on, "{what}");
+        }
+    }
+}
+
 /// fib again, in a program that turns split tasks off (`split = false`).
 #[gtap::program(name = "fib_unsplit", split = false)]
 mod unsplit {

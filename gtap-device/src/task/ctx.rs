@@ -99,7 +99,9 @@ pub unsafe fn spawn<'a, 'c, P: Program, R>(
         let args = call.into_args();
         // SAFETY: the slot holds `R`, the called task's result type; nothing reads it before
         // the taskwait (contract), as if a child had written it. `ctx` as in the contract.
-        unsafe { crate::backend::inline_call::<P>(ctx, || P::run_seq(args, slot.as_ptr().cast())) };
+        unsafe {
+            crate::backend::inline_call::<P>(ctx, true, || P::run_seq(args, slot.as_ptr().cast()))
+        };
     } else {
         // SAFETY: forwarded from this function's contract.
         let task = call.into_task_split(unsafe { crate::backend::split_budget::<P>(ctx) });
@@ -121,7 +123,7 @@ pub unsafe fn spawn_detached<'g, P: Program, R>(ctx: *mut Ctx, call: Call<'g, P,
     if call.may_inline() && unsafe { crate::backend::run_inline::<P>(ctx, queue) } {
         // The result is dropped, as a detached child's is.
         // SAFETY: `ctx` as in this function's contract.
-        unsafe { crate::backend::inline_call::<P>(ctx, || call.__run_seq().1) };
+        unsafe { crate::backend::inline_call::<P>(ctx, true, || call.__run_seq().1) };
         return;
     }
     // SAFETY: forwarded from this function's contract.
@@ -153,7 +155,7 @@ pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
         // this function's contract.
         Some(slot) if inline => unsafe {
             let args = call.into_args();
-            crate::backend::inline_call::<P>(ctx, || P::run_seq(args, slot.cast()))
+            crate::backend::inline_call::<P>(ctx, true, || P::run_seq(args, slot.cast()))
         },
         // SAFETY: forwarded from this function's contract.
         Some(slot) => unsafe {
@@ -165,6 +167,43 @@ pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
             crate::backend::fail_slots_full(ctx, call.task_name(), call.task_index(), N as u32)
         },
     }
+}
+
+/// Whether the running task, at its first resume, runs to its end as its sequential version
+/// ([`run_whole`]) rather than as its body: what the granularity policy would decide for a
+/// spawn of one of its children into its own queue, so that where each of its spawns would
+/// run inline, the task makes one call of its sequential version instead of a call per
+/// child. The macro asks only for a task whose every spawn the policy weighs and none names
+/// a queue.
+///
+/// On a GPU the difference is more than the decisions saved: a lane that calls a child's
+/// sequential version in a loop over the children waits at each call for the longest of its
+/// warp's lanes' calls, where one call for the task's whole subtree waits once.
+///
+/// # Safety
+/// `ctx` is the running task's context, at its first resume.
+#[inline(always)]
+pub unsafe fn runs_whole<P: Program>(ctx: *mut Ctx) -> bool {
+    // SAFETY: forwarded from this function's contract.
+    P::SEQ && unsafe { crate::backend::runs_whole::<P>(ctx) }
+}
+
+/// Runs `call`, the running task's own call, to its end as its sequential version, timed and
+/// counted as an inline call, and returns its result (which the task returns).
+///
+/// # Safety
+/// `ctx` is the running task's context; [`runs_whole`] said yes.
+#[inline(always)]
+pub unsafe fn run_whole<P: Program, R>(ctx: *mut Ctx, call: Call<'_, P, R>) -> R {
+    let mut out = core::mem::MaybeUninit::<R>::uninit();
+    let args = call.into_args();
+    // SAFETY: `out` holds an `R`, the result type of the task `call` calls (a `Call` is made
+    // only by that task's generated constructor); `ctx` as in this function's contract.
+    unsafe {
+        crate::backend::inline_call::<P>(ctx, false, || P::run_seq(args, out.as_mut_ptr().cast()))
+    };
+    // SAFETY: `run_seq` wrote the result.
+    unsafe { out.assume_init() }
 }
 
 /// `taskwait!(queue(q))`, before suspending: records the continuation's queue and says

@@ -842,6 +842,29 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     worker.run_inline(ctx, queue)
 }
 
+/// Whether the running task, at its first resume, runs whole as its sequential version on
+/// the CPU backend (`crate::task::ctx::runs_whole`): [`run_inline`] for a child of it into
+/// the queue it was taken from.
+///
+/// # Safety
+/// As [`run_inline`].
+pub unsafe fn runs_whole<P: Program>(ctx: *mut Ctx) -> bool {
+    if P::BLOCK {
+        return false;
+    }
+    // SAFETY: the running task owns its context (contract).
+    let ctx_ref = unsafe { &*ctx };
+    // SAFETY: forwarded from the contract.
+    let worker = unsafe { worker_of::<P>(ctx_ref) };
+    if worker.run.granularity.on == 0 {
+        return false;
+    }
+    // SAFETY: the running task's record is live; its queue was written before it was
+    // published to this worker.
+    let queue = unsafe { Record::queue(worker.run.pool.record(ctx_ref.record)) };
+    worker.run_inline(ctx_ref, queue)
+}
+
 /// The budget of a split task started for a spawn of the running task that becomes a task
 /// (`crate::task::split`): the policy's `split_budget` while the policy is on, else 0.
 ///

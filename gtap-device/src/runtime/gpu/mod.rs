@@ -109,8 +109,8 @@ pub use mixed::mixed_worker;
 pub use panic::{report_panic, set_sink};
 #[cfg(target_arch = "nvptx64")]
 pub use spawn::{
-    fail_slots_full, inline_end, inline_start, run_inline, spawn, split_budget, split_singles,
-    split_walked,
+    fail_slots_full, inline_end, inline_start, run_inline, runs_whole, spawn, split_budget,
+    split_singles, split_walked,
 };
 #[cfg(target_arch = "nvptx64")]
 pub use worker::thread_worker;

@@ -164,6 +164,26 @@ pub unsafe fn run_inline<P: Program>(ctx: *mut Ctx, queue: u32) -> bool {
     inline
 }
 
+/// Whether the running task, at its first resume, runs whole as its sequential version
+/// (`crate::task::ctx::runs_whole`): [`run_inline`] for a child of it into the queue it was
+/// taken from.
+///
+/// # Safety
+/// As [`spawn`].
+#[inline(always)]
+pub unsafe fn runs_whole<P: Program>(ctx: *mut Ctx) -> bool {
+    // SAFETY: `worker` is the `WarpCtx` this lane's `run_task` put in the running task's
+    // context (contract).
+    let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
+    if w.run().granularity.on == 0 {
+        return false;
+    }
+    // SAFETY: the running task's own record is live, its header written before it ran.
+    let queue = unsafe { Record::queue(w.record::<P::Task>((*ctx).record)) };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { run_inline::<P>(ctx, queue) }
+}
+
 /// The budget of a split task started for a spawn of the running task that becomes a task
 /// (`crate::task::split`): the policy's `split_budget` while the policy is on, else 0.
 ///
@@ -238,9 +258,9 @@ pub unsafe fn inline_start(ctx: *mut Ctx) {
     };
 }
 
-/// The end of an inline call that ran `below` spawns as plain calls: its clock into the
-/// warp's sum of inline cycles (see [`inline_start`]), and the tasks it saved (`below` and
-/// the inlined spawn itself) into the round's count, which
+/// The end of an inline call that saved `saved` tasks (the spawns it ran as plain calls, and
+/// the inlined spawn itself): its clock into the warp's sum of inline cycles (see
+/// [`inline_start`]), and `saved` into the round's count, which
 /// [`time_round`](super::close::time_round) weighs the cycles by. An `uncounted` call ran
 /// a sequential version its task named, whose saved tasks are not known: it is counted
 /// apart too, for the policy to judge by its time alone.
@@ -248,7 +268,7 @@ pub unsafe fn inline_start(ctx: *mut Ctx) {
 /// # Safety
 /// As [`spawn`].
 #[inline(always)]
-pub unsafe fn inline_end(ctx: *mut Ctx, below: u32, uncounted: bool) {
+pub unsafe fn inline_end(ctx: *mut Ctx, saved: u32, uncounted: bool) {
     let now = clock64();
     // SAFETY: as in `inline_start`.
     let w = unsafe { &*((*ctx).worker as *const WarpCtx) };
@@ -257,10 +277,7 @@ pub unsafe fn inline_end(ctx: *mut Ctx, below: u32, uncounted: bool) {
     // barrier orders.
     unsafe {
         u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_cycles, now);
-        u32::fetch_add::<Cta, Relaxed>(
-            &raw mut (*w.sh).round_inline_spawns,
-            below.saturating_add(1),
-        );
+        u32::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_spawns, saved);
         if uncounted {
             u32::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).round_inline_uncounted, 1);
         }
