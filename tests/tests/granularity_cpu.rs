@@ -260,7 +260,11 @@ fn a_task_whose_spawns_would_all_run_inline_runs_whole() {
             let (v, stats) = runtime(threads, on).run(whole::apart(6)).unwrap();
             let what = format!("apart, {threads} threads, policy {on}: {stats:?}");
             assert_eq!(v, 1 << 12, "{what}");
-            assert_eq!(APART_BODIES.load(Relaxed) - before, stats.tasks_executed, "{what}");
+            assert_eq!(
+                APART_BODIES.load(Relaxed) - before,
+                stats.tasks_executed,
+                "{what}"
+            );
             assert_eq!(stats.spawns_inlined > 0, on, "{what}");
         }
     }

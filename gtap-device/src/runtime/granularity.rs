@@ -94,6 +94,12 @@ pub struct Granularity {
     /// Tasks a GPU warp makes at one depth (shallower than [`LEVELS`]) before it inlines
     /// from the next depth on, as from `min_depth` ([`SpawnView::from_depth`]). Zero: never.
     pub wide_tasks: u32,
+    /// The width (tasks at one depth, over the run's roots) of the first level from which
+    /// a GPU warp inlines, as the grid estimates the tree's levels from the children its
+    /// tasks made ([`width_from_fanout`]): 32 tasks for each of the grid's lanes, the width a
+    /// binary tree has at `min_depth`. Zero: not estimated (the CPU; resident sessions, whose
+    /// roots come one after another).
+    pub wide_nodes: u32,
     /// The calls a split task started for a call the program did not force to be a task
     /// walks before it makes tasks of the rest, its children twice as many, up to
     /// [`crate::task::split::MAX_BUDGET`] ([`crate::task::split`]). Zero: no task is split,
@@ -120,9 +126,47 @@ impl Granularity {
         backoff_ratio: 0,
         task_rounds: 0,
         wide_tasks: 0,
+        wide_nodes: 0,
         split_budget: 0,
         split_singles: 0,
     };
+}
+
+/// The depth from which a GPU warp inlines by the grid's estimate of the tree's width: the
+/// first depth whose estimated width reaches `wide_nodes`, or `None` while none does or the
+/// counts are too few to tell. `level(d)` is what the grid has counted at depth `d` so far:
+/// the tasks started there, and the children they made (at depth `d + 1`).
+///
+/// The width of depth `d + 1` is estimated as that of depth `d` times the mean children of
+/// the tasks started there; depth 0's is the roots started. A level is estimated only from
+/// at least 32 started tasks, or all of its estimated width if that is less: the first
+/// levels are complete early in a run (the warps spread them), and a deeper one is sampled
+/// by the warps' first descents, long before it is complete. So the rule finds, early, the
+/// level that a count of its tasks would reach only once most of the level was made, and
+/// by then a warp's stealing and depth-first descent has made tasks far below it.
+///
+/// A binary tree has `2^d` tasks at depth `d`, so the rule and `min_depth` agree there; a
+/// wide search (nqueens' up to 16 children per node) reaches the width levels earlier, and
+/// a tree that grows slowly (UTS's binomial ones, a mean of one child) never does.
+pub fn width_from_fanout(level: impl Fn(u32) -> (u64, u64), wide_nodes: u32) -> Option<u32> {
+    if wide_nodes == 0 {
+        return None;
+    }
+    let mut width = 0u64;
+    for d in 0..LEVELS - 1 {
+        let (started, children) = level(d);
+        if d == 0 {
+            width = started;
+        }
+        if started == 0 || started < width.min(32) {
+            return None;
+        }
+        width = width.saturating_mul(children) / started;
+        if width >= u64::from(wide_nodes) {
+            return Some(d + 1);
+        }
+    }
+    None
 }
 
 /// What the spawning worker sees at a spawn, each a snapshot it reads without waiting.
@@ -425,6 +469,7 @@ mod tests {
         backoff_ratio: 0,
         task_rounds: 0,
         wide_tasks: 0,
+        wide_nodes: 0,
         split_budget: 0,
         split_singles: 0,
     };
@@ -853,6 +898,37 @@ mod tests {
             "one in GRID_HEAVY_SHARE"
         );
         assert!(!grid_heavy_leaves(0, 10_000, 1, 1584), "off");
+    }
+
+    /// nqueens(16)'s first levels (started tasks and their children, the tree complete to
+    /// depth 7): the width reaches 32 tasks for each of 50,688 lanes (1,622,016) at depth 7
+    /// (3,998,456 tasks); a binary tree reaches 2^21 at 21; a tree with a mean of one child
+    /// never does; too few started tasks at a level stop the estimate there.
+    #[test]
+    fn the_width_is_estimated_from_the_levels_started() {
+        let nodes: [u64; 8] = [1, 16, 210, 2236, 19688, 141812, 838816, 3998456];
+        let nqueens = |d: u32| match nodes.get(d as usize + 1) {
+            Some(&next) => (nodes[d as usize], next),
+            None => (0, 0),
+        };
+        assert_eq!(width_from_fanout(nqueens, 50_688 * 32), Some(7));
+        assert_eq!(width_from_fanout(nqueens, 19688), Some(4));
+        assert_eq!(width_from_fanout(nqueens, 0), None, "off");
+        assert_eq!(
+            width_from_fanout(nqueens, u32::MAX),
+            None,
+            "not reached yet"
+        );
+        let binary = |d: u32| (1u64 << d.min(40), 2u64 << d.min(40));
+        assert_eq!(width_from_fanout(binary, 1 << 21), Some(21));
+        let chain = |_: u32| (2000, 2000);
+        assert_eq!(width_from_fanout(chain, 1 << 21), None);
+        // Depth 3 estimated from 20 started tasks of an estimated 2,236: too few to tell.
+        let early = |d: u32| if d < 3 { nqueens(d) } else { (20, 300) };
+        assert_eq!(width_from_fanout(early, 19688), None);
+        // A batch of 100 roots: depth 0's width is theirs.
+        let batch = |d: u32| if d == 0 { (100, 1600) } else { nqueens(d) };
+        assert_eq!(width_from_fanout(batch, 1600), Some(1));
     }
 
     #[test]

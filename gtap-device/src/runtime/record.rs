@@ -53,6 +53,10 @@ pub struct Record<T> {
     /// completing worker (false); read by the host after an aborted CPU run, to drop what is
     /// left. Not maintained on the GPU (frames there are never dropped by the host).
     live: bool,
+    /// Whether the task has run a step: set by the GPU's worker at the task's first step, for
+    /// the granularity policy's count of the tasks started at each depth
+    /// ([`Record::first_step`]). In the header's padding, as `depth`.
+    started: bool,
     /// The task's depth in the task tree (the root's is 0; saturating), for the granularity
     /// policy ([`super::granularity`]). Written by the spawner after [`Record::fill`]; read
     /// by the task's own worker when the task spawns. In the header's padding: the record's
@@ -82,6 +86,7 @@ impl<T> Record<T> {
             (&raw mut (*rec).queue).write(0);
             (&raw mut (*rec).result_slot).write(core::ptr::null_mut());
             (&raw mut (*rec).live).write(false);
+            (&raw mut (*rec).started).write(false);
             (&raw mut (*rec).depth).write(0);
         }
     }
@@ -105,6 +110,7 @@ impl<T> Record<T> {
             (&raw mut (*rec).live).write(true);
             // A root's depth; a spawner sets its child's with `set_depth`.
             (&raw mut (*rec).depth).write(0);
+            (&raw mut (*rec).started).write(false);
             // In whole words, not as a typed move: a task enum's frame starts as the
             // coroutine's arguments beside a byte-sized state and a large uninitialized
             // part, and LLVM merges the move into one `memcpy` that starts at an odd offset,
@@ -184,6 +190,22 @@ impl<T> Record<T> {
     pub unsafe fn depth(rec: *mut Self) -> u32 {
         // SAFETY: per the contract, the spawner's write happens before this read.
         u32::from(unsafe { (&raw const (*rec).depth).read() })
+    }
+
+    /// Whether this is the task's first step (the first call since [`Record::fill`]), noting
+    /// that it has run one.
+    ///
+    /// # Safety
+    /// As [`Record::parent`], by the task's own worker while it runs the task.
+    #[inline(always)]
+    pub unsafe fn first_step(rec: *mut Self) -> bool {
+        // SAFETY: per the contract, the fill happens before, and only this worker touches
+        // the flag while it runs the task.
+        unsafe {
+            let first = !(&raw const (*rec).started).read();
+            (&raw mut (*rec).started).write(true);
+            first
+        }
     }
 
     /// Sets the depth of a task just filled in (its parent's depth plus one, saturating).

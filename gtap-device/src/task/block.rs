@@ -38,7 +38,7 @@
 /// block-wide state. A block task's scratch ([`Block::scratch`]) follows them in a block
 /// program; in a mixed program the block's warps' states come first (the kernel says where,
 /// at [`SCRATCH_OFFSET_AT`]).
-pub const RUNTIME_SHARED_BYTES: usize = 1280;
+pub const RUNTIME_SHARED_BYTES: usize = 1568;
 
 /// Where, in the runtime's part of a GPU block's dynamic shared memory (its last word), the
 /// kernel writes the byte offset at which the scratch starts, before any task runs; the

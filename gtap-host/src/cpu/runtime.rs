@@ -223,6 +223,7 @@ impl CpuRuntime {
             backoff_ratio: 0,
             task_rounds: 0,
             wide_tasks: 0,
+            wide_nodes: 0,
             split_budget: self.config.limits.split_budget,
             split_singles: self.config.limits.split_singles,
         }

@@ -40,6 +40,7 @@ pub(super) struct Buffers {
     pub reserve: Option<CudaSlice<u64>>,
     pub chunk_words: Option<CudaSlice<u32>>,
     pub running: Option<CudaSlice<u32>>,
+    pub fanout: Option<CudaSlice<u64>>,
 }
 
 /// The device addresses of a run's arrays, as the control block names them (0: not used).
@@ -62,6 +63,7 @@ pub(super) struct DeviceArrays {
     pub reserve: u64,
     pub chunk_words: u64,
     pub running: u64,
+    pub fanout: u64,
 }
 
 /// What an array must hold when the kernel starts.
@@ -144,6 +146,7 @@ impl Buffers {
             } else {
                 0
             },
+            fanout: on.array(&mut b.fanout, n.fanout, "the policy's level counts", Zeroed)?,
         })
     }
 }

@@ -61,6 +61,7 @@ pub(super) fn control_block(
         profile_events: arrays.profile_events,
         profile_warps: arrays.profile_warps,
         block_board: arrays.block_board,
+        fanout: arrays.fanout,
         reserve: arrays.reserve,
         chunk_words: arrays.chunk_words,
         reserve_chunks: plan.reserve_chunks,
@@ -94,6 +95,8 @@ pub(super) fn make_resident(block: &mut GpuRun, cfg: &GpuConfig, ring: &super::r
     block.inject_idle_ns = RESIDENT_IDLE_NS;
     block.inject_flags = inject_flags::ONE_READER;
     if block.granularity.on != 0 {
+        // Roots come one after another: the grid's counts of a level mix all of them.
+        block.granularity.wide_nodes = 0;
         block.granularity.min_depth = cfg
             .tuning
             .inline_min_depth
@@ -135,9 +138,22 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
         backoff_ratio: cfg.tuning.inline_backoff_ratio,
         task_rounds: cfg.tuning.inline_task_rounds,
         wide_tasks: cfg.tuning.inline_wide_tasks,
+        wide_nodes: wide_nodes(cfg, plan),
         split_budget: cfg.limits.split_budget,
         split_singles: cfg.limits.split_singles,
     }
+}
+
+/// [`Granularity::wide_nodes`]: with the wide-level rule on ([`GpuTuning::inline_wide_tasks`]),
+/// `2^INLINE_DEPTH_MARGIN` (32) tasks for each of the grid's lanes, the width a binary tree
+/// has at the default `min_depth`; a batch's roots are counted together, as its lanes are.
+fn wide_nodes(cfg: &GpuConfig, plan: &RunPlan) -> u32 {
+    if cfg.tuning.inline_wide_tasks == 0 {
+        return 0;
+    }
+    (plan.warps as u32)
+        .saturating_mul(32)
+        .saturating_mul(1 << INLINE_DEPTH_MARGIN)
 }
 
 /// The heavy leaf rounds across the grid that stop every warp's inlining (0: never).
@@ -259,6 +275,7 @@ mod tests {
             reserve: 15,
             chunk_words: 16,
             running: 17,
+            fanout: 18,
         }
     }
 
@@ -290,8 +307,9 @@ mod tests {
             run.profile_events,
             run.profile_warps,
             run.block_board,
+            run.fanout,
         ];
-        assert_eq!(addresses, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+        assert_eq!(addresses, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 18]);
         assert_eq!(run.panic_report, 99);
         assert_eq!(run.num_warps, 40, "20 blocks of 2 warps");
         assert_eq!(
@@ -372,6 +390,11 @@ mod tests {
         // A depth set by hand is kept.
         let fixed = cfg.clone().inline_min_depth(3);
         assert_eq!(granularity(&fixed, &plan_with(5000)).min_depth, 3);
+        // The width the grid's estimate looks for: 32 tasks a lane, over every root; none
+        // with the wide-level rule off.
+        let wide = |cfg: &GpuConfig, roots| granularity(cfg, &plan_with(roots)).wide_nodes;
+        assert_eq!((wide(&cfg, 1), wide(&cfg, 10)), (1280 * 32, 1280 * 32));
+        assert_eq!(wide(&cfg.clone().inline_wide_tasks(0), 1), 0);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use gtap_device::runtime::gpu::layout::NONE;
 use gtap_device::runtime::gpu::layout::{
     GlobalQueue, ProfileEvent, ProfileWarp, TaskCounts, WarpStats,
 };
+use gtap_device::runtime::granularity::LEVELS;
 use gtap_device::runtime::record::Record;
 use gtap_device::runtime::reserve::{CHUNK_RECORDS, ReserveState};
 use gtap_device::task::Program;
@@ -387,6 +388,8 @@ pub(super) struct ArrayLens {
     /// A batch or a resident session: the record each launched thread runs now (ids), for
     /// naming the root of a task that panics (0 for a run of one root).
     pub running: usize,
+    /// The granularity policy's counts of the tree's levels (`u64`s, `GpuRun::fanout`).
+    pub fanout: usize,
 }
 
 impl ArrayLens {
@@ -417,6 +420,7 @@ impl ArrayLens {
             reserve: size_of::<ReserveState>() / size_of::<u64>(),
             chunk_words: 0,
             running: 0,
+            fanout: LEVELS as usize,
         }
     }
 

@@ -14,7 +14,7 @@ use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::granularity::{
     HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, grid_heavy_leaves,
-    heavy_leaf_round,
+    heavy_leaf_round, width_from_fanout,
 };
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
@@ -213,6 +213,13 @@ pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShar
     const FROM_STOP: usize = offset_of!(GpuRun, wide_from_not) - offset_of!(GpuRun, stop);
     const HEAVY_FROM_STOP: usize = offset_of!(GpuRun, heavy_rounds) - offset_of!(GpuRun, stop);
     let stop = stop as *const AtomicU32 as *mut u8;
+    if sh.cfg.granularity.wide_nodes != 0 {
+        // The host's array of `LEVELS` words, which lives for the run.
+        let grid = sh.cfg.fanout as *mut u64;
+        if let Some(from) = share_fanout(grid, sh) {
+            sh.inline_from = sh.inline_from.min(from);
+        }
+    }
     if sh.cfg.granularity.wide_tasks != 0 {
         let own = sh.inline_from;
         // SAFETY: `stop` is the control block's `stop`, so this is its `wide_from_not`, a
@@ -236,6 +243,26 @@ pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShar
             stop_inlining(sh);
         }
     }
+}
+
+/// Lane 0, between rounds: adds the warp's counts of the tree's levels since the last time
+/// (`WarpShared::level_fanout`) to the grid's, at `grid` (`GpuRun::fanout`), and returns
+/// the depth from which the grid's counts say to inline ([`width_from_fanout`]), if any.
+fn share_fanout(grid: *mut u64, sh: &mut super::warp::WarpShared) -> Option<u32> {
+    for (d, own) in sh.level_fanout.iter_mut().enumerate() {
+        if *own != 0 {
+            // SAFETY: `grid` is the run's `GpuRun::fanout`, `LEVELS` words that live for
+            // the run, changed by warps only by `.gpu` atomics. Relaxed: counts that only steer the policy (a
+            // warp that reads them late inlines a few rounds later).
+            unsafe { u64::fetch_add::<Gpu, Relaxed>(grid.add(d), core::mem::take(own)) };
+        }
+    }
+    let level = |d: u32| {
+        // SAFETY: as above; `d < LEVELS`.
+        let v = unsafe { u64::load::<Gpu, Relaxed>(grid.add(d as usize)) };
+        (v >> 32, v & u64::from(u32::MAX))
+    };
+    width_from_fanout(level, sh.cfg.granularity.wide_nodes)
 }
 
 /// The queue whose tasks the warp's last round ran (lane 0, from the batch it took).

@@ -180,12 +180,13 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Resumed {
     // SAFETY: the frame is pinned in its record and only this lane resumes it now.
     let step = unsafe { P::resume(Pin::new_unchecked(&mut *Record::task(rec)), &mut ctx) };
     let n = ctx.spawned;
-    // The step's children, counted at their depth for the policy's wide-level rule
-    // (`granularity`'s docs); compiled out of programs whose every spawn is a task.
-    if P::WEIGHS && n != 0 && w.run().granularity.on != 0 {
+    // The step's children, counted at their depth for the policy's wide-level rule, and the
+    // task's level for the grid's estimate of the tree's width (`granularity`'s docs);
+    // compiled out of programs whose every spawn is a task.
+    if P::WEIGHS && w.run().granularity.on != 0 {
         // SAFETY: the task is live and ours; its header was published with it.
-        let depth = unsafe { Record::depth(rec) };
-        super::spawn::count_children(w, depth + 1, n);
+        let (depth, first) = unsafe { (Record::depth(rec), Record::first_step(rec)) };
+        super::spawn::count_level(w, depth, first, n);
     }
     // The step's children are staged, published when the round closes (or kept for the
     // warp's next round): none can run before this lane's writes here are visible to it.

@@ -37,7 +37,8 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + 23 * 4
     + 2 * MAX_QUEUES
     + 4 * 56
-    + 4 * crate::runtime::granularity::LEVELS)
+    + 4 * crate::runtime::granularity::LEVELS
+    + 8 * crate::runtime::granularity::LEVELS)
     .next_multiple_of(core::mem::align_of::<GpuRun>() as u32);
 
 /// "No record": the end of a free list, the root's parent.
@@ -415,6 +416,12 @@ pub struct GpuRun {
     pub reserve_chunks: u32,
     /// `num_warps * tasks_per_warp`: the slabs' records; ids from here on are the reserve's.
     pub slab_records: u32,
+    /// The granularity policy's estimate of the tree's width across the grid: per depth
+    /// below `granularity::LEVELS`, a `u64` of the tasks started there (high 32 bits) and
+    /// the children they made (low 32 bits), which each warp's lane 0 adds its own counts
+    /// to every few rounds by `.gpu` atomics (`close::share_grid_policy`); zeroed by the
+    /// host. The array's address.
+    pub fanout: u64,
 }
 
 /// Bits of [`GpuRun::inject_flags`].

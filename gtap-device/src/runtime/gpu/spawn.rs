@@ -73,6 +73,28 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
     }
 }
 
+/// Counts a step of a task at `depth` that made `n` children, for the wide-level rule: the
+/// children at their depth ([`count_children`]), and the task's level for the grid's
+/// estimate of the tree's width, in `level_fanout` (started there if `first`, and the
+/// children), which lane 0 adds to the grid's every few rounds
+/// (`close::share_grid_policy`).
+#[inline(always)]
+pub fn count_level(w: &WarpCtx, depth: u32, first: bool, n: u32) {
+    if n != 0 {
+        count_children(w, depth + 1, n);
+    }
+    if (first || n != 0) && depth < LEVELS && w.run().granularity.wide_nodes != 0 {
+        let add = (u64::from(first) << 32) | u64::from(n);
+        // SAFETY: a field of this warp's shared state that lanes change during a round only
+        // by `.cta` atomics, and lane 0 reads and zeroes between rounds; `depth < LEVELS`.
+        // Relaxed: counts that only steer the policy, which the round's barrier orders
+        // before lane 0 reads them.
+        unsafe {
+            u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).level_fanout[depth as usize], add)
+        };
+    }
+}
+
 /// Counts the `n` children at depth `at` that a task step made (the spawns the granularity
 /// policy weighed there, [`run_inline`], and any others of the step) in the warp's
 /// `level_left`, and when they are the policy's `wide_tasks`th there, lowers the warp's

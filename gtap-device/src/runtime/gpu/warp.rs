@@ -58,6 +58,13 @@ pub struct WarpShared {
     /// Cycles the lanes spent in inline calls this round, together. Bumped by lanes (`.cta`
     /// atomic), read and reset by lane 0 between rounds.
     pub round_inline_cycles: u64,
+    /// Per depth below `granularity::LEVELS`, since lane 0 last added them to the grid's
+    /// (`GpuRun::fanout`, as there): the tasks the warp's lanes started there (high 32
+    /// bits) and the children those made (low 32 bits). Bumped by lanes (`.cta` atomic)
+    /// after a task's first step and after each step that made children, in programs whose
+    /// spawns the policy weighs (`spawn::count_children`); read and zeroed by lane 0 between
+    /// rounds.
+    pub level_fanout: [u64; LEVELS as usize],
     /// Per queue: logical position one past the newest published entry (the owner end).
     /// Lane 0 writes between rounds; lanes read during a round.
     pub tail: [u32; MAX_QUEUES as usize],
