@@ -732,7 +732,10 @@ fn expand_task(
     let params_g = params_with_types(&params, &types_g);
 
     let lowered = lower::lower((*task.block).clone(), block, siblings);
-    let whole = lowered.whole && !block && seq_of.is_some();
+    // Only a task that names its sequential version runs whole: a generated version does
+    // what the per-child calls do, and the policy reads more from those (a call that was a
+    // leaf, a round of heavy leaf tasks, which a whole call of a leaf task would hide).
+    let whole = lowered.whole && !block && seq_of.is_some_and(|of| of.given.is_some());
     let body = frame_body(
         task,
         &lowered.block,
@@ -910,7 +913,8 @@ fn params_with_types(params: &Punctuated<FnArg, Comma>, types: &[Type]) -> Token
 
 /// The coroutine's body: the block task's handle, the arguments read before the first
 /// taskwait copied into locals (see `locals`), then the lowered body. A task that may run
-/// `whole` first asks the runtime whether it runs as its sequential version instead
+/// `whole` (one that names its sequential version, whose every spawn the policy weighs)
+/// first asks the runtime whether it runs as its sequential version instead
 /// (`gtap_device::task::ctx::run_whole`): where the policy would run every spawn of the
 /// body inline, one call of the task's sequential version does the same work as those
 /// calls, without a decision and a timed call for each child.

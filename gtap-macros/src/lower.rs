@@ -65,9 +65,9 @@ pub struct Lowered {
     pub seq_calls: Vec<Ident>,
     /// A thread task with a spawn the granularity policy weighs (one not marked `task`).
     pub weighs: bool,
-    /// A thread task whose every spawn the policy weighs, none naming a queue: it may run
-    /// whole as its sequential version where the policy would run each of its spawns inline
-    /// (`gtap_device::task::ctx::run_whole`).
+    /// A thread task whose every spawn the policy weighs, none naming a queue: if it names
+    /// its sequential version, it may run whole as that where the policy would run each of
+    /// its spawns inline (`gtap_device::task::ctx::run_whole`).
     pub whole: bool,
 }
 

@@ -173,8 +173,8 @@ pub unsafe fn spawn_into<'c, P: Program, R, const N: usize>(
 /// ([`run_whole`]) rather than as its body: what the granularity policy would decide for a
 /// spawn of one of its children into its own queue, so that where each of its spawns would
 /// run inline, the task makes one call of its sequential version instead of a call per
-/// child. The macro asks only for a task whose every spawn the policy weighs and none names
-/// a queue.
+/// child. The macro asks only for a task that names its sequential version
+/// (`#[gtap::task(seq = g)]`), whose every spawn the policy weighs and none names a queue.
 ///
 /// On a GPU the difference is more than the decisions saved: a lane that calls a child's
 /// sequential version in a loop over the children waits at each call for the longest of its

@@ -309,7 +309,10 @@ mod tests {
             run.block_board,
             run.fanout,
         ];
-        assert_eq!(addresses, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 18]);
+        assert_eq!(
+            addresses,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 18]
+        );
         assert_eq!(run.panic_report, 99);
         assert_eq!(run.num_warps, 40, "20 blocks of 2 warps");
         assert_eq!(

@@ -29,12 +29,16 @@ fn limit_registers(ptx: &str, n: u32) -> String {
     let mut out = String::with_capacity(ptx.len() + 64);
     let mut in_entry_params = false;
     for line in ptx.lines() {
-        if line.starts_with(".visible .entry") || line.starts_with(".entry") {
-            in_entry_params = true;
-        }
+        // The parameter list ends on a line of its own, or on the entry's line when it is
+        // empty (`.visible .entry f()`); the directive goes after it, before the body.
+        let code = line.split("//").next().unwrap_or("");
+        let entry = line.starts_with(".visible .entry") || line.starts_with(".entry");
+        in_entry_params |= entry;
         out.push_str(line);
         out.push('\n');
-        if in_entry_params && line.trim_start().starts_with(')') {
+        let closes =
+            code.trim_end().ends_with(')') && (entry || code.trim_start().starts_with(')'));
+        if in_entry_params && closes {
             out.push_str(&format!(".maxnreg {n}\n"));
             in_entry_params = false;
         }
@@ -676,5 +680,11 @@ mod tests {
         assert_eq!(out.matches(".maxnreg 40").count(), 2, "{out}");
         assert!(out.contains("a_param_0\n)\n.maxnreg 40\n{"), "{out}");
         assert!(out.contains(".entry b(\n)\n.maxnreg 40\n{"), "{out}");
+        // An empty list on the entry's line, and a function after it whose list must not
+        // get the directive.
+        let ptx = ".visible .entry c()     // @c\n{\n}\n.func d(\n\t.param .b64 d_0\n)\n{\n}\n";
+        let out = limit_registers(ptx, 40);
+        assert_eq!(out.matches(".maxnreg 40").count(), 1, "{out}");
+        assert!(out.contains("// @c\n.maxnreg 40\n{"), "{out}");
     }
 }

@@ -246,15 +246,22 @@ pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShar
 }
 
 /// Lane 0, between rounds: adds the warp's counts of the tree's levels since the last time
-/// (`WarpShared::level_fanout`) to the grid's, at `grid` (`GpuRun::fanout`), and returns
-/// the depth from which the grid's counts say to inline ([`width_from_fanout`]), if any.
+/// (`WarpShared::level_started` and `level_children`) to the grid's, at `grid`
+/// (`GpuRun::fanout`), and returns the depth from which the grid's counts say to inline
+/// ([`width_from_fanout`]), if any.
 fn share_fanout(grid: *mut u64, sh: &mut super::warp::WarpShared) -> Option<u32> {
-    for (d, own) in sh.level_fanout.iter_mut().enumerate() {
-        if *own != 0 {
+    let levels = sh
+        .level_started
+        .iter_mut()
+        .zip(sh.level_children.iter_mut());
+    for (d, (started, children)) in levels.enumerate() {
+        let own =
+            (u64::from(core::mem::take(started)) << 32) | u64::from(core::mem::take(children));
+        if own != 0 {
             // SAFETY: `grid` is the run's `GpuRun::fanout`, `LEVELS` words that live for
-            // the run, changed by warps only by `.gpu` atomics. Relaxed: counts that only steer the policy (a
-            // warp that reads them late inlines a few rounds later).
-            unsafe { u64::fetch_add::<Gpu, Relaxed>(grid.add(d), core::mem::take(own)) };
+            // the run, changed by warps only by `.gpu` atomics. Relaxed: counts that only
+            // steer the policy (a warp that reads them late inlines a few rounds later).
+            unsafe { u64::fetch_add::<Gpu, Relaxed>(grid.add(d), own) };
         }
     }
     let level = |d: u32| {

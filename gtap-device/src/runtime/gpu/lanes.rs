@@ -185,8 +185,10 @@ unsafe fn resume<P: Program>(w: &WarpCtx, id: u32, freed: &mut u32) -> Resumed {
     // compiled out of programs whose every spawn is a task.
     if P::WEIGHS && w.run().granularity.on != 0 {
         // SAFETY: the task is live and ours; its header was published with it.
-        let (depth, first) = unsafe { (Record::depth(rec), Record::first_step(rec)) };
-        super::spawn::count_level(w, depth, first, n);
+        super::spawn::count_level(w, unsafe { Record::depth(rec) }, n, || {
+            // SAFETY: as above; this lane runs the task.
+            unsafe { Record::first_step(rec) }
+        });
     }
     // The step's children are staged, published when the round closes (or kept for the
     // warp's next round): none can run before this lane's writes here are visible to it.

@@ -74,24 +74,34 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
 }
 
 /// Counts a step of a task at `depth` that made `n` children, for the wide-level rule: the
-/// children at their depth ([`count_children`]), and the task's level for the grid's
-/// estimate of the tree's width, in `level_fanout` (started there if `first`, and the
-/// children), which lane 0 adds to the grid's every few rounds
-/// (`close::share_grid_policy`).
+/// children at their depth ([`count_children`]), and, above the depth from which the warp
+/// inlines (the levels the grid's estimate of the tree's width still reads), the task's
+/// level: started there if `first()` (the task's first step), and its children. Lane 0
+/// adds these to the grid's every few rounds (`close::share_grid_policy`).
 #[inline(always)]
-pub fn count_level(w: &WarpCtx, depth: u32, first: bool, n: u32) {
+pub fn count_level(w: &WarpCtx, depth: u32, n: u32, first: impl FnOnce() -> bool) {
     if n != 0 {
         count_children(w, depth + 1, n);
     }
-    if (first || n != 0) && depth < LEVELS && w.run().granularity.wide_nodes != 0 {
-        let add = (u64::from(first) << 32) | u64::from(n);
-        // SAFETY: a field of this warp's shared state that lanes change during a round only
-        // by `.cta` atomics, and lane 0 reads and zeroes between rounds; `depth < LEVELS`.
-        // Relaxed: counts that only steer the policy, which the round's barrier orders
-        // before lane 0 reads them.
-        unsafe {
-            u64::fetch_add::<Cta, Relaxed>(&raw mut (*w.sh).level_fanout[depth as usize], add)
-        };
+    let sh = w.sh;
+    // SAFETY: `inline_from` is lowered by lanes only atomically during a round: read
+    // atomically (relaxed `.cta`, a bound that only decides whether to count).
+    let from = unsafe { u32::load::<Cta, Relaxed>(&raw const (*sh).inline_from) };
+    if depth >= LEVELS || depth >= from || w.run().granularity.wide_nodes == 0 {
+        return;
+    }
+    let d = depth as usize;
+    // SAFETY: fields of this warp's shared state that lanes change during a round only by
+    // `.cta` atomics, and lane 0 reads and zeroes between rounds; `d < LEVELS`. Relaxed:
+    // counts that only steer the policy, which the round's barrier orders before lane 0
+    // reads them. 32-bit: a 64-bit atomic on shared memory is a compare-and-swap loop.
+    unsafe {
+        if first() {
+            u32::fetch_add::<Cta, Relaxed>(&raw mut (*sh).level_started[d], 1);
+        }
+        if n != 0 {
+            u32::fetch_add::<Cta, Relaxed>(&raw mut (*sh).level_children[d], n);
+        }
     }
 }
 

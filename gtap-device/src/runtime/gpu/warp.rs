@@ -58,13 +58,6 @@ pub struct WarpShared {
     /// Cycles the lanes spent in inline calls this round, together. Bumped by lanes (`.cta`
     /// atomic), read and reset by lane 0 between rounds.
     pub round_inline_cycles: u64,
-    /// Per depth below `granularity::LEVELS`, since lane 0 last added them to the grid's
-    /// (`GpuRun::fanout`, as there): the tasks the warp's lanes started there (high 32
-    /// bits) and the children those made (low 32 bits). Bumped by lanes (`.cta` atomic)
-    /// after a task's first step and after each step that made children, in programs whose
-    /// spawns the policy weighs (`spawn::count_children`); read and zeroed by lane 0 between
-    /// rounds.
-    pub level_fanout: [u64; LEVELS as usize],
     /// Per queue: logical position one past the newest published entry (the owner end).
     /// Lane 0 writes between rounds; lanes read during a round.
     pub tail: [u32; MAX_QUEUES as usize],
@@ -155,6 +148,14 @@ pub struct WarpShared {
     /// by lanes (`.cta` atomic) after each task step that made children, in programs whose
     /// spawns the policy weighs (`spawn::count_children`).
     pub level_left: [u32; LEVELS as usize],
+    /// Per depth below `granularity::LEVELS` and above `inline_from`, since lane 0 last
+    /// added them to the grid's (`GpuRun::fanout`): the tasks the warp's lanes started
+    /// there ... Bumped by lanes (`.cta` atomic) after a task's first step, in programs
+    /// whose spawns the policy weighs (`spawn::count_level`); read and zeroed by lane 0
+    /// between rounds.
+    pub level_started: [u32; LEVELS as usize],
+    /// ... and the children those made (after each step that made some).
+    pub level_children: [u32; LEVELS as usize],
     /// Ids freed this round, pushed onto the free stack by lane 0 at the round's end.
     pub freed: [u32; FREED_CAP],
     /// The cycles of the warp's fastest ordinary round so far (0: none yet). Lane 0 alone,
