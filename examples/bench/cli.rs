@@ -145,6 +145,11 @@ pub struct GpuArgs {
     /// next depth on, as from --inline-min-depth; 0: never [default: 2048].
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_wide_tasks: Option<u32>,
+    /// The granularity policy: tasks for each lane of the grid that the grid's estimate of
+    /// a level's width must reach for the warps to inline from that level on; 0: no
+    /// estimate [default: 32].
+    #[arg(long, global = true, value_name = "TASKS")]
+    pub inline_wide_width: Option<u32>,
     /// The granularity policy: rounds of heavy leaf tasks across the grid from which every
     /// warp stops inlining (where they are also one in 128 of the grid's busy rounds); 0:
     /// each warp judges alone [default: one for every four warps].
@@ -293,6 +298,9 @@ impl GpuArgs {
         }
         if let Some(r) = self.inline_task_rounds {
             c = c.inline_task_rounds(r);
+        }
+        if let Some(t) = self.inline_wide_width {
+            c = c.inline_wide_width(t);
         }
         if let Some(t) = self.inline_wide_tasks {
             c = c.inline_wide_tasks(t);

@@ -171,6 +171,7 @@ pub struct GpuTuning {
     pub(crate) inline_backoff_ratio: u32,
     pub(crate) inline_task_rounds: u32,
     pub(crate) inline_wide_tasks: u32,
+    pub(crate) inline_wide_width: u32,
     pub(crate) inline_grid_heavy_rounds: Option<u32>,
 }
 
@@ -291,6 +292,16 @@ impl GpuTuning {
         self.inline_wide_tasks
     }
 
+    /// The granularity policy: the tasks for each of the grid's lanes that the grid's
+    /// estimate of a level's width must reach for the warps to inline from that level on
+    /// (default 32, the width a tree of two children per node has at the default
+    /// `inline_min_depth`; 0: no estimate). The grid estimates each level's width from the
+    /// children that the tasks started at the levels above it made, long before the level
+    /// is complete (README, "Automatic granularity").
+    pub fn inline_wide_width(&self) -> u32 {
+        self.inline_wide_width
+    }
+
     /// The granularity policy: rounds of heavy leaf tasks across the grid from which every
     /// warp stops running spawns inline, as a warp does after four of its own, where they
     /// are also at least one in 128 of the grid's busy rounds (default `None`: one for
@@ -382,6 +393,7 @@ impl Default for GpuConfig {
                 inline_backoff_ratio: 4,
                 inline_task_rounds: 8,
                 inline_wide_tasks: 2048,
+                inline_wide_width: 32,
                 inline_grid_heavy_rounds: None,
             },
         }
@@ -587,6 +599,14 @@ impl GpuConfig {
     /// ([`GpuTuning::inline_wide_tasks`], default 2048; 0: never).
     pub fn inline_wide_tasks(mut self, tasks: u32) -> Self {
         self.tuning.inline_wide_tasks = tasks;
+        self
+    }
+
+    /// Sets the tasks per lane at which the grid's estimate of a level's width makes the
+    /// warps inline from that level on ([`GpuTuning::inline_wide_width`], default 32; 0: no
+    /// estimate).
+    pub fn inline_wide_width(mut self, tasks_per_lane: u32) -> Self {
+        self.tuning.inline_wide_width = tasks_per_lane;
         self
     }
 

@@ -144,16 +144,13 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
     }
 }
 
-/// [`Granularity::wide_nodes`]: with the wide-level rule on ([`GpuTuning::inline_wide_tasks`]),
-/// `2^INLINE_DEPTH_MARGIN` (32) tasks for each of the grid's lanes, the width a binary tree
-/// has at the default `min_depth`; a batch's roots are counted together, as its lanes are.
+/// [`Granularity::wide_nodes`]: [`GpuTuning::inline_wide_width`] tasks (by default
+/// `2^INLINE_DEPTH_MARGIN`, the width a binary tree has at the default `min_depth`) for
+/// each of the grid's lanes; a batch's roots are counted together, as its lanes are.
 fn wide_nodes(cfg: &GpuConfig, plan: &RunPlan) -> u32 {
-    if cfg.tuning.inline_wide_tasks == 0 {
-        return 0;
-    }
     (plan.warps as u32)
         .saturating_mul(32)
-        .saturating_mul(1 << INLINE_DEPTH_MARGIN)
+        .saturating_mul(cfg.tuning.inline_wide_width)
 }
 
 /// The heavy leaf rounds across the grid that stop every warp's inlining (0: never).
@@ -397,7 +394,9 @@ mod tests {
         // with the wide-level rule off.
         let wide = |cfg: &GpuConfig, roots| granularity(cfg, &plan_with(roots)).wide_nodes;
         assert_eq!((wide(&cfg, 1), wide(&cfg, 10)), (1280 * 32, 1280 * 32));
-        assert_eq!(wide(&cfg.clone().inline_wide_tasks(0), 1), 0);
+        assert_eq!(cfg.tuning.inline_wide_width, 1 << INLINE_DEPTH_MARGIN);
+        assert_eq!(wide(&cfg.clone().inline_wide_width(0), 1), 0);
+        assert_eq!(wide(&cfg.clone().inline_wide_width(64), 1), 1280 * 64);
     }
 
     #[test]
