@@ -132,6 +132,11 @@ impl Granularity {
     };
 }
 
+/// Tasks started at one depth across the grid after which the GPU's warps stop counting
+/// that level for [`width_from_fanout`]: its mean children are known well enough, and a
+/// count costs each task step two atomics on a word its warp's lanes share.
+pub const LEVEL_SAMPLE: u64 = 4096;
+
 /// The depth from which a GPU warp inlines by the grid's estimate of the tree's width: the
 /// first depth whose estimated width reaches `wide_nodes`, or `None` while none does or the
 /// counts are too few to tell. `level(d)` is what the grid has counted at depth `d` so far:
@@ -243,6 +248,16 @@ pub fn run_inline_lazily(
     queued >= policy.min_queued && !other_queue
 }
 
+/// How many times `backoff_ratio` ordinary rounds the calls of a round that ran only named
+/// sequential versions (`#[gtap::task(seq = g)]`, [`InlineRound::uncounted`]) may take on
+/// average before the warp backs off ([`adjust_backoff`]). A named version is the
+/// program's own sequential algorithm for a subtree (nqueens' count, which keeps its search
+/// in registers), what a program with a cutoff runs as its leaf; its calls run whole
+/// subtrees at the depth where the leaves of such a program sit, many rounds long, and held
+/// to the ratio they were moved deeper, to more tasks and shorter calls, slower in the end
+/// (results/2026-12-01-whole-width-h200.md).
+pub const NAMED_RATIO: u32 = 4;
+
 /// The most levels a worker backs off: past any tree a task runtime can hold.
 pub const MAX_BACKOFF: i32 = 1 << 16;
 
@@ -310,7 +325,12 @@ pub fn adjust_backoff(
         return 0;
     }
     let each = inline.cycles / u64::from(inline.calls.max(1));
-    let limit = round_cycles.saturating_mul(u64::from(policy.backoff_ratio));
+    let ratio = if inline.uncounted != 0 && inline.uncounted == inline.calls {
+        policy.backoff_ratio.saturating_mul(NAMED_RATIO)
+    } else {
+        policy.backoff_ratio
+    };
+    let limit = round_cycles.saturating_mul(u64::from(ratio));
     if costs_more_than_it_saves(policy, inline, round_cycles)
         || (policy.backoff_ratio != 0 && each > limit)
         || inlined_leaves(inline)
@@ -929,6 +949,27 @@ mod tests {
         // A batch of 100 roots: depth 0's width is theirs.
         let batch = |d: u32| if d == 0 { (100, 1600) } else { nqueens(d) };
         assert_eq!(width_from_fanout(batch, 1600), Some(1));
+    }
+
+    /// Rounds of named calls only are held to `NAMED_RATIO` times the ratio.
+    #[test]
+    fn named_calls_may_run_longer_before_the_warp_backs_off() {
+        let p = Granularity {
+            backoff_ratio: 4,
+            ..ON
+        };
+        let named = |calls: u32, uncounted: u32, cycles: u64| InlineRound {
+            calls,
+            cycles,
+            spawns: u64::from(calls),
+            uncounted,
+            took: cycles,
+            wide: false,
+        };
+        // 1,000 cycles a call against ordinary rounds of 100: past 4 rounds, within 16.
+        assert_eq!(adjust_backoff(&p, 0, named(2, 2, 2_000), 100, false), 0);
+        assert_eq!(adjust_backoff(&p, 0, named(2, 1, 2_000), 100, false), 1);
+        assert_eq!(adjust_backoff(&p, 0, named(2, 2, 3_400), 100, false), 1);
     }
 
     #[test]

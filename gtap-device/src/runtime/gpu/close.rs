@@ -13,8 +13,8 @@ use crate::arch::time::clock64;
 use crate::arch::warp::WARP_SIZE;
 use crate::runtime::deque::publish;
 use crate::runtime::granularity::{
-    HEAVY_LEAF_ROUNDS, InlineRound, MAX_BACKOFF, adjust_backoff, grid_heavy_leaves,
-    heavy_leaf_round, width_from_fanout,
+    HEAVY_LEAF_ROUNDS, InlineRound, LEVEL_SAMPLE, LEVELS, MAX_BACKOFF, adjust_backoff,
+    grid_heavy_leaves, heavy_leaf_round, width_from_fanout,
 };
 use crate::runtime::record::Record;
 use crate::runtime::reserve::{CHUNK_RECORDS, chunk_start};
@@ -269,6 +269,11 @@ fn share_fanout(grid: *mut u64, sh: &mut super::warp::WarpShared) -> Option<u32>
         let v = unsafe { u64::load::<Gpu, Relaxed>(grid.add(d as usize)) };
         (v >> 32, v & u64::from(u32::MAX))
     };
+    for d in 0..LEVELS {
+        if level(d).0 >= LEVEL_SAMPLE {
+            sh.levels_known |= 1 << d;
+        }
+    }
     width_from_fanout(level, sh.cfg.granularity.wide_nodes)
 }
 

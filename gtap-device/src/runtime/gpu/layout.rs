@@ -34,7 +34,7 @@ pub const WARP_SHARED_BYTES: u32 = (core::mem::size_of::<GpuRun>() as u32
     + core::mem::size_of::<WarpStats>() as u32
     + 3 * 8
     + 6 * 4 * MAX_QUEUES
-    + 23 * 4
+    + 25 * 4
     + 2 * MAX_QUEUES
     + 4 * 56
     + 4 * crate::runtime::granularity::LEVELS

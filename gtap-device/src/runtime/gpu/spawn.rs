@@ -74,10 +74,12 @@ pub unsafe fn spawn<P: Program>(ctx: *mut Ctx, task: P::Task, result_slot: *mut 
 }
 
 /// Counts a step of a task at `depth` that made `n` children, for the wide-level rule: the
-/// children at their depth ([`count_children`]), and, above the depth from which the warp
-/// inlines (the levels the grid's estimate of the tree's width still reads), the task's
-/// level: started there if `first()` (the task's first step), and its children. Lane 0
-/// adds these to the grid's every few rounds (`close::share_grid_policy`).
+/// children at their depth ([`count_children`]), and, where the grid's estimate of the
+/// tree's width still reads the level (above the depth from which the warp inlines, and
+/// not sampled enough yet), the task's level: started there if `first()` (the task's first
+/// step), and its children. Lane 0 adds these to the grid's every few rounds
+/// (`close::share_grid_policy`). A program whose levels are all known, or without the
+/// estimate (`wide_nodes` 0: lane 0 marks every level known), pays a load and a test.
 #[inline(always)]
 pub fn count_level(w: &WarpCtx, depth: u32, n: u32, first: impl FnOnce() -> bool) {
     if n != 0 {
@@ -85,9 +87,14 @@ pub fn count_level(w: &WarpCtx, depth: u32, n: u32, first: impl FnOnce() -> bool
     }
     let sh = w.sh;
     // SAFETY: `inline_from` is lowered by lanes only atomically during a round: read
-    // atomically (relaxed `.cta`, a bound that only decides whether to count).
-    let from = unsafe { u32::load::<Cta, Relaxed>(&raw const (*sh).inline_from) };
-    if depth >= LEVELS || depth >= from || w.run().granularity.wide_nodes == 0 {
+    // atomically (relaxed `.cta`, a bound that only decides whether to count);
+    // `levels_known` is lane 0's, written between rounds.
+    let (from, known) = unsafe {
+        let from = u32::load::<Cta, Relaxed>(&raw const (*sh).inline_from);
+        (from, (*sh).levels_known)
+    };
+    // Levels the estimate no longer reads: below where the warp inlines, or sampled enough.
+    if depth >= LEVELS.min(from) || known & (1 << depth) != 0 {
         return;
     }
     let d = depth as usize;

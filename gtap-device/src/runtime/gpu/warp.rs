@@ -137,6 +137,11 @@ pub struct WarpShared {
     /// the first depth at which the warp has made the policy's `wide_tasks` tasks. Lowered
     /// by lanes (`.cta` atomic min) during rounds; read by lanes.
     pub inline_from: u32,
+    /// Bit `d`: the grid has counted enough tasks started at depth `d`
+    /// (`granularity::LEVEL_SAMPLE`) for its estimate of the tree's width, and the lanes
+    /// count no more there. Lane 0 writes between rounds (`close::share_grid_policy`);
+    /// lanes read it.
+    pub levels_known: u32,
     /// The round's batch as lane 0 took it ([`Batch::words`](super::batch::Batch)): lane 0
     /// writes it before the take step's barrier, every lane reads it after. Shared memory
     /// rather than shuffles: the warp reaches that barrier diverged (lane 0's take has
@@ -660,6 +665,10 @@ pub fn init(sh: &mut WarpShared, warp: u32, cfg: &GpuRun) {
     }
     sh.remote_rest = super::layout::NONE;
     sh.inline_from = cfg.granularity.min_depth;
+    // Without the width estimate no level is counted.
+    if cfg.granularity.wide_nodes == 0 {
+        sh.levels_known = u32::MAX;
+    }
     let wide = cfg.granularity.wide_tasks;
     for left in &mut sh.level_left {
         *left = if wide == 0 { u32::MAX } else { wide };
