@@ -231,9 +231,10 @@ mod whole {
     }
 }
 
-/// Where the policy would run every spawn of a task inline, the task runs whole as its
-/// sequential version instead (one call, counted as one spawn run inline), without running
-/// its body; never with the policy off, and never for a task whose spawns name a queue.
+/// Where the policy would run every spawn of a task that names its sequential version inline,
+/// the task runs whole as that version instead (one call, counted as one spawn run inline),
+/// without running its body; never with the policy off, and never for a task whose spawns
+/// name a queue.
 /// On one thread the run is deterministic, and a task three levels down, whose children
 /// are at the policy's `min_depth` (4 on one thread), finds at least the policy's four
 /// tasks queued where its siblings and its parents' are still waiting.

@@ -47,17 +47,29 @@
 //!
 //! The depth from which spawns may run inline is `min_depth` (the host's, from the number of
 //! lanes: enough levels of a binary tree for every lane to have tasks), or shallower where
-//! the tree is wider: a GPU warp that has made `wide_tasks` tasks at one depth (64 for each
-//! of its lanes, by default) inlines from the next depth on ([`SpawnView::from_depth`]),
-//! and every other warp takes up the shallowest such depth within a few rounds (the grid
-//! shares it: a warp that stole its first tasks deep in the tree would otherwise find a
-//! deeper one of its own). A search with up to sixteen children per node (nqueens) has
-//! that many tasks after seven or eight levels, where `min_depth`, made for two children
-//! per node, would wait for twenty-one, which its tree never reaches. A binary tree
-//! reaches `wide_tasks` at a warp no sooner than `min_depth`, so the rule changes little
-//! there. A program with a hand-written cutoff whose leaves sit just below a wide level
-//! would have them inlined, each a whole sequential search; a round of such calls that ran
-//! only leaves moves the warp a level down ([`inlined_leaves`]).
+//! the tree is wider. On a GPU two rules find where ([`SpawnView::from_depth`]), and every
+//! warp takes up the shallowest depth either gives within a few rounds (the grid shares
+//! it: a warp that stole its first tasks deep in the tree would otherwise find a deeper one
+//! of its own). The grid estimates each level's width from the children that the tasks
+//! started at the levels above it made ([`width_from_fanout`]), and the warps inline from
+//! the first level whose estimate reaches `wide_nodes` (by default 64 tasks for each lane):
+//! the first levels are complete, and a deeper one sampled, long before it is made. And a
+//! warp that has made `wide_tasks` tasks at one depth (64 for each of its lanes, by
+//! default) inlines from the next depth on, which a count reaches only once most of the
+//! level is made. A search with up to sixteen children per node (nqueens) has enough tasks
+//! after seven or eight levels, where `min_depth`, made for two children per node, would
+//! wait for twenty-one, which its tree never reaches; in a binary tree the rules agree with
+//! `min_depth`, and a tree that grows slowly (UTS's binomial ones) never reaches the width.
+//! A program with a hand-written cutoff whose leaves sit just below a wide level would have
+//! them inlined, each a whole sequential search; a round of such calls that ran only leaves
+//! moves the warp a level down ([`inlined_leaves`]).
+//!
+//! A task that names its sequential version (`#[gtap::task(seq = g)]`) asks, at its start,
+//! whether its children would run inline, and if so runs `g` once for its whole subtree
+//! (`crate::task::ctx::runs_whole`): on a GPU a lane that calls `g` for each child waits at
+//! every call for the longest of its warp's lanes' calls. Such calls are the program's own
+//! leaf, many rounds long by design, and the back-off holds them to [`NAMED_RATIO`] times
+//! the ratio.
 //!
 //! The decision is [`run_inline`], one function for both backends, over what each backend
 //! sees cheaply at a spawn ([`SpawnView`]: its own queue, its free records, the child's
@@ -191,7 +203,8 @@ pub struct SpawnView {
     pub other_queue: bool,
     /// The depth from which the spawning worker inlines, before its back-off: the policy's
     /// `min_depth`, or on a GPU one level below the shallowest depth at which the warp has
-    /// made `wide_tasks` tasks, if that is shallower.
+    /// made `wide_tasks` tasks, or the first depth whose width the grid estimates at
+    /// `wide_nodes` ([`width_from_fanout`]), if that is shallower.
     pub from_depth: u32,
 }
 

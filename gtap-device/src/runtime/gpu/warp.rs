@@ -134,8 +134,9 @@ pub struct WarpShared {
     pub remote_rest: u32,
     /// The depth from which the warp's spawns may run inline, before its back-off
     /// (`granularity::SpawnView::from_depth`): the policy's `min_depth`, lowered to one below
-    /// the first depth at which the warp has made the policy's `wide_tasks` tasks. Lowered
-    /// by lanes (`.cta` atomic min) during rounds; read by lanes.
+    /// the first depth at which the warp has made the policy's `wide_tasks` tasks (by lanes,
+    /// `.cta` atomic min, during rounds), and by lane 0 between rounds to the grid's (its
+    /// width estimate, and the other warps' depths); read by lanes.
     pub inline_from: u32,
     /// Bit `d`: the grid has counted enough tasks started at depth `d`
     /// (`granularity::LEVEL_SAMPLE`) for its estimate of the tree's width, and the lanes

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Session 52, call 1 (9b923e7: a task whose spawns would all run inline runs whole): nqueens
+# without a cutoff against its cutoff-7 program, base (0846ce9) and new alternated; the
+# policy's depth by hand; the other programs the policy serves (UTS, generated nqueens,
+# knapsack, fib, cilksort) base against new; programs_gpu, random_gpu, uts_gpu.
+set -u
+O=$OUT/c1; mkdir -p $O
+pack() { tar -cJf "$OUT/c1.tar.xz" -C "$OUT" c1 2>/dev/null; }
+tar -xJf .gpu-bin/bundle.tar.xz -C .gpu-bin
+xz -dc .gpu-exp/s52/bench-base.xz > /tmp/bench-base; chmod +x /tmp/bench-base
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; date -u; cat .gpu-bin/COMMIT; } > $O/gpu.txt
+. scripts/jit-cache.sh
+B=.gpu-bin/examples/bench
+run() { # name, timeout, binary, args...
+  local name=$1 t=$2 b=$3; shift 3
+  timeout $t $b --gpu-only "$@" --out $O/$name.csv > $O/$name.md 2> $O/$name.log
+  echo "$name rc=$? $(date -u +%T)" >> $O/gpu.txt
+}
+for r in 1 2; do
+  for v in new base; do
+    b=$B; [ $v = base ] && b=/tmp/bench-base
+    run nq16-$v-r$r 100 $b --runs 5 nqueens --n 16 --cutoff 7 --form joined,auto
+    run nq16d8-$v-r$r 60 $b --runs 3 --inline-min-depth 8 --inline-wide-tasks 0 nqueens --n 16 --form auto
+  done
+  pack
+done
+run sizes-new 100 $B --runs 5 nqueens --n 8,10,12,13,14,15 --cutoff 7 --form joined,auto
+pack
+for v in "--inline-backoff-ratio 0" "--inline-backoff-ratio 64" "--inline-wide-tasks 512" "--inline-wide-tasks 1024" "--inline-min-depth 8 --inline-wide-tasks 0 --inline-backoff-ratio 0" "--inline-min-depth 7 --inline-wide-tasks 0"; do
+  name=$(echo $v | tr -d ' -')
+  run knob-$name 60 $B --runs 3 $v nqueens --n 14,16 --form auto
+done
+pack
+for v in new base; do
+  b=$B; [ $v = base ] && b=/tmp/bench-base
+  run gen-$v 60 $b --runs 3 nqueens --n 14,16 --cutoff 16 --form joined
+  run uts-$v 120 $b --runs 3 uts
+  run fib-$v 60 $b --runs 5 fib --n 30,40
+  run knap-$v 60 $b --runs 3 knapsack
+  run cilk-$v 60 $b --runs 3 sort --algo cilksort --n 1e7
+  pack
+done
+for t in programs_gpu random_gpu uts_gpu; do
+  timeout 150 .gpu-bin/tests/$t-* > $O/$t.log 2>&1; echo "$t rc=$? $(date -u +%T)" >> $O/gpu.txt; pack
+done
+cat $O/gpu.txt
+for f in nq16-new-r2 nq16-base-r2 nq16d8-new-r2 nq16d8-base-r2 sizes-new; do echo "== $f"; grep '| gpu' $O/$f.md | cut -d'|' -f2-8; done
