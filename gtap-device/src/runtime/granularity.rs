@@ -165,7 +165,7 @@ pub const LEVEL_SAMPLE: u64 = 4096;
 /// A binary tree has `2^d` tasks at depth `d`, so the rule and `min_depth` agree there; a
 /// wide search (nqueens' up to 16 children per node) reaches the width levels earlier, and
 /// a tree that grows slowly (UTS's binomial ones, a mean of one child) never does.
-pub fn width_from_fanout(level: impl Fn(u32) -> (u64, u64), wide_nodes: u32) -> Option<u32> {
+pub fn width_from_fanout(mut level: impl FnMut(u32) -> (u64, u64), wide_nodes: u32) -> Option<u32> {
     if wide_nodes == 0 {
         return None;
     }

@@ -194,9 +194,11 @@ fn weigh_inline_round(w: &WarpCtx, sh: &mut super::warp::WarpShared, took: u32) 
 
 /// Lane 0, between rounds, with the granularity policy on: what the warps learn together.
 ///
-/// The wide level: offers the depth from which the warp inlines by the wide-level rule
-/// (`WarpShared::inline_from`, lowered by `spawn::count_children`) to the grid, and takes
-/// the grid's if that is shallower, in one atomic on `GpuRun::wide_from_not`. Why the
+/// The wide level: adds the warp's level counts to the grid's and lowers its depth to the
+/// grid's estimate of the tree's width ([`share_fanout`]), then offers the depth from which
+/// the warp inlines by the wide-level rules (`WarpShared::inline_from`, lowered by
+/// `spawn::count_children` and the estimate) to the grid, and takes the grid's if that is
+/// shallower, in one atomic on `GpuRun::wide_from_not`. Why the
 /// grid's: a warp counts only the tasks it makes, and a warp that stole its first tasks
 /// deep in the tree never makes many at the upper levels, so on its own it would find a
 /// deeper, finer level than the warps that made the upper ones, and its run more tasks.
@@ -220,7 +222,8 @@ pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShar
             sh.inline_from = sh.inline_from.min(from);
         }
     }
-    if sh.cfg.granularity.wide_tasks != 0 {
+    // The grid's depth carries the width estimate's too, to the warps that count nothing.
+    if sh.cfg.granularity.wide_tasks != 0 || sh.cfg.granularity.wide_nodes != 0 {
         let own = sh.inline_from;
         // SAFETY: `stop` is the control block's `stop`, so this is its `wide_from_not`, a
         // word of the control block, which lives for the run, changed by warps only by
@@ -248,33 +251,56 @@ pub(super) fn share_grid_policy(stop: &AtomicU32, sh: &mut super::warp::WarpShar
 /// Lane 0, between rounds: adds the warp's counts of the tree's levels since the last time
 /// (`WarpShared::level_started` and `level_children`) to the grid's, at `grid`
 /// (`GpuRun::fanout`), and returns the depth from which the grid's counts say to inline
-/// ([`width_from_fanout`]), if any.
-fn share_fanout(grid: *mut u64, sh: &mut super::warp::WarpShared) -> Option<u32> {
-    let levels = sh
-        .level_started
-        .iter_mut()
-        .zip(sh.level_children.iter_mut());
-    for (d, (started, children)) in levels.enumerate() {
-        let own =
-            (u64::from(core::mem::take(started)) << 32) | u64::from(core::mem::take(children));
-        if own != 0 {
-            // SAFETY: `grid` is the run's `GpuRun::fanout`, `LEVELS` words that live for
-            // the run, changed by warps only by `.gpu` atomics. Relaxed: counts that only
-            // steer the policy (a warp that reads them late inlines a few rounds later).
-            unsafe { u64::fetch_add::<Gpu, Relaxed>(grid.add(d), own) };
-        }
+/// ([`width_from_fanout`]), if any; marks the levels it read that the grid has sampled
+/// enough (`WarpShared::levels_known`).
+///
+/// Only a warp that counted something since the last time reads the grid's counts: the
+/// others learn the depth through `GpuRun::wide_from_not` (`share_grid_policy`), so idle
+/// warps and programs that count nothing spend no global access here. The grid's words are
+/// read one level at a time, as the estimate walks down, each read its level's add where
+/// the warp has one (the add's old value plus the warp's part): a chain of `from + 1`
+/// round trips to L2 rather than a scan of all `LEVELS` words.
+fn share_fanout(grid: *mut u64, sh: &mut WarpShared) -> Option<u32> {
+    let any = |counts: &[u32]| counts.iter().any(|&c| c != 0);
+    if !any(&sh.level_started) && !any(&sh.level_children) {
+        return None;
     }
-    let level = |d: u32| {
-        // SAFETY: as above; `d < LEVELS`.
-        let v = unsafe { u64::load::<Gpu, Relaxed>(grid.add(d as usize)) };
-        (v >> 32, v & u64::from(u32::MAX))
+    let (started, children) = (&mut sh.level_started, &mut sh.level_children);
+    let mut own = |d: usize| {
+        (u64::from(core::mem::take(&mut started[d])) << 32)
+            | u64::from(core::mem::take(&mut children[d]))
     };
-    for d in 0..LEVELS {
-        if level(d).0 >= LEVEL_SAMPLE {
-            sh.levels_known |= 1 << d;
+    let known = &mut sh.levels_known;
+    let level = |d: u32| {
+        let (i, mine) = (d as usize, own(d as usize));
+        // SAFETY: `grid` is the run's `GpuRun::fanout`, `LEVELS` words that live for the
+        // run, changed by warps only by `.gpu` atomics; `d < LEVELS`. Relaxed: counts that
+        // only steer the policy (a warp that reads them late inlines a few rounds later).
+        let total = unsafe {
+            if mine != 0 {
+                u64::fetch_add::<Gpu, Relaxed>(grid.add(i), mine).wrapping_add(mine)
+            } else {
+                u64::load::<Gpu, Relaxed>(grid.add(i))
+            }
+        };
+        if total >> 32 >= LEVEL_SAMPLE {
+            *known |= 1 << d;
+        }
+        (total >> 32, total & u64::from(u32::MAX))
+    };
+    let from = width_from_fanout(level, sh.cfg.granularity.wide_nodes);
+    // The levels below those the estimate read (the ones it read are zero now): added,
+    // their sums not needed now.
+    for d in 0..LEVELS as usize {
+        let (started, children) = (&mut sh.level_started[d], &mut sh.level_children[d]);
+        let mine =
+            (u64::from(core::mem::take(started)) << 32) | u64::from(core::mem::take(children));
+        if mine != 0 {
+            // SAFETY: as above, `d < LEVELS`.
+            unsafe { u64::fetch_add::<Gpu, Relaxed>(grid.add(d), mine) };
         }
     }
-    width_from_fanout(level, sh.cfg.granularity.wide_nodes)
+    from
 }
 
 /// The queue whose tasks the warp's last round ran (lane 0, from the batch it took).
