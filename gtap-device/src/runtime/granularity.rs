@@ -68,8 +68,8 @@
 //! whether its children would run inline, and if so runs `g` once for its whole subtree
 //! (`crate::task::ctx::runs_whole`): on a GPU a lane that calls `g` for each child waits at
 //! every call for the longest of its warp's lanes' calls. Such calls are the program's own
-//! leaf, many rounds long by design, and the back-off holds them to [`NAMED_RATIO`] times
-//! the ratio.
+//! leaf, many rounds long by design: the back-off holds them to [`NAMED_RATIO`] times the
+//! ratio, and short ones do not move the warp up the tree.
 //!
 //! The decision is [`run_inline`], one function for both backends, over what each backend
 //! sees cheaply at a spawn ([`SpawnView`]: its own queue, its free records, the child's
@@ -269,6 +269,13 @@ pub fn run_inline_lazily(
 /// subtrees at the depth where the leaves of such a program sit, many rounds long, and held
 /// to the ratio they were moved deeper, to more tasks and shorter calls, slower in the end
 /// (results/2026-12-01-whole-width-h200.md).
+///
+/// Nor do short rounds of them move the warp above its depth ([`MAX_LIFT`]), though they
+/// bring back one that backed off: a named call runs its task's whole subtree, which a
+/// level up is the tree's branching factor times larger (up to sixteen in nqueens), and
+/// the first calls of a search are often its dead ends, short whatever the level. Lifted on
+/// those, a warp can start calls whose subtrees hold a lane, and at the end of a run the
+/// grid, for milliseconds.
 pub const NAMED_RATIO: u32 = 4;
 
 /// The most levels a worker backs off: past any tree a task runtime can hold.
@@ -317,8 +324,9 @@ pub struct InlineRound {
 ///   `task_rounds` set) if they cost more than they saved ([`costs_more_than_it_saves`]),
 ///   or if they ran only leaves above `min_depth` ([`inlined_leaves`]);
 /// - else one level less if they took less than a quarter of `backoff_ratio` rounds: not
-///   below 0 for a warp that has `backed_off` before, else not below `-MAX_LIFT` (a warp
-///   may inline from up to [`MAX_LIFT`] levels above its `from_depth`);
+///   below 0 for a warp that has `backed_off` before or after calls that were all named
+///   sequential versions ([`NAMED_RATIO`] says why), else not below `-MAX_LIFT` (a warp may
+///   inline from up to [`MAX_LIFT`] levels above its `from_depth`);
 /// - else the same.
 ///
 /// The band between keeps a warp whose calls cost about the ratio from stepping back and
@@ -338,7 +346,8 @@ pub fn adjust_backoff(
         return 0;
     }
     let each = inline.cycles / u64::from(inline.calls.max(1));
-    let ratio = if inline.uncounted != 0 && inline.uncounted == inline.calls {
+    let named = inline.uncounted != 0 && inline.uncounted == inline.calls;
+    let ratio = if named {
         policy.backoff_ratio.saturating_mul(NAMED_RATIO)
     } else {
         policy.backoff_ratio
@@ -350,7 +359,7 @@ pub fn adjust_backoff(
     {
         (backoff + 1).min(MAX_BACKOFF)
     } else if each.saturating_mul(4) < limit {
-        let floor = if backed_off { 0 } else { -MAX_LIFT };
+        let floor = if backed_off || named { 0 } else { -MAX_LIFT };
         (backoff - 1).max(floor.min(backoff))
     } else {
         backoff
@@ -964,9 +973,10 @@ mod tests {
         assert_eq!(width_from_fanout(batch, 1600), Some(1));
     }
 
-    /// Rounds of named calls only are held to `NAMED_RATIO` times the ratio.
+    /// Rounds of named calls only are held to `NAMED_RATIO` times the ratio, and do not lift
+    /// the warp.
     #[test]
-    fn named_calls_may_run_longer_before_the_warp_backs_off() {
+    fn named_calls_may_run_longer_and_do_not_lift_the_warp() {
         let p = Granularity {
             backoff_ratio: 4,
             ..ON
@@ -983,6 +993,14 @@ mod tests {
         assert_eq!(adjust_backoff(&p, 0, named(2, 2, 2_000), 100, false), 0);
         assert_eq!(adjust_backoff(&p, 0, named(2, 1, 2_000), 100, false), 1);
         assert_eq!(adjust_backoff(&p, 0, named(2, 2, 3_400), 100, false), 1);
+        // Short calls lift a warp that never backed off above its depth, unless they were
+        // all named; those bring a warp that backed off back up to it, as others do.
+        assert_eq!(adjust_backoff(&p, 0, named(2, 0, 100), 100, false), -1);
+        assert_eq!(adjust_backoff(&p, 0, named(2, 1, 100), 100, false), -1);
+        assert_eq!(adjust_backoff(&p, 0, named(2, 2, 100), 100, false), 0);
+        assert_eq!(adjust_backoff(&p, -1, named(2, 2, 100), 100, false), -1);
+        assert_eq!(adjust_backoff(&p, 3, named(2, 2, 100), 100, true), 2);
+        assert_eq!(adjust_backoff(&p, 3, named(2, 2, 100), 100, false), 2);
     }
 
     #[test]
