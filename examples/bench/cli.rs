@@ -147,7 +147,7 @@ pub struct GpuArgs {
     pub inline_wide_tasks: Option<u32>,
     /// The granularity policy: tasks for each lane of the grid that the grid's estimate of
     /// a level's width must reach for the warps to inline from that level on; 0: no
-    /// estimate [default: 64].
+    /// estimate [default: 32].
     #[arg(long, global = true, value_name = "TASKS")]
     pub inline_wide_width: Option<u32>,
     /// The granularity policy: rounds of heavy leaf tasks across the grid from which every

@@ -52,7 +52,7 @@
 //! it: a warp that stole its first tasks deep in the tree would otherwise find a deeper one
 //! of its own). The grid estimates each level's width from the children that the tasks
 //! started at the levels above it made ([`width_from_fanout`]), and the warps inline from
-//! the first level whose estimate reaches `wide_nodes` (by default 64 tasks for each lane):
+//! the first level whose estimate reaches `wide_nodes` (by default 32 tasks for each lane):
 //! the first levels are complete, and a deeper one sampled, long before it is made. And a
 //! warp that has made `wide_tasks` tasks at one depth (64 for each of its lanes, by
 //! default) inlines from the next depth on, which a count reaches only once most of the

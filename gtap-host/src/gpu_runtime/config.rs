@@ -294,8 +294,8 @@ impl GpuTuning {
 
     /// The granularity policy: the tasks for each of the grid's lanes that the grid's
     /// estimate of a level's width must reach for the warps to inline from that level on
-    /// (default 64, the width a tree of two children per node has one level below the
-    /// default `inline_min_depth`; 0: no estimate). The grid estimates each level's width from the
+    /// (default 32, the width a tree of two children per node has at the default
+    /// `inline_min_depth`; 0: no estimate). The grid estimates each level's width from the
     /// children that the tasks started at the levels above it made, long before the level
     /// is complete (README, "Automatic granularity").
     pub fn inline_wide_width(&self) -> u32 {
@@ -393,7 +393,7 @@ impl Default for GpuConfig {
                 inline_backoff_ratio: 4,
                 inline_task_rounds: 8,
                 inline_wide_tasks: 2048,
-                inline_wide_width: 64,
+                inline_wide_width: 32,
                 inline_grid_heavy_rounds: None,
             },
         }
@@ -603,7 +603,7 @@ impl GpuConfig {
     }
 
     /// Sets the tasks per lane at which the grid's estimate of a level's width makes the
-    /// warps inline from that level on ([`GpuTuning::inline_wide_width`], default 64; 0: no
+    /// warps inline from that level on ([`GpuTuning::inline_wide_width`], default 32; 0: no
     /// estimate).
     pub fn inline_wide_width(mut self, tasks_per_lane: u32) -> Self {
         self.tuning.inline_wide_width = tasks_per_lane;

@@ -145,8 +145,8 @@ fn granularity(cfg: &GpuConfig, plan: &RunPlan) -> Granularity {
 }
 
 /// [`Granularity::wide_nodes`]: [`GpuTuning::inline_wide_width`] tasks (by default
-/// `2^(INLINE_DEPTH_MARGIN + 1)`, the width a binary tree has one level below the default
-/// `min_depth`) for each of the grid's lanes; a batch's roots are counted together, as its
+/// `2^INLINE_DEPTH_MARGIN`, the width a binary tree has at the default `min_depth`) for
+/// each of the grid's lanes; a batch's roots are counted together, as its
 /// lanes are.
 fn wide_nodes(cfg: &GpuConfig, plan: &RunPlan) -> u32 {
     (plan.warps as u32)
@@ -394,8 +394,8 @@ mod tests {
         // The width the grid's estimate looks for: 32 tasks a lane, over every root; none
         // with the wide-level rule off.
         let wide = |cfg: &GpuConfig, roots| granularity(cfg, &plan_with(roots)).wide_nodes;
-        assert_eq!((wide(&cfg, 1), wide(&cfg, 10)), (1280 * 64, 1280 * 64));
-        assert_eq!(cfg.tuning.inline_wide_width, 2 << INLINE_DEPTH_MARGIN);
+        assert_eq!((wide(&cfg, 1), wide(&cfg, 10)), (1280 * 32, 1280 * 32));
+        assert_eq!(cfg.tuning.inline_wide_width, 1 << INLINE_DEPTH_MARGIN);
         assert_eq!(wide(&cfg.clone().inline_wide_width(0), 1), 0);
         assert_eq!(wide(&cfg.clone().inline_wide_width(64), 1), 1280 * 64);
     }
