@@ -292,9 +292,7 @@ fn share_fanout(grid: *mut u64, sh: &mut WarpShared) -> Option<u32> {
     // The levels below those the estimate read (the ones it read are zero now): added,
     // their sums not needed now.
     for d in 0..LEVELS as usize {
-        let (started, children) = (&mut sh.level_started[d], &mut sh.level_children[d]);
-        let mine =
-            (u64::from(core::mem::take(started)) << 32) | u64::from(core::mem::take(children));
+        let mine = own(d);
         if mine != 0 {
             // SAFETY: as above, `d < LEVELS`.
             unsafe { u64::fetch_add::<Gpu, Relaxed>(grid.add(d), mine) };
